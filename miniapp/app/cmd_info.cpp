@@ -1,0 +1,65 @@
+// `miniapp info` and `miniapp describe`.
+#include "app/commands.hpp"
+
+#include "compat.hpp"
+#include "kernels/tile_index_case.hpp"
+#include "kernels/vendor_blas.hpp"
+#include "report/metadata.hpp"
+#include "run/backends.hpp"
+#include "run/device_info.hpp"
+
+#include <iostream>
+#include <regex>
+#include <unistd.h>
+
+namespace miniapp {
+
+int cmd_info(const MpiEnv& mpi) {
+  if (mpi.rank() != 0) return kOk;
+  std::cout << "miniapp " << MINIAPP_VERSION << " (git " << MINIAPP_GIT_REVISION << ")\n"
+            << "Kokkos version:          " << compat::kokkos_version_string() << "\n"
+            << "backends compiled in:    " << join(compiled_backends(), ", ") << "\n"
+            << "default execution space: " << default_backend() << "\n";
+  for (const auto& b : compiled_backends()) {
+    const DeviceInfo d = device_info(b);
+    std::cout << "  " << b << ": concurrency " << d.concurrency << ", device " << d.name << ", "
+              << d.memory_bytes / (1024.0 * 1024 * 1024) << " GiB\n";
+  }
+  std::cout << "host BLAS:               " << kernels::host_blas_name() << "\n"
+            << "MPI library:             " << mpi.library() << "\n"
+            << "MPI ranks:               " << mpi.size() << "\n"
+            << "compiler:                " << compiler_description() << "\n"
+            << "host:                    " << host_name() << "\n";
+  return kOk;
+}
+
+int cmd_describe(std::int64_t rows, std::int64_t cols, const std::string& tile,
+                 const std::string& backend, const std::string& color) {
+  std::smatch m;
+  if (!std::regex_match(tile, m, std::regex("([0-9]+)x([0-9]+)"))) {
+    std::cerr << "miniapp describe: --tile must look like RxC (e.g. 2x3), got '" << tile << "'\n";
+    return kConfigError;
+  }
+  const int tr = std::stoi(m[1]), tc = std::stoi(m[2]);
+  if (rows < 1 || cols < 1 || tr < 1 || tc < 1) {
+    std::cerr << "miniapp describe: rows, cols and tile sizes must be positive\n";
+    return kConfigError;
+  }
+  try {
+    const auto map = kernels::compute_index_map(rows, cols, tr, tc, resolve_backend(backend));
+    const bool colour = color == "always" || (color == "auto" && isatty(STDOUT_FILENO));
+    std::cout << rows << "x" << cols << " matrix in " << tr << "x" << tc << " tiles ("
+              << (rows + tr - 1) / tr << " x " << (cols + tc - 1) / tc << " tiles), computed on "
+              << resolve_backend(backend) << "\n\n";
+    kernels::print_index_map(std::cout, map, colour);
+  } catch (const UnknownBackend& e) {
+    std::cerr << "miniapp describe: " << e.what() << "\n";
+    return kConfigError;
+  } catch (const std::exception& e) {
+    std::cerr << "miniapp describe: " << e.what() << "\n";
+    return kRuntimeError;
+  }
+  return kOk;
+}
+
+} // namespace miniapp

@@ -1,0 +1,121 @@
+// `miniapp run` and `miniapp validate`: config -> plan -> run -> report.
+#include "app/commands.hpp"
+
+#include "config/config.hpp"
+#include "plan/plan.hpp"
+#include "report/console.hpp"
+#include "report/metadata.hpp"
+#include "report/results_writer.hpp"
+#include "run/backends.hpp"
+#include "run/ceilings.hpp"
+#include "run/device_info.hpp"
+#include "run/runner.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <unistd.h>
+
+namespace miniapp {
+
+namespace {
+// Loads and expands the config; sizes are checked against the backend's memory.
+Plan load_plan(const RunArgs& args) {
+  const auto cfg = config::load_config(args.config, args.overrides);
+  const std::string backend = [&] {
+    // Check the backend before asking it for its memory; make_plan reports it with its position.
+    try {
+      return resolve_backend(cfg.settings.backend);
+    } catch (...) {
+      return default_backend();
+    }
+  }();
+  PlanLimits limits;
+  const auto comp = compiled_backends();
+  if (std::find(comp.begin(), comp.end(), backend) != comp.end()) {
+    const DeviceInfo dev = device_info(backend);
+    limits.memory_bytes = dev.memory_bytes;
+    limits.memory_name = dev.name + " (" + backend + ")";
+  }
+  return make_plan(cfg, limits);
+}
+} // namespace
+
+int cmd_validate(const RunArgs& args, const MpiEnv& mpi) {
+  try {
+    const Plan plan = load_plan(args);
+    if (mpi.rank() == 0) print_plan(std::cout, plan);
+    return kOk;
+  } catch (const config::ConfigError& e) {
+    if (mpi.rank() == 0) std::cerr << e.what() << std::endl;
+    return kConfigError;
+  }
+}
+
+int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
+  Plan plan;
+  try {
+    plan = load_plan(args);
+  } catch (const config::ConfigError& e) {
+    if (mpi.rank() == 0) std::cerr << e.what() << std::endl;
+    return kConfigError;
+  }
+  install_stop_handlers();
+  ParallelInfo par;
+  par.ranks = mpi.size();
+  par.mpi_library = mpi.library();
+  std::unique_ptr<ResultsWriter> writer;
+  try {
+    const std::string dir =
+        create_run_directory(plan.settings.output_directory, plan.settings.name, args.output_dir);
+    writer = std::make_unique<ResultsWriter>(dir, plan, collect_metadata(plan, par));
+  } catch (const std::exception& e) {
+    std::cerr << "miniapp: rank " << mpi.rank() << ": " << e.what() << std::endl;
+    return kRuntimeError;
+  }
+  if (!args.quiet) {
+    print_plan(std::cout, plan);
+    std::cout << "results: " << writer->directory() << std::endl;
+  }
+  MeasuredCeilings ceilings(plan.backend);
+  RunOptions opt;
+  opt.print = args.print;
+  opt.ceilings = &ceilings;
+  Progress progress(std::cerr, plan.cases.size(), isatty(STDERR_FILENO) != 0);
+  std::vector<CaseResult> results;
+  try {
+    results = run_plan(plan, opt, [&](const CaseResult& r) {
+      writer->add(r);
+      progress.case_done(r);
+    });
+  } catch (const std::exception& e) {
+    writer->finish("failed");
+    std::cerr << "miniapp: rank " << mpi.rank() << ": " << e.what() << std::endl;
+    return kRuntimeError;
+  }
+  progress.finish();
+  const bool interrupted = stop_requested() || results.size() < plan.cases.size();
+  writer->finish(interrupted ? "interrupted" : "complete");
+  print_results_table(std::cout, plan, results);
+  ceilings.print(std::cout);
+  std::cout << "results written to " << writer->directory() << "/\n";
+  int code = kOk;
+  for (const auto& r : results) {
+    if (r.status == "error") {
+      std::cerr << "miniapp: rank " << mpi.rank() << ": " << r.c.id() << ": " << r.message << "\n";
+      code = kRuntimeError;
+    }
+  }
+  if (code == kOk)
+    for (const auto& r : results)
+      if (r.status == "invalid") code = kValidationFailed;
+  if (interrupted) {
+    std::cerr << "miniapp: rank " << mpi.rank() << ": interrupted; " << results.size() << " of "
+              << plan.cases.size() << " case(s) kept in " << writer->directory() << "\n";
+    if (code == kOk) code = kRuntimeError;
+  }
+  if (code == kValidationFailed)
+    std::cerr << "miniapp: validation FAILED for at least one case (rows marked invalid)\n";
+  return code;
+}
+
+} // namespace miniapp

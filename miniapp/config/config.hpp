@@ -1,0 +1,62 @@
+#pragma once
+// Stage 1 of config -> plan -> run -> report: read and check an experiment config.
+// The schema is documented in docs/config.md.
+#include "config/yaml_strict.hpp"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace miniapp::config {
+
+struct Settings {
+  std::string name;
+  std::string description;
+  std::string backend = "auto";
+  std::string precision = "float32";
+  int warmup = 2;
+  int repetitions = 10;
+  bool validate = true;
+  double rtol = 0; // 0 = the per-kernel bound of docs/kernels.md
+  std::string output_directory = "results";
+  std::vector<std::string> formats = {"csv", "json"};
+  bool print = false;
+  bool pinned = false;
+  int grid_p = 0, grid_q = 0; // MPI process grid; 0 = chosen from the rank count
+  int panel = 0;              // SUMMA panel width; 0 = auto
+};
+
+// A case as written: each sweepable parameter holds one or more values (nodes keep their
+// position for error messages); zip groups pair lists element by element.
+struct CaseSpec {
+  YAML::Node node;
+  std::string family;
+  std::map<std::string, std::vector<YAML::Node>> params;
+  std::vector<std::string> zip_keys;
+  std::vector<std::vector<YAML::Node>> zip_values; // per zip key
+  YAML::Node zip_node;
+  YAML::Node a, b; // explicit input matrices
+  bool has_a = false, has_b = false;
+};
+
+struct ExperimentConfig {
+  std::shared_ptr<Source> source;
+  std::string text; // the file as read, for the config hash
+  std::vector<std::string> overrides;
+  YAML::Node root;
+  Settings settings;
+  std::vector<CaseSpec> cases;
+};
+
+// Reads path, applies --set overrides (key.path=value, value in YAML syntax), checks everything
+// that does not need a backend. Throws ConfigError("file:line:col: message").
+ExperimentConfig load_config(const std::string& path, const std::vector<std::string>& overrides);
+ExperimentConfig parse_config(const std::string& label, const std::string& text,
+                              const std::vector<std::string>& overrides);
+
+const std::vector<std::string>& family_names();
+const std::vector<std::string>& family_variants(const std::string& family);
+const std::vector<std::string>& sweep_keys();
+
+} // namespace miniapp::config

@@ -1,0 +1,238 @@
+#pragma once
+// matmul family: C = A * B for any M, N, K (row-major).
+//   flat      one work item per output element (C++ AMP parallel_for_each / OpenCL matmul_naive)
+//   tiled     the classic algorithm: a team per TWxTW output tile, A and B tiles in team scratch
+//             (tile_static / __local), team_barrier() after loading and before the next load
+//   tiled_rb  larger tiles, each thread keeps a small block of outputs in registers
+// Kernels are labelled miniapp::matmul::<variant> for Kokkos Tools.
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace miniapp::kernels {
+
+struct LaunchError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Team size for a policy: the wanted size when the backend allows it, else the largest allowed.
+// Host backends cannot run 256-thread teams; the kernels below stay correct with fewer threads
+// (each thread then owns several positions of the tile).
+template <class Policy, class Functor>
+int fit_team_size(const Policy& probe, const Functor& f, int wanted) {
+  const int max = probe.team_size_max(f, Kokkos::ParallelForTag());
+  return wanted <= max ? wanted : max;
+}
+
+template <class Policy>
+void check_scratch(const char* label, std::size_t bytes) {
+  const std::size_t max = Policy::scratch_size_max(0);
+  if (bytes > max)
+    throw LaunchError(std::string(label) + ": needs " + std::to_string(bytes) +
+                      " bytes of team scratch (level 0) but the backend allows " +
+                      std::to_string(max));
+}
+
+template <class Exec, class VA, class VB, class VC>
+void matmul_flat(const Exec& exec, const VA& A, const VB& B, const VC& C) {
+  using T = typename VC::non_const_value_type;
+  const int M = C.extent(0), N = C.extent(1), K = A.extent(1);
+  // Consecutive work items take consecutive columns: B and C accesses coalesce on GPUs,
+  // A(i, k) is the same for a whole row.
+  Kokkos::parallel_for(
+      "miniapp::matmul::flat",
+      Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, std::int64_t(M) * N),
+      KOKKOS_LAMBDA(const std::int64_t idx) {
+        const int i = int(idx / N), j = int(idx % N);
+        T acc = 0;
+        for (int k = 0; k < K; ++k) acc += A(i, k) * B(k, j);
+        C(i, j) = acc;
+      });
+}
+
+// TWc > 0 fixes the tile width at compile time (inner loops unroll); TWc == 0 takes tw at run time.
+template <int TWc, class Exec, class VA, class VB, class VC>
+void matmul_tiled(const Exec& exec, const VA& A, const VB& B, const VC& C, int tw,
+                  int team_size = 0) {
+  using T = typename VC::non_const_value_type;
+  using Policy = Kokkos::TeamPolicy<Exec>;
+  using Member = typename Policy::member_type;
+  const int TW = TWc > 0 ? TWc : tw;
+  const int M = C.extent(0), N = C.extent(1), K = A.extent(1);
+  const int tiles_n = (N + TW - 1) / TW;
+  const int league = ((M + TW - 1) / TW) * tiles_n;
+  const std::size_t bytes = 2 * sizeof(T) * std::size_t(TW) * TW;
+  check_scratch<Policy>("miniapp::matmul::tiled", bytes);
+
+  auto body = KOKKOS_LAMBDA(const Member& team) {
+    const int tw_ = TWc > 0 ? TWc : TW;
+    T* As = static_cast<T*>(team.team_scratch(0).get_shmem(sizeof(T) * tw_ * tw_));
+    T* Bs = static_cast<T*>(team.team_scratch(0).get_shmem(sizeof(T) * tw_ * tw_));
+    const int row0 = (team.league_rank() / tiles_n) * tw_;
+    const int col0 = (team.league_rank() % tiles_n) * tw_;
+    const int nthreads = team.team_size(), rank = team.team_rank();
+    // GPUs run one thread per output and keep the sum in a register; host teams are smaller,
+    // so each thread owns several outputs and accumulates them in C itself.
+    const bool one_per_thread = nthreads == tw_ * tw_;
+    T acc = 0;
+    for (int k0 = 0; k0 < K; k0 += tw_) {
+      for (int l = rank; l < tw_ * tw_; l += nthreads) {
+        const int r = l / tw_, c = l % tw_;
+        As[l] = (row0 + r < M && k0 + c < K) ? A(row0 + r, k0 + c) : T(0); // zero padding
+        Bs[l] = (k0 + r < K && col0 + c < N) ? B(k0 + r, col0 + c) : T(0);
+      }
+      team.team_barrier(); // tiles loaded (tile_barrier::wait)
+      for (int l = rank; l < tw_ * tw_; l += nthreads) {
+        const int r = l / tw_, c = l % tw_;
+        T s = 0;
+        for (int kk = 0; kk < tw_; ++kk) s += As[r * tw_ + kk] * Bs[kk * tw_ + c];
+        if (one_per_thread) {
+          acc += s;
+        } else if (row0 + r < M && col0 + c < N) {
+          C(row0 + r, col0 + c) = k0 == 0 ? s : C(row0 + r, col0 + c) + s;
+        }
+      }
+      team.team_barrier(); // everyone is done with the tiles before they are overwritten
+    }
+    if (one_per_thread && row0 + team.team_rank() / tw_ < M && col0 + team.team_rank() % tw_ < N)
+      C(row0 + rank / tw_, col0 + rank % tw_) = acc;
+    if (K == 0)
+      for (int l = rank; l < tw_ * tw_; l += nthreads)
+        if (row0 + l / tw_ < M && col0 + l % tw_ < N) C(row0 + l / tw_, col0 + l % tw_) = T(0);
+  };
+  Policy probe(exec, league, Kokkos::AUTO);
+  probe.set_scratch_size(0, Kokkos::PerTeam(bytes));
+  const int ts = team_size > 0 ? team_size : fit_team_size(probe, body, TW * TW);
+  Policy policy(exec, league, ts);
+  policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
+  Kokkos::parallel_for("miniapp::matmul::tiled", policy, body);
+}
+
+// Register-blocked team-scratch product. A BM x BN output tile per team; each thread owns a TM x TN
+// block of it. GPU layout (Interleave): a thread's rows/columns are strided by the thread grid so
+// scratch reads hit distinct banks and C stores coalesce. Host layout: contiguous TN columns so
+// the compiler vectorises the inner loop. A's tile is stored transposed (k-major) in scratch.
+template <int BM, int BN, int BK, int TM, int TN, bool Interleave>
+struct RegisterBlocking {
+  static constexpr int threads = (BM / TM) * (BN / TN);
+  static constexpr int a_stride = BM + (Interleave ? 4 : 0); // padding avoids bank conflicts
+};
+
+template <int BM, int BN, int BK, int TM, int TN, bool IL, class Exec, class VA, class VB, class VC>
+void matmul_tiled_rb_impl(const Exec& exec, const VA& A, const VB& B, const VC& C, int team_size) {
+  using T = typename VC::non_const_value_type;
+  using Policy = Kokkos::TeamPolicy<Exec>;
+  using Member = typename Policy::member_type;
+  using Cfg = RegisterBlocking<BM, BN, BK, TM, TN, IL>;
+  constexpr int GR = BM / TM, GC = BN / TN; // thread grid
+  const int M = C.extent(0), N = C.extent(1), K = A.extent(1);
+  const int tiles_n = (N + BN - 1) / BN;
+  const int league = ((M + BM - 1) / BM) * tiles_n;
+  const std::size_t bytes = sizeof(T) * (std::size_t(BK) * Cfg::a_stride + std::size_t(BK) * BN);
+  check_scratch<Policy>("miniapp::matmul::tiled_rb", bytes);
+
+  auto body = KOKKOS_LAMBDA(const Member& team) {
+    T* As = static_cast<T*>(team.team_scratch(0).get_shmem(sizeof(T) * BK * Cfg::a_stride));
+    T* Bs = static_cast<T*>(team.team_scratch(0).get_shmem(sizeof(T) * BK * BN));
+    const int row0 = (team.league_rank() / tiles_n) * BM;
+    const int col0 = (team.league_rank() % tiles_n) * BN;
+    const int nthreads = team.team_size(), rank = team.team_rank();
+    const bool resident = nthreads == Cfg::threads; // one block per thread: sums stay in registers
+    T acc[TM][TN];
+    for (int i = 0; i < TM; ++i)
+      for (int j = 0; j < TN; ++j) acc[i][j] = 0;
+
+    for (int k0 = 0; k0 < K; k0 += BK) {
+      for (int l = rank; l < BM * BK; l += nthreads) { // A tile, read along k (row-major A)
+        const int r = l / BK, c = l % BK;
+        As[c * Cfg::a_stride + r] = (row0 + r < M && k0 + c < K) ? A(row0 + r, k0 + c) : T(0);
+      }
+      for (int l = rank; l < BK * BN; l += nthreads) {
+        const int r = l / BN, c = l % BN;
+        Bs[l] = (k0 + r < K && col0 + c < N) ? B(k0 + r, col0 + c) : T(0);
+      }
+      team.team_barrier();
+      for (int blk = rank; blk < Cfg::threads; blk += nthreads) {
+        const int tr = blk / GC, tc = blk % GC;
+        if (!resident) { // host: reload this block's partial sums from C
+          for (int i = 0; i < TM; ++i)
+            for (int j = 0; j < TN; ++j) {
+              const int r = IL ? tr + i * GR : tr * TM + i, c = IL ? tc + j * GC : tc * TN + j;
+              acc[i][j] = (k0 == 0 || row0 + r >= M || col0 + c >= N) ? T(0)
+                                                                       : C(row0 + r, col0 + c);
+            }
+        }
+        for (int kk = 0; kk < BK; ++kk) {
+          T a[TM], b[TN];
+          for (int i = 0; i < TM; ++i) a[i] = As[kk * Cfg::a_stride + (IL ? tr + i * GR : tr * TM + i)];
+          for (int j = 0; j < TN; ++j) b[j] = Bs[kk * BN + (IL ? tc + j * GC : tc * TN + j)];
+          for (int i = 0; i < TM; ++i)
+            for (int j = 0; j < TN; ++j) acc[i][j] += a[i] * b[j];
+        }
+        if (!resident) {
+          for (int i = 0; i < TM; ++i)
+            for (int j = 0; j < TN; ++j) {
+              const int r = IL ? tr + i * GR : tr * TM + i, c = IL ? tc + j * GC : tc * TN + j;
+              if (row0 + r < M && col0 + c < N) C(row0 + r, col0 + c) = acc[i][j];
+            }
+        }
+      }
+      team.team_barrier();
+    }
+    if (resident || K == 0) {
+      for (int blk = rank; blk < Cfg::threads; blk += nthreads) {
+        const int tr = blk / GC, tc = blk % GC;
+        for (int i = 0; i < TM; ++i)
+          for (int j = 0; j < TN; ++j) {
+            const int r = IL ? tr + i * GR : tr * TM + i, c = IL ? tc + j * GC : tc * TN + j;
+            if (row0 + r < M && col0 + c < N) C(row0 + r, col0 + c) = resident ? acc[i][j] : T(0);
+          }
+      }
+    }
+  };
+  Policy probe(exec, league, Kokkos::AUTO);
+  probe.set_scratch_size(0, Kokkos::PerTeam(bytes));
+  const int ts = team_size > 0 ? team_size : fit_team_size(probe, body, Cfg::threads);
+  Policy policy(exec, league, ts);
+  policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
+  Kokkos::parallel_for("miniapp::matmul::tiled_rb", policy, body);
+}
+
+// Tile shapes per backend and tile width (64 or 128). GPUs: 256 threads, 8x8 outputs each.
+// Host: one thread per team walks 4x8 blocks with a deep k-tile, so the partial sums it reloads
+// from C are amortised over BK multiply-adds.
+template <class Exec, class VA, class VB, class VC>
+void matmul_tiled_rb(const Exec& exec, const VA& A, const VB& B, const VC& C, int tile,
+                     int team_size = 0) {
+  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                                   typename Exec::memory_space>::accessible;
+  if (host) {
+    if (tile == 128)
+      matmul_tiled_rb_impl<128, 128, 128, 4, 8, false>(exec, A, B, C, team_size);
+    else
+      matmul_tiled_rb_impl<64, 64, 128, 4, 8, false>(exec, A, B, C, team_size);
+  } else {
+    if (tile == 64)
+      matmul_tiled_rb_impl<64, 64, 16, 4, 4, true>(exec, A, B, C, team_size);
+    else
+      matmul_tiled_rb_impl<128, 128, 8, 8, 8, true>(exec, A, B, C, team_size);
+  }
+}
+
+// Dispatch the classic tiled kernel to a compile-time width where one exists.
+template <class Exec, class VA, class VB, class VC>
+void matmul_tiled_any(const Exec& exec, const VA& A, const VB& B, const VC& C, int tw,
+                      int team_size = 0) {
+  switch (tw) {
+  case 2: return matmul_tiled<2>(exec, A, B, C, tw, team_size);
+  case 4: return matmul_tiled<4>(exec, A, B, C, tw, team_size);
+  case 8: return matmul_tiled<8>(exec, A, B, C, tw, team_size);
+  case 16: return matmul_tiled<16>(exec, A, B, C, tw, team_size);
+  case 32: return matmul_tiled<32>(exec, A, B, C, tw, team_size);
+  default: return matmul_tiled<0>(exec, A, B, C, tw, team_size);
+  }
+}
+
+} // namespace miniapp::kernels

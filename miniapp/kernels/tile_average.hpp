@@ -1,0 +1,69 @@
+#pragma once
+// tile_average family: the mean of every S x S tile of a matrix, one team per tile.
+//   leader       tile loaded into team scratch (tile_static), a barrier, then one thread sums it,
+//                as the C++ AMP example does (simple, does not scale with S)
+//   team_reduce  a team reduction over the tile (the scalable way)
+// A tile that overhangs the matrix edge is averaged over the elements it actually holds.
+#include "matmul.hpp" // fit_team_size, check_scratch
+
+#include <Kokkos_Core.hpp>
+
+namespace miniapp::kernels {
+
+template <class Exec, class VX, class VOut>
+void tile_average_leader(const Exec& exec, const VX& X, const VOut& avg, int S, int team_size = 0) {
+  using T = typename VOut::non_const_value_type;
+  using Policy = Kokkos::TeamPolicy<Exec>;
+  using Member = typename Policy::member_type;
+  const int M = X.extent(0), N = X.extent(1);
+  const int tiles_n = avg.extent(1), league = avg.extent(0) * avg.extent(1);
+  const std::size_t bytes = sizeof(T) * std::size_t(S) * S;
+  check_scratch<Policy>("miniapp::tile_average::leader", bytes);
+  auto body = KOKKOS_LAMBDA(const Member& team) {
+    T* tile = static_cast<T*>(team.team_scratch(0).get_shmem(sizeof(T) * S * S));
+    const int ti = team.league_rank() / tiles_n, tj = team.league_rank() % tiles_n;
+    const int rows = (ti + 1) * S <= M ? S : M - ti * S;
+    const int cols = (tj + 1) * S <= N ? S : N - tj * S;
+    for (int l = team.team_rank(); l < S * S; l += team.team_size()) {
+      const int r = l / S, c = l % S;
+      tile[l] = (r < rows && c < cols) ? X(ti * S + r, tj * S + c) : T(0);
+    }
+    team.team_barrier(); // tile loaded (tile_barrier::wait)
+    if (team.team_rank() == 0) {
+      T sum = 0;
+      for (int l = 0; l < S * S; ++l) sum += tile[l];
+      avg(ti, tj) = sum / T(rows * cols);
+    }
+  };
+  Policy probe(exec, league, Kokkos::AUTO);
+  probe.set_scratch_size(0, Kokkos::PerTeam(bytes));
+  const int ts = team_size > 0 ? team_size : fit_team_size(probe, body, S * S);
+  Policy policy(exec, league, ts);
+  policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
+  Kokkos::parallel_for("miniapp::tile_average::leader", policy, body);
+}
+
+template <class Exec, class VX, class VOut>
+void tile_average_team_reduce(const Exec& exec, const VX& X, const VOut& avg, int S,
+                              int team_size = 0) {
+  using T = typename VOut::non_const_value_type;
+  using Policy = Kokkos::TeamPolicy<Exec>;
+  using Member = typename Policy::member_type;
+  const int M = X.extent(0), N = X.extent(1);
+  const int tiles_n = avg.extent(1), league = avg.extent(0) * avg.extent(1);
+  auto body = KOKKOS_LAMBDA(const Member& team) {
+    const int ti = team.league_rank() / tiles_n, tj = team.league_rank() % tiles_n;
+    const int rows = (ti + 1) * S <= M ? S : M - ti * S;
+    const int cols = (tj + 1) * S <= N ? S : N - tj * S;
+    T sum = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(team, rows * cols),
+        [&](const int l, T& part) { part += X(ti * S + l / cols, tj * S + l % cols); }, sum);
+    Kokkos::single(Kokkos::PerTeam(team), [&]() { avg(ti, tj) = sum / T(rows * cols); });
+  };
+  Policy probe(exec, league, Kokkos::AUTO);
+  const int ts = team_size > 0 ? team_size : fit_team_size(probe, body, S * S < 256 ? S * S : 256);
+  Kokkos::parallel_for("miniapp::tile_average::team_reduce", Policy(exec, league, ts), body);
+}
+
+} // namespace miniapp::kernels

@@ -1,0 +1,107 @@
+// miniapp: Kokkos teaching kernels as validated, reproducible experiments.
+// This file only wires the command line to app/*; see README.md for the data flow.
+#include "app/commands.hpp"
+#include "parallel/mpi_env.hpp"
+
+#include <CLI/CLI.hpp>
+#include <Kokkos_Core.hpp>
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+
+// Kokkos' own flags (--kokkos-num-threads=4, --kokkos-device-id=1, ...) pass through to
+// Kokkos::initialize; everything else goes to CLI11.
+struct SplitArgs {
+  std::vector<std::string> kokkos;
+  std::vector<std::string> rest;
+};
+SplitArgs split_args(int argc, char** argv) {
+  SplitArgs s;
+  s.kokkos.push_back(argv[0]);
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    (a.rfind("--kokkos-", 0) == 0 ? s.kokkos : s.rest).push_back(a);
+  }
+  return s;
+}
+
+class KokkosSession {
+public:
+  explicit KokkosSession(std::vector<std::string> args) : args_(std::move(args)) {
+    for (auto& a : args_) ptrs_.push_back(a.data());
+    int argc = int(ptrs_.size());
+    Kokkos::initialize(argc, ptrs_.data());
+  }
+  ~KokkosSession() { Kokkos::finalize(); }
+
+private:
+  std::vector<std::string> args_;
+  std::vector<char*> ptrs_;
+};
+
+} // namespace
+
+int main(int argc, char** argv) {
+  using namespace miniapp;
+  MpiEnv mpi(argc, argv);
+  const SplitArgs args = split_args(argc, argv);
+
+  CLI::App app{"miniapp: Kokkos teaching kernels (matrix multiply, R = a*A + b*B, tile averages,\n"
+               "tile index maps) run as validated experiments from YAML configs.\n"
+               "Kokkos flags (--kokkos-num-threads=N, --kokkos-device-id=N, ...) pass through.\n"
+               "Exit codes: 0 ok, 2 config/usage error, 3 runtime/resource error, 4 validation failed."};
+  app.set_version_flag("--version", std::string("miniapp ") + MINIAPP_VERSION + " (git " +
+                                        MINIAPP_GIT_REVISION + ")");
+  app.require_subcommand(1);
+
+  RunArgs run_args;
+  auto* run = app.add_subcommand("run", "Validate CONFIG, run every case, write results");
+  run->add_option("config", run_args.config, "Experiment config (YAML)")->required();
+  run->add_option("--set", run_args.overrides,
+                  "Override a config field: key.path=value (YAML value), e.g. repetitions=5, "
+                  "backend=serial, cases.0.n=[64,128]")
+      ->take_all();
+  run->add_option("--output-dir", run_args.output_dir,
+                  "Exact run directory to create (must not exist); default: "
+                  "<output.directory>/<name>-<UTC time>[-job<SLURM_JOB_ID>]");
+  run->add_flag("--print", run_args.print, "Print result matrices up to 16x16");
+  run->add_flag("--quiet", run_args.quiet, "Do not print the plan before running");
+
+  RunArgs validate_args;
+  auto* validate = app.add_subcommand("validate", "Check CONFIG and print the expanded plan");
+  validate->add_option("config", validate_args.config, "Experiment config (YAML)")->required();
+  validate->add_option("--set", validate_args.overrides, "Override a config field")->take_all();
+
+  auto* info = app.add_subcommand("info", "Kokkos version, backends, devices, MPI");
+
+  std::int64_t rows = 8, cols = 9;
+  std::string tile = "2x3", describe_backend = "auto", color = "auto";
+  auto* describe = app.add_subcommand(
+      "describe", "Print each element's global, tile and local index (C++ AMP tiled_index)");
+  describe->add_option("--rows", rows, "Matrix rows")->capture_default_str();
+  describe->add_option("--cols", cols, "Matrix columns")->capture_default_str();
+  describe->add_option("--tile", tile, "Tile shape RxC")->capture_default_str();
+  describe->add_option("--backend", describe_backend, "Backend (auto = default)")->capture_default_str();
+  describe->add_option("--color", color, "auto, always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
+
+  std::vector<std::string> rest = args.rest;
+  std::reverse(rest.begin(), rest.end()); // CLI11 takes the arguments in reverse order
+  try {
+    app.parse(rest);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? kOk : kConfigError;
+  }
+
+  KokkosSession kokkos(args.kokkos);
+  if (*run) return cmd_run(run_args, mpi);
+  if (*validate) return cmd_validate(validate_args, mpi);
+  if (*info) return cmd_info(mpi);
+  if (*describe) return cmd_describe(rows, cols, tile, describe_backend, color);
+  return kConfigError;
+}

@@ -1,0 +1,32 @@
+#pragma once
+// One fully expanded experiment case: what the plan hands to the runner.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace miniapp {
+
+enum class Precision { int32, float32, float64 };
+const char* to_string(Precision p);
+bool parse_precision(const std::string& s, Precision& out);
+
+struct Case {
+  std::string family;  // matmul, axpby, tile_average, tile_index
+  std::string variant; // family-specific
+  Precision precision = Precision::float32;
+  std::int64_t m = 0, n = 0, k = 0; // matmul: C(m x n) = A(m x k) B(k x n); others use m x n
+  int tile = 0;      // tile width (matmul tiled/tiled_rb), sample size (tile_average); 0 = auto
+  int tile_cols = 0; // tile_index only: tile is rows, tile_cols is columns
+  int team_size = 0; // 0 = chosen per backend
+  double alpha = 1.0, beta = 1.0;
+  bool in_place = false;
+  bool pinned = false;  // pinned host staging buffers for the transfers
+  std::string init = "random"; // random | iota | ones | explicit
+  std::vector<std::vector<double>> a_values, b_values; // init: explicit
+  std::uint64_t seed = 42;
+  bool print = false;
+  int index = 0; // position in the plan
+  std::string id() const; // "matmul/tiled/float32/m=..,n=..,k=../tile=16"
+};
+
+} // namespace miniapp

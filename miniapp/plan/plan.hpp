@@ -1,0 +1,32 @@
+#pragma once
+// Stage 2 of config -> plan -> run -> report: expand sweeps into concrete cases and check each one
+// (ranges that depend on the family and variant, sizes against the device memory, the backend).
+#include "config/config.hpp"
+#include "plan/case.hpp"
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace miniapp {
+
+struct Plan {
+  config::Settings settings;
+  std::string backend; // resolved: never "auto"
+  std::vector<Case> cases;
+  std::string config_hash; // FNV-1a 64 of the config text and overrides
+};
+
+struct PlanLimits {
+  std::uint64_t memory_bytes = 0; // device memory available for one case; 0 = not checked
+  std::string memory_name;        // what the limit is, for the message
+};
+
+// Throws config::ConfigError with file:line:col.
+Plan make_plan(const config::ExperimentConfig& cfg, const PlanLimits& limits = {});
+std::uint64_t case_bytes(const Case& c);
+void print_plan(std::ostream& os, const Plan& plan);
+std::string fnv1a_hex(const std::string& text);
+
+} // namespace miniapp

@@ -1,0 +1,42 @@
+#include "run/backends.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace miniapp {
+
+std::string join(const std::vector<std::string>& items, const std::string& sep) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) out += (i ? sep : "") + items[i];
+  return out;
+}
+
+std::vector<std::string> compiled_backends() {
+  std::vector<std::string> names;
+#ifdef KOKKOS_ENABLE_SERIAL
+  names.push_back("serial");
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+  names.push_back("openmp");
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+  names.push_back("cuda");
+#endif
+#ifdef KOKKOS_ENABLE_HIP
+  names.push_back("hip");
+#endif
+  return names;
+}
+
+std::string default_backend() {
+  std::string name = Kokkos::DefaultExecutionSpace::name();
+  std::transform(name.begin(), name.end(), name.begin(),
+                 [](unsigned char ch) { return char(std::tolower(ch)); });
+  return name;
+}
+
+std::string resolve_backend(const std::string& name) {
+  return name == "auto" ? default_backend() : name;
+}
+
+} // namespace miniapp

@@ -1,0 +1,119 @@
+#include "run/ceilings.hpp"
+
+#include "run/backends.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdio>
+#include <vector>
+
+namespace miniapp {
+
+double measure_copy_bandwidth(const std::string& backend, std::size_t bytes_per_array, int reps) {
+  return with_backend(backend, [&](auto exec) {
+    using Exec = decltype(exec);
+    using Mem = typename Exec::memory_space;
+    const std::int64_t n = std::int64_t(bytes_per_array / sizeof(float));
+    Kokkos::View<float*, Mem> a("miniapp::ceiling::a", n), b("miniapp::ceiling::b", n);
+    Kokkos::deep_copy(a, 1.0f);
+    constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
+    auto copy = [&] {
+      if (host) // a STREAM-like copy kernel on the backend's threads
+        Kokkos::parallel_for(
+            "miniapp::ceiling::copy",
+            Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
+            KOKKOS_LAMBDA(const std::int64_t i) { b(i) = a(i); });
+      else
+        Kokkos::deep_copy(b, a);
+    };
+    copy();
+    Kokkos::fence();
+    std::vector<double> t;
+    for (int r = 0; r < reps; ++r) {
+      Kokkos::Timer timer;
+      copy();
+      Kokkos::fence();
+      t.push_back(timer.seconds());
+    }
+    return 2.0 * double(n) * sizeof(float) / summarize(t).median * 1e-9;
+  });
+}
+
+double measure_pinned_h2d_bandwidth(const std::string& backend, std::size_t bytes, int reps) {
+  Case c;
+  c.family = "axpby";
+  c.variant = "flat";
+  c.m = 1;
+  c.n = std::int64_t(bytes / sizeof(float));
+  c.pinned = true;
+  c.in_place = true;
+  auto k = make_kernel_case(c, backend);
+  if (!k->transfers_are_copies()) return 0;
+  std::vector<double> t;
+  for (int r = 0; r < reps + 1; ++r) {
+    Kokkos::fence();
+    Kokkos::Timer timer;
+    k->upload(); // A and B: 2 arrays
+    Kokkos::fence();
+    if (r) t.push_back(timer.seconds());
+  }
+  return 2.0 * double(bytes) / summarize(t).median * 1e-9;
+}
+
+double MeasuredCeilings::copy_gbs() {
+  if (copy_gbs_ == 0) copy_gbs_ = measure_copy_bandwidth(backend_, std::size_t(128) << 20, 10);
+  return copy_gbs_;
+}
+
+void MeasuredCeilings::attach(CaseResult& r, const std::string& backend) {
+  if (backend != backend_) return;
+  if (r.c.family == "matmul") {
+    if (r.c.precision == Precision::int32) return;
+    const auto key = std::make_tuple(int(r.c.precision), r.c.m, r.c.n, r.c.k);
+    if (!vendor_gflops_.count(key)) {
+      if (r.c.variant == "vendor") {
+        vendor_gflops_[key] = r.gflops;
+      } else {
+        Case v = r.c;
+        v.variant = "vendor";
+        v.print = false;
+        config::Settings s;
+        s.warmup = 1;
+        s.repetitions = 5;
+        s.validate = false;
+        const CaseResult vr = run_case(v, s, backend, RunOptions{});
+        vendor_gflops_[key] = vr.status == "ok" ? vr.gflops : -1;
+      }
+    }
+    const double g = vendor_gflops_[key];
+    if (g > 0) {
+      r.ceiling_name = "vendor GEMM";
+      r.ceiling = g;
+      r.ceiling_unit = "GFLOP/s";
+      r.pct_of_ceiling = 100.0 * r.gflops / g;
+    }
+  } else {
+    r.ceiling_name = "copy bandwidth";
+    r.ceiling = copy_gbs();
+    r.ceiling_unit = "GB/s";
+    r.pct_of_ceiling = 100.0 * r.gbs / r.ceiling;
+  }
+}
+
+void MeasuredCeilings::print(std::ostream& os) const {
+  char buf[200];
+  if (copy_gbs_ > 0) {
+    std::snprintf(buf, sizeof buf, "ceiling: copy bandwidth %.1f GB/s on %s (bytes read + written)\n",
+                  copy_gbs_, backend_.c_str());
+    os << buf;
+  }
+  for (const auto& [key, g] : vendor_gflops_) {
+    if (g <= 0) continue;
+    std::snprintf(buf, sizeof buf, "ceiling: vendor GEMM %s %lldx%lldx%lld: %.1f GFLOP/s\n",
+                  to_string(Precision(std::get<0>(key))), (long long)std::get<1>(key),
+                  (long long)std::get<2>(key), (long long)std::get<3>(key), g);
+    os << buf;
+  }
+}
+
+} // namespace miniapp

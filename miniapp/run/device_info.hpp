@@ -1,0 +1,18 @@
+#pragma once
+// What the backend runs on: device name and memory, read once Kokkos is initialised.
+#include <cstdint>
+#include <string>
+
+namespace miniapp {
+
+struct DeviceInfo {
+  std::string name;          // GPU name, or the host CPU model
+  std::uint64_t memory_bytes = 0; // device memory (GPU) or host memory (host backends)
+  int concurrency = 0;       // Kokkos concurrency of the backend's execution space
+};
+
+DeviceInfo device_info(const std::string& backend);
+std::string host_name();
+std::string compiler_description();
+
+} // namespace miniapp

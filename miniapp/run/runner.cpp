@@ -1,0 +1,134 @@
+#include "run/runner.hpp"
+
+#include "compat.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <csignal>
+#include <iostream>
+#include <new>
+#include <numeric>
+#include <unistd.h>
+
+namespace miniapp {
+
+namespace {
+std::atomic<int> g_signals{0};
+extern "C" void on_signal(int sig) {
+  if (g_signals.fetch_add(1) > 0) {
+    signal(sig, SIG_DFL);
+    raise(sig);
+  }
+}
+
+double seconds_of(const std::function<void()>& f) {
+  Kokkos::fence();
+  Kokkos::Timer t;
+  f();
+  Kokkos::fence(); // every timed region ends with a fence
+  return t.seconds();
+}
+} // namespace
+
+void install_stop_handlers() {
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+}
+bool stop_requested() { return g_signals.load() > 0; }
+void request_stop() { g_signals.fetch_add(1); }
+
+Stats summarize(std::vector<double> v) {
+  Stats s;
+  if (v.empty()) return s;
+  std::sort(v.begin(), v.end());
+  s.min = v.front();
+  s.max = v.back();
+  s.median = v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+  s.mean = std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
+  return s;
+}
+
+CaseResult run_case(const Case& c, const config::Settings& s, const std::string& backend,
+                    const RunOptions& opt) {
+  CaseResult r;
+  r.c = c;
+  compat::ScopedRegion region("miniapp::case::" + c.id());
+  try {
+    auto kernel = make_kernel_case(c, backend);
+    r.work = kernel->work();
+    r.transfers_are_copies = kernel->transfers_are_copies();
+    for (int w = 0; w < s.warmup && !stop_requested(); ++w) {
+      kernel->upload();
+      kernel->run();
+      Kokkos::fence();
+    }
+    std::vector<double> h2d, compute, d2h, total;
+    for (int rep = 0; rep < s.repetitions && !stop_requested(); ++rep) {
+      // The paper's method: data to the device, processing, data back, each timed.
+      h2d.push_back(seconds_of([&] { kernel->upload(); }));
+      compute.push_back(seconds_of([&] { kernel->run(); }));
+      d2h.push_back(seconds_of([&] { kernel->download(); }));
+      total.push_back(h2d.back() + compute.back() + d2h.back());
+    }
+    if (stop_requested()) {
+      r.status = "interrupted";
+      r.message = "stopped by a signal before the case completed";
+      return r;
+    }
+    r.h2d = summarize(h2d);
+    r.compute = summarize(compute);
+    r.d2h = summarize(d2h);
+    r.total = summarize(total);
+    if (r.compute.median > 0) {
+      r.gflops = r.work.flops / r.compute.median * 1e-9;
+      r.gbs = r.work.bytes / r.compute.median * 1e-9;
+    }
+    if (r.total.median > 0) r.gflops_with_transfers = r.work.flops / r.total.median * 1e-9;
+    if (s.validate || opt.print || c.print) {
+      kernel->reset_inputs();
+      kernel->upload();
+      kernel->poison();
+      kernel->run();
+      Kokkos::fence();
+      kernel->download();
+    }
+    if (s.validate) {
+      r.validation = kernel->validate(s.rtol);
+      if (!r.validation.passed) {
+        r.status = "invalid";
+        r.message = std::to_string(r.validation.bad_elements) + " element(s) out of tolerance, first " +
+                    r.validation.first_bad;
+      }
+    }
+    if (opt.print || c.print) {
+      std::cout << "--- " << c.id() << "\n";
+      kernel->print(std::cout);
+    }
+    if (opt.ceilings) opt.ceilings->attach(r, backend);
+  } catch (const UnsupportedCase& e) {
+    r.status = "unsupported";
+    r.message = e.what();
+  } catch (const std::bad_alloc&) {
+    r.status = "error";
+    r.message = "out of memory (resource: host memory) while setting up " + c.id();
+  } catch (const std::exception& e) {
+    r.status = "error";
+    r.message = e.what();
+  }
+  return r;
+}
+
+std::vector<CaseResult> run_plan(const Plan& plan, const RunOptions& opt, const CaseCallback& done) {
+  std::vector<CaseResult> results;
+  for (const auto& c : plan.cases) {
+    if (stop_requested()) break;
+    results.push_back(run_case(c, plan.settings, plan.backend, opt));
+    done(results.back());
+    if (results.back().status == "interrupted") break;
+  }
+  return results;
+}
+
+} // namespace miniapp

@@ -1,0 +1,55 @@
+#pragma once
+// Stage 3 of config -> plan -> run -> report: run each case on the backend, time it, validate it.
+#include "kernels/kernel_case.hpp"
+#include "plan/plan.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace miniapp {
+
+struct Stats {
+  double min = 0, median = 0, max = 0, mean = 0;
+};
+Stats summarize(std::vector<double> samples);
+
+struct CaseResult {
+  Case c;
+  std::string status = "ok"; // ok | invalid | unsupported | error | interrupted
+  std::string message;
+  Work work;
+  Stats compute, h2d, d2h, total; // seconds; total = h2d + compute + d2h per repetition
+  bool transfers_are_copies = false;
+  Validation validation;
+  double gflops = 0, gbs = 0, gflops_with_transfers = 0; // from the median times
+  std::string ceiling_name;  // what the rate is compared with
+  double ceiling = 0;        // in the unit of the compared rate (GB/s or GFLOP/s)
+  double pct_of_ceiling = 0; // 100 * rate / ceiling
+  std::string ceiling_unit;
+};
+
+// Ceilings measured in the same process (see run/ceilings.hpp); the runner asks for one per case.
+struct CeilingProvider {
+  virtual ~CeilingProvider() = default;
+  virtual void attach(CaseResult& r, const std::string& backend) = 0;
+};
+
+struct RunOptions {
+  bool print = false; // print small results on stdout
+  CeilingProvider* ceilings = nullptr;
+};
+
+// Called after each case; returns false to stop the run.
+using CaseCallback = std::function<void(const CaseResult&)>;
+
+CaseResult run_case(const Case& c, const config::Settings& s, const std::string& backend,
+                    const RunOptions& opt);
+std::vector<CaseResult> run_plan(const Plan& plan, const RunOptions& opt, const CaseCallback& done);
+
+// SIGINT/SIGTERM ask the run to stop after the current repetition; a second signal ends it at once.
+void install_stop_handlers();
+bool stop_requested();
+void request_stop();
+
+} // namespace miniapp

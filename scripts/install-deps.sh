@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs the project's build and test dependencies from Debian's packages, by name.
+# Idempotent and quiet when everything is already there.
+#   scripts/install-deps.sh            # the packages every build needs
+#   scripts/install-deps.sh --gpu      # plus hipcc for the HIP compile-only build
+#   scripts/install-deps.sh --slurm    # plus a Slurm + munge for the scheduler tests
+set -euo pipefail
+
+packages=(build-essential cmake ninja-build git ca-certificates xz-utils patch
+  libopenmpi-dev openmpi-bin libyaml-cpp-dev libbenchmark-dev libbenchmark-tools
+  libgtest-dev libcli11-dev nlohmann-json3-dev libopenblas-dev
+  python3-matplotlib shellcheck)
+for arg in "$@"; do
+  case "$arg" in
+    --gpu) packages+=(hipcc libamdhip64-dev) ;;
+    --slurm) packages+=(slurm-wlm munge) ;;
+    *) echo "install-deps.sh: unknown option '$arg' (known: --gpu, --slurm)" >&2; exit 2 ;;
+  esac
+done
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null; then SUDO=sudo; else
+    echo "install-deps.sh: need root (or sudo) to install: ${missing[*]}" >&2; exit 1
+  fi
+else SUDO=; fi
+echo "install-deps.sh: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
