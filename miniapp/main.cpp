@@ -6,6 +6,8 @@
 #include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
+#include <cstdlib>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -98,6 +100,9 @@ int main(int argc, char** argv) {
     return code == 0 ? kOk : kConfigError;
   }
 
+  // Kokkos' recommended OpenMP placement, unless the user (or the job script) chose one.
+  setenv("OMP_PROC_BIND", "spread", 0);
+  setenv("OMP_PLACES", "threads", 0);
   KokkosSession kokkos(args.kokkos);
   if (*run) return cmd_run(run_args, mpi);
   if (*validate) return cmd_validate(validate_args, mpi);

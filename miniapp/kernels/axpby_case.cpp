@@ -63,6 +63,7 @@ public:
     const double tol = rtol > 0 ? rtol : 4 * unit_roundoff<T>();
     return compare(c_.in_place ? A_.h : R_.h, ref, scale, tol);
   }
+  std::vector<double> result() const override { return to_double(c_.in_place ? A_.h : R_.h); }
   void print(std::ostream& os) const override {
     print_matrix(os, c_.in_place ? "A = a*A + b*B" : "R = a*A + b*B", c_.in_place ? A_.h : R_.h);
   }

@@ -7,6 +7,7 @@
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace miniapp {
 
@@ -37,6 +38,7 @@ public:
   virtual Validation validate(double rtol) = 0; // compare the downloaded outputs with a host reference
   virtual bool transfers_are_copies() const = 0; // false when device memory is host memory
   virtual void print(std::ostream& os) const = 0; // small results, as the source programs print them
+  virtual std::vector<double> result() const = 0;  // the downloaded output, row-major
 };
 
 // Builds the case on the execution space named by backend ("serial", "openmp", "cuda", "hip").

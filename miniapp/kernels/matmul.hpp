@@ -27,12 +27,12 @@ int fit_team_size(const Policy& probe, const Functor& f, int wanted) {
 }
 
 template <class Policy>
-void check_scratch(const char* label, std::size_t bytes) {
-  const std::size_t max = Policy::scratch_size_max(0);
+void check_scratch(const char* label, std::size_t bytes, int level = 0) {
+  const std::size_t max = Policy::scratch_size_max(level);
   if (bytes > max)
     throw LaunchError(std::string(label) + ": needs " + std::to_string(bytes) +
-                      " bytes of team scratch (level 0) but the backend allows " +
-                      std::to_string(max));
+                      " bytes of team scratch (level " + std::to_string(level) +
+                      ") but the backend allows " + std::to_string(max));
 }
 
 template <class Exec, class VA, class VB, class VC>
@@ -131,11 +131,15 @@ void matmul_tiled_rb_impl(const Exec& exec, const VA& A, const VB& B, const VC& 
   const int tiles_n = (N + BN - 1) / BN;
   const int league = ((M + BM - 1) / BM) * tiles_n;
   const std::size_t bytes = sizeof(T) * (std::size_t(BK) * Cfg::a_stride + std::size_t(BK) * BN);
-  check_scratch<Policy>("miniapp::matmul::tiled_rb", bytes);
+  // GPUs: on-chip shared memory (level 0). Host tiles are larger than the 32 KiB level 0 allows,
+  // and host level 1 is the same cache-resident memory.
+  constexpr int level = Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                                   typename Exec::memory_space>::accessible ? 1 : 0;
+  check_scratch<Policy>("miniapp::matmul::tiled_rb", bytes, level);
 
   auto body = KOKKOS_LAMBDA(const Member& team) {
-    T* As = static_cast<T*>(team.team_scratch(0).get_shmem(sizeof(T) * BK * Cfg::a_stride));
-    T* Bs = static_cast<T*>(team.team_scratch(0).get_shmem(sizeof(T) * BK * BN));
+    T* As = static_cast<T*>(team.team_scratch(level).get_shmem(sizeof(T) * BK * Cfg::a_stride));
+    T* Bs = static_cast<T*>(team.team_scratch(level).get_shmem(sizeof(T) * BK * BN));
     const int row0 = (team.league_rank() / tiles_n) * BM;
     const int col0 = (team.league_rank() % tiles_n) * BN;
     const int nthreads = team.team_size(), rank = team.team_rank();
@@ -193,10 +197,10 @@ void matmul_tiled_rb_impl(const Exec& exec, const VA& A, const VB& B, const VC& 
     }
   };
   Policy probe(exec, league, Kokkos::AUTO);
-  probe.set_scratch_size(0, Kokkos::PerTeam(bytes));
+  probe.set_scratch_size(level, Kokkos::PerTeam(bytes));
   const int ts = team_size > 0 ? team_size : fit_team_size(probe, body, Cfg::threads);
   Policy policy(exec, league, ts);
-  policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
+  policy.set_scratch_size(level, Kokkos::PerTeam(bytes));
   Kokkos::parallel_for("miniapp::matmul::tiled_rb", policy, body);
 }
 

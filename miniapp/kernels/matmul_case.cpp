@@ -61,6 +61,7 @@ public:
     const double tol = rtol > 0 ? rtol : double(c_.k + 2) * unit_roundoff<T>();
     return compare(C_.h, ref, scale, tol);
   }
+  std::vector<double> result() const override { return to_double(C_.h); }
   void print(std::ostream& os) const override {
     print_matrix(os, "A", A_.h);
     print_matrix(os, "B", B_.h);

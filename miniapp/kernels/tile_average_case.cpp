@@ -58,6 +58,7 @@ public:
     const double tol = rtol > 0 ? rtol : double(S_ * S_ + 2) * unit_roundoff<T>();
     return compare(avg_.h, ref, scale, tol);
   }
+  std::vector<double> result() const override { return to_double(avg_.h); }
   void print(std::ostream& os) const override {
     print_matrix(os, "tile averages, S=" + std::to_string(S_), avg_.h);
   }
