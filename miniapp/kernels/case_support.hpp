@@ -9,7 +9,6 @@
 #include <iomanip>
 #include <limits>
 #include <ostream>
-#include <random>
 #include <sstream>
 #include <type_traits>
 #include <vector>
@@ -34,32 +33,40 @@ double unit_roundoff() {
     return 0.0;
 }
 
-// Inputs are generated on the host, so every backend and rank sees the same numbers for a seed:
-// random floats uniform in [-1, 1), random integers in [-8, 8]; iota = linear index; ones; or the
-// explicit values of the config.
+// Inputs are generated on the host from (seed, which input, global row, global column) alone, so
+// every backend, every rank and every block layout sees the same numbers: random floats uniform in
+// [-1, 1), random integers in [-8, 8]; iota = linear index; ones; or the config's explicit values.
+inline std::uint64_t mix64(std::uint64_t x) { // splitmix64 finaliser
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+template <class T>
+T input_value(const Case& c, int which, std::int64_t gi, std::int64_t gj, std::int64_t global_cols,
+              const std::vector<std::vector<double>>& explicit_values) {
+  if (c.init == "explicit") return T(explicit_values[gi][gj]);
+  if (c.init == "iota") return T(gi * global_cols + gj);
+  if (c.init == "ones") return T(1);
+  const std::uint64_t r =
+      mix64(mix64(c.seed * 4 + std::uint64_t(which)) ^ std::uint64_t(gi * global_cols + gj));
+  if constexpr (std::is_floating_point_v<T>)
+    return T(double(r >> 11) * 0x1.0p-52 - 1.0); // 53 random bits -> [-1, 1)
+  else
+    return T(int(r % 17) - 8);
+}
+
+// Fills a block whose (0, 0) element is global element (row0, col0) of a matrix global_cols wide.
 template <class T>
 void fill_input(const HostMatrix<T>& h, const Case& c, int which,
-                const std::vector<std::vector<double>>& explicit_values) {
+                const std::vector<std::vector<double>>& explicit_values, std::int64_t row0 = 0,
+                std::int64_t col0 = 0, std::int64_t global_cols = -1) {
   const std::int64_t rows = h.extent(0), cols = h.extent(1);
-  if (c.init == "explicit") {
-    for (std::int64_t i = 0; i < rows; ++i)
-      for (std::int64_t j = 0; j < cols; ++j) h(i, j) = T(explicit_values[i][j]);
-    return;
-  }
-  std::mt19937_64 rng(c.seed * 0x9E3779B97F4A7C15ull + std::uint64_t(which) + 1);
-  std::uniform_real_distribution<double> real(-1.0, 1.0);
-  std::uniform_int_distribution<int> integer(-8, 8);
+  if (global_cols < 0) global_cols = cols;
   for (std::int64_t i = 0; i < rows; ++i)
-    for (std::int64_t j = 0; j < cols; ++j) {
-      if (c.init == "iota")
-        h(i, j) = T(i * cols + j);
-      else if (c.init == "ones")
-        h(i, j) = T(1);
-      else if constexpr (std::is_floating_point_v<T>)
-        h(i, j) = T(real(rng));
-      else
-        h(i, j) = T(integer(rng));
-    }
+    for (std::int64_t j = 0; j < cols; ++j)
+      h(i, j) = input_value<T>(c, which, row0 + i, col0 + j, global_cols, explicit_values);
 }
 
 // Element (i, j) passes when |out - ref| <= tol * scale(i, j) (+ the smallest normal number, so a
