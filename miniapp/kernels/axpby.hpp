@@ -3,6 +3,8 @@
 //   flat    one work item per element over the contiguous storage (1D range)
 //   mdrange a 2D MDRange with the right index fastest (coalesced for row-major data on GPUs)
 //   team    a team per row, threads across the row
+#include "kernels/launch_limits.hpp"
+
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
@@ -47,8 +49,10 @@ void axpby_team(const Exec& exec, typename VR::non_const_value_type a, const VA&
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n),
                          [&](const int j) { R(i, j) = a * A(i, j) + b * B(i, j); });
   };
-  Policy policy = team_size > 0 ? Policy(exec, m, team_size) : Policy(exec, m, Kokkos::AUTO);
-  Kokkos::parallel_for("miniapp::axpby::team", policy, body);
+  Policy probe(exec, m, Kokkos::AUTO);
+  const int ts = team_size > 0 ? fit_team_size(probe, body, 0, team_size, "miniapp::axpby::team")
+                               : probe.team_size_recommended(body, Kokkos::ParallelForTag());
+  Kokkos::parallel_for("miniapp::axpby::team", Policy(exec, m, ts), body);
 }
 
 } // namespace miniapp::kernels

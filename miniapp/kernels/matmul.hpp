@@ -5,6 +5,8 @@
 //             (tile_static / __local), team_barrier() after loading and before the next load
 //   tiled_rb  larger tiles, each thread keeps a small block of outputs in registers
 // Kernels are labelled miniapp::matmul::<variant> for Kokkos Tools.
+#include "kernels/launch_limits.hpp"
+
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
@@ -12,28 +14,6 @@
 #include <string>
 
 namespace miniapp::kernels {
-
-struct LaunchError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-// Team size for a policy: the wanted size when the backend allows it, else the largest allowed.
-// Host backends cannot run 256-thread teams; the kernels below stay correct with fewer threads
-// (each thread then owns several positions of the tile).
-template <class Policy, class Functor>
-int fit_team_size(const Policy& probe, const Functor& f, int wanted) {
-  const int max = probe.team_size_max(f, Kokkos::ParallelForTag());
-  return wanted <= max ? wanted : max;
-}
-
-template <class Policy>
-void check_scratch(const char* label, std::size_t bytes, int level = 0) {
-  const std::size_t max = Policy::scratch_size_max(level);
-  if (bytes > max)
-    throw LaunchError(std::string(label) + ": needs " + std::to_string(bytes) +
-                      " bytes of team scratch (level " + std::to_string(level) +
-                      ") but the backend allows " + std::to_string(max));
-}
 
 template <class Exec, class VA, class VB, class VC>
 void matmul_flat(const Exec& exec, const VA& A, const VB& B, const VC& C) {
@@ -104,7 +84,7 @@ void matmul_tiled(const Exec& exec, const VA& A, const VB& B, const VC& C, int t
   };
   Policy probe(exec, league, Kokkos::AUTO);
   probe.set_scratch_size(0, Kokkos::PerTeam(bytes));
-  const int ts = team_size > 0 ? team_size : fit_team_size(probe, body, TW * TW);
+  const int ts = fit_team_size(probe, body, TW * TW, team_size, "miniapp::matmul::tiled");
   Policy policy(exec, league, ts);
   policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
   Kokkos::parallel_for("miniapp::matmul::tiled", policy, body);
@@ -198,7 +178,7 @@ void matmul_tiled_rb_impl(const Exec& exec, const VA& A, const VB& B, const VC& 
   };
   Policy probe(exec, league, Kokkos::AUTO);
   probe.set_scratch_size(level, Kokkos::PerTeam(bytes));
-  const int ts = team_size > 0 ? team_size : fit_team_size(probe, body, Cfg::threads);
+  const int ts = fit_team_size(probe, body, Cfg::threads, team_size, "miniapp::matmul::tiled_rb");
   Policy policy(exec, league, ts);
   policy.set_scratch_size(level, Kokkos::PerTeam(bytes));
   Kokkos::parallel_for("miniapp::matmul::tiled_rb", policy, body);

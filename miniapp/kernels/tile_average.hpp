@@ -4,7 +4,7 @@
 //                as the C++ AMP example does (simple, does not scale with S)
 //   team_reduce  a team reduction over the tile (the scalable way)
 // A tile that overhangs the matrix edge is averaged over the elements it actually holds.
-#include "matmul.hpp" // fit_team_size, check_scratch
+#include "kernels/launch_limits.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -37,7 +37,7 @@ void tile_average_leader(const Exec& exec, const VX& X, const VOut& avg, int S, 
   };
   Policy probe(exec, league, Kokkos::AUTO);
   probe.set_scratch_size(0, Kokkos::PerTeam(bytes));
-  const int ts = team_size > 0 ? team_size : fit_team_size(probe, body, S * S);
+  const int ts = fit_team_size(probe, body, S * S, team_size, "miniapp::tile_average::leader");
   Policy policy(exec, league, ts);
   policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
   Kokkos::parallel_for("miniapp::tile_average::leader", policy, body);
@@ -62,7 +62,8 @@ void tile_average_team_reduce(const Exec& exec, const VX& X, const VOut& avg, in
     Kokkos::single(Kokkos::PerTeam(team), [&]() { avg(ti, tj) = sum / T(rows * cols); });
   };
   Policy probe(exec, league, Kokkos::AUTO);
-  const int ts = team_size > 0 ? team_size : fit_team_size(probe, body, S * S < 256 ? S * S : 256);
+  const int ts = fit_team_size(probe, body, S * S < 256 ? S * S : 256, team_size,
+                               "miniapp::tile_average::team_reduce");
   Kokkos::parallel_for("miniapp::tile_average::team_reduce", Policy(exec, league, ts), body);
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // tile_index family: each element's global, tile and local indices, computed by a team kernel
 // with league = tiles and team = positions inside a tile (C++ AMP tiled_index).
-#include "matmul.hpp" // fit_team_size
+#include "kernels/launch_limits.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -32,7 +32,8 @@ void tile_index_map(const Exec& exec, const VOut& out, int tile_rows, int tile_c
     });
   };
   Policy probe(exec, league, Kokkos::AUTO);
-  const int ts = team_size > 0 ? team_size : fit_team_size(probe, body, tile_rows * tile_cols);
+  const int ts =
+      fit_team_size(probe, body, tile_rows * tile_cols, team_size, "miniapp::tile_index::team");
   Kokkos::parallel_for("miniapp::tile_index::team", Policy(exec, league, ts), body);
 }
 

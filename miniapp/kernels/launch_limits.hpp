@@ -1,0 +1,42 @@
+#pragma once
+// Limits every team kernel checks before launch: a request that cannot fit is an error naming the
+// requested and the maximum values, never a Kokkos abort.
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+namespace miniapp::kernels {
+
+struct LaunchError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Team size for a policy: the wanted size when the backend allows it, else the largest allowed.
+// Host backends cannot run 256-thread teams; the kernels below stay correct with fewer threads
+// (each thread then owns several positions of the tile).
+// A size the user asked for (requested > 0) must fit or it is an error naming both numbers.
+template <class Policy, class Functor>
+int fit_team_size(const Policy& probe, const Functor& f, int wanted, int requested,
+                  const char* label) {
+  const int max = probe.team_size_max(f, Kokkos::ParallelForTag());
+  if (requested > 0) {
+    if (requested > max)
+      throw LaunchError(std::string(label) + ": team_size " + std::to_string(requested) +
+                        " requested but the backend allows at most " + std::to_string(max));
+    return requested;
+  }
+  return wanted <= max ? wanted : max;
+}
+
+template <class Policy>
+void check_scratch(const char* label, std::size_t bytes, int level = 0) {
+  const std::size_t max = Policy::scratch_size_max(level);
+  if (bytes > max)
+    throw LaunchError(std::string(label) + ": needs " + std::to_string(bytes) +
+                      " bytes of team scratch (level " + std::to_string(level) +
+                      ") but the backend allows " + std::to_string(max));
+}
+
+} // namespace miniapp::kernels
