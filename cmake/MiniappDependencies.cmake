@@ -32,6 +32,7 @@ endmacro()
 miniapp_require_package(yaml-cpp libyaml-cpp-dev CONFIG)
 miniapp_require_package(CLI11 libcli11-dev CONFIG)
 miniapp_require_package(nlohmann_json nlohmann-json3-dev 3 CONFIG)
+set(MPI_CXX_SKIP_MPICXX ON) # the C API is all we use; the GPU machine need not have libmpi_cxx
 set(BLA_VENDOR OpenBLAS)
 miniapp_require_package(BLAS libopenblas-dev)
 

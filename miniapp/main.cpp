@@ -1,5 +1,6 @@
 // miniapp: Kokkos teaching kernels as validated, reproducible experiments.
 // This file only wires the command line to app/*; see README.md for the data flow.
+#include "version.hpp"
 #include "app/commands.hpp"
 #include "parallel/mpi_env.hpp"
 
@@ -55,8 +56,7 @@ int main(int argc, char** argv) {
                "tile index maps) run as validated experiments from YAML configs.\n"
                "Kokkos flags (--kokkos-num-threads=N, --kokkos-device-id=N, ...) pass through.\n"
                "Exit codes: 0 ok, 2 config/usage error, 3 runtime/resource error, 4 validation failed."};
-  app.set_version_flag("--version", std::string("miniapp ") + MINIAPP_VERSION + " (git " +
-                                        MINIAPP_GIT_REVISION + ")");
+  app.set_version_flag("--version", std::string("miniapp ") + version() + " (git " + git_revision() + ")");
   app.require_subcommand(1);
 
   RunArgs run_args;

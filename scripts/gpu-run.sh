@@ -2,7 +2,7 @@
 # One device-machine session: check the carried CUDA build runs, validate on CUDA, benchmark, and
 # leave everything under $OUT (summary.txt last). Used through the device tool:
 #   scripts/gpu-run.sh [tests|bench|all]      (default all)
-# Expects build/cuda (and optionally build/gpuhost, an OpenMP build) carried with the tree, and
+# Expects .carry/cuda (the CUDA build's programs; optionally .carry/gpuhost, an OpenMP build) and
 # .carry/lib holding the shared libraries the GPU machine lacks.
 set -uo pipefail
 what=${1:-all}
@@ -17,31 +17,31 @@ log() { echo "$*" | tee -a "$sum"; }
 log "== $(date -u +%FT%TZ) $(hostname) $(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader)"
 log "host CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2) x $(nproc)"
 if grep -qw avx2 /proc/cpuinfo; then log "host has AVX2 (x86-64-v3)"; else log "host LACKS x86-64-v3"; fi
-for b in build/cuda/bin/miniapp build/cuda/bin/miniapp-bench build/gpuhost/bin/miniapp; do
+for b in .carry/cuda/miniapp .carry/cuda/miniapp-bench .carry/gpuhost/miniapp; do
   [ -x "$b" ] || continue
   if ldd "$b" | grep -q "not found"; then log "MISSING libs for $b:"; ldd "$b" | grep "not found" | tee -a "$sum"; fi
 done
-build/cuda/bin/miniapp info 2>&1 | tee "$OUT/info.txt" | tail -8
+.carry/cuda/miniapp info 2>&1 | tee "$OUT/info.txt" | tail -8
 
 if [ "$what" = tests ] || [ "$what" = all ]; then
   log "== CUDA tests (GoogleTest, every compiled backend)"
-  build/cuda/bin/miniapp-tests --gtest_brief=1 > "$OUT/cuda-tests.txt" 2>&1; rc=$?
+  .carry/cuda/miniapp-tests --gtest_brief=1 > "$OUT/cuda-tests.txt" 2>&1; rc=$?
   tail -3 "$OUT/cuda-tests.txt" | tee -a "$sum"; log "miniapp-tests exit $rc"
   log "== quickstart on CUDA"
-  build/cuda/bin/miniapp run configs/quickstart.yaml --output-dir "$OUT/run-quickstart" > "$OUT/quickstart.txt" 2>&1
+  .carry/cuda/miniapp run configs/quickstart.yaml --output-dir "$OUT/run-quickstart" > "$OUT/quickstart.txt" 2>&1
   log "quickstart exit $?"; grep -E "axpby|ceiling" "$OUT/quickstart.txt" | tee -a "$sum"
 fi
 
 if [ "$what" = bench ] || [ "$what" = all ]; then
   log "== miniapp-bench on CUDA"
-  build/cuda/bin/miniapp-bench --benchmark_min_time=0.2 --benchmark_out="$OUT/bench-cuda.json" \
+  .carry/cuda/miniapp-bench --benchmark_min_time=0.2 --benchmark_out="$OUT/bench-cuda.json" \
     --benchmark_out_format=json > "$OUT/bench-cuda.txt" 2>&1
   log "bench exit $?"
   grep -E "^(axpby|tile_average|matmul|ceiling|launch)" "$OUT/bench-cuda.txt" | \
     awk '{printf "%-45s %10s %s %s %s %s\n", $1, $2, $(NF-3), $(NF-2), $(NF-1), $NF}' >> "$sum"
-  if [ -x build/gpuhost/bin/miniapp-bench ]; then
+  if [ -x .carry/gpuhost/miniapp-bench ]; then
     log "== miniapp-bench on the host (OpenMP, $(nproc) threads)"
-    build/gpuhost/bin/miniapp-bench --benchmark_min_time=0.2 --miniapp-sizes=1024,2048,4096,8192 \
+    .carry/gpuhost/miniapp-bench --benchmark_min_time=0.2 --miniapp-sizes=1024,2048,4096,8192 \
       --benchmark_filter='axpby/flat|matmul/(tiled_rb128|vendor)/float32|ceiling' \
       --benchmark_out="$OUT/bench-openmp.json" --benchmark_out_format=json > "$OUT/bench-openmp.txt" 2>&1
     log "host bench exit $?"

@@ -1,4 +1,5 @@
 // `miniapp info` and `miniapp describe`.
+#include "version.hpp"
 #include "app/commands.hpp"
 
 #include "compat.hpp"
@@ -16,7 +17,7 @@ namespace miniapp {
 
 int cmd_info(const MpiEnv& mpi) {
   if (mpi.rank() != 0) return kOk;
-  std::cout << "miniapp " << MINIAPP_VERSION << " (git " << MINIAPP_GIT_REVISION << ")\n"
+  std::cout << "miniapp " << version() << " (git " << git_revision() << ")\n"
             << "Kokkos version:          " << compat::kokkos_version_string() << "\n"
             << "backends compiled in:    " << join(compiled_backends(), ", ") << "\n"
             << "default execution space: " << default_backend() << "\n";

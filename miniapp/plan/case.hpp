@@ -18,6 +18,8 @@ struct Case {
   int tile = 0;      // tile width (matmul tiled/tiled_rb), sample size (tile_average); 0 = auto
   int tile_cols = 0; // tile_index only: tile is rows, tile_cols is columns
   int team_size = 0; // 0 = chosen per backend
+  bool tile_auto = false, team_auto = false; // 'auto' in the config: search (run/autotune.hpp)
+  std::string tuning; // what the autotuner chose, and whether it came from the cache
   double alpha = 1.0, beta = 1.0;
   bool in_place = false;
   bool pinned = false;  // pinned host staging buffers for the transfers

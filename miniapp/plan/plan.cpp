@@ -33,6 +33,8 @@ std::string Case::id() const {
   os << family << "/" << variant << "/" << to_string(precision) << "/" << m << "x" << n;
   if (family == "matmul") os << "x" << k;
   if (tile) os << "/tile=" << tile;
+  if (tile_auto) os << "/tile=auto";
+  if (team_auto) os << "/team=auto";
   if (tile_cols) os << "x" << tile_cols;
   if (team_size) os << "/team=" << team_size;
   if (family == "axpby") os << "/a=" << alpha << ",b=" << beta << (in_place ? "/in_place" : "");
@@ -99,7 +101,9 @@ void assign(const Source& src, Case& c, const std::string& key, const YAML::Node
   } else if (key == "tile") {
     if (is_plain_scalar(v, "auto")) {
       c.tile = 0;
+      c.tile_auto = true;
     } else {
+      c.tile_auto = false;
       const auto t = read_int(src, v, "tile");
       if (t < 1 || t > 1024) src.fail(v, "tile must be 'auto' or between 1 and 1024, got " + std::to_string(t));
       c.tile = int(t);
@@ -111,7 +115,9 @@ void assign(const Source& src, Case& c, const std::string& key, const YAML::Node
   } else if (key == "team_size") {
     if (is_plain_scalar(v, "auto")) {
       c.team_size = 0;
+      c.team_auto = true;
     } else {
+      c.team_auto = false;
       const auto t = read_int(src, v, "team_size");
       if (t < 1 || t > 1024) src.fail(v, "team_size must be 'auto' or between 1 and 1024, got " + std::to_string(t));
       c.team_size = int(t);
@@ -183,6 +189,10 @@ void check_case(const Source& src, const config::CaseSpec& spec, Case& c,
                                               : (c.variant == "tiled" || c.variant == "tiled_rb");
   if (!uses_tile) c.tile = 0;
   if (!uses_team) c.team_size = 0;
+  // Only tile widths that do not change the result are searched: tile_average's S and
+  // tile_index's shape define the output.
+  c.tile_auto = c.tile_auto && c.family == "matmul" && uses_tile;
+  c.team_auto = c.team_auto && uses_team;
   if (c.family == "matmul" && c.variant == "tiled" && c.tile && (c.tile < 2 || c.tile > 32))
     src.fail(node_of("tile"), "matmul tiled needs a tile width between 2 and 32, got " + std::to_string(c.tile));
   if (c.family == "matmul" && c.variant == "tiled_rb" && c.tile && c.tile != 64 && c.tile != 128)
@@ -192,7 +202,7 @@ void check_case(const Source& src, const config::CaseSpec& spec, Case& c,
     if (!c.tile_cols) c.tile_cols = 3;
   }
   if (c.family == "tile_average" && !c.tile) c.tile = 16;
-  if (c.family == "matmul" && c.variant == "tiled" && !c.tile) c.tile = 16;
+  if (c.family == "matmul" && c.variant == "tiled" && !c.tile && !c.tile_auto) c.tile = 16;
   // Explicit inputs.
   const bool integral = c.precision == Precision::int32;
   if (spec.has_a || spec.has_b) {

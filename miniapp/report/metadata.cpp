@@ -1,3 +1,4 @@
+#include "version.hpp"
 #include "report/metadata.hpp"
 
 #include "compat.hpp"
@@ -14,12 +15,6 @@
 
 extern char** environ;
 
-#ifndef MINIAPP_GIT_REVISION
-#define MINIAPP_GIT_REVISION "unknown"
-#endif
-#ifndef MINIAPP_VERSION
-#define MINIAPP_VERSION "0.0.0"
-#endif
 
 namespace miniapp {
 
@@ -77,8 +72,8 @@ nlohmann::json collect_metadata(const Plan& plan, const ParallelInfo& par) {
       slurm[kv.substr(0, eq)] = kv.substr(eq + 1);
     }
   }
-  return {{"miniapp_version", MINIAPP_VERSION},
-          {"git_revision", MINIAPP_GIT_REVISION},
+  return {{"miniapp_version", version()},
+          {"git_revision", git_revision()},
           {"kokkos_version", compat::kokkos_version_string()},
           {"kokkos_configuration", kokkos_configuration()},
           {"backends_compiled", compiled_backends()},

@@ -100,7 +100,8 @@ std::vector<std::string> csv_columns() {
           "valid", "warmup", "repetitions", "time_min_s", "time_median_s", "time_max_s",
           "time_mean_s", "h2d_median_s", "d2h_median_s", "total_median_s", "transfers", "flops",
           "bytes", "gflops", "gbs", "gflops_with_transfers", "ceiling", "ceiling_value",
-          "ceiling_unit", "pct_of_ceiling", "max_error", "tolerance", "bad_elements", "message"};
+          "ceiling_unit", "pct_of_ceiling", "max_error", "tolerance", "bad_elements", "tuning",
+          "message"};
 }
 
 std::vector<std::string> csv_row(const CaseResult& r, const Plan& plan, int ranks) {
@@ -119,7 +120,7 @@ std::vector<std::string> csv_row(const CaseResult& r, const Plan& plan, int rank
           num(r.work.flops), num(r.work.bytes), num(r.gflops), num(r.gbs),
           num(r.gflops_with_transfers), r.ceiling_name, num(r.ceiling), r.ceiling_unit,
           num(r.pct_of_ceiling), num(r.validation.max_error), num(r.validation.tolerance),
-          std::to_string(r.validation.bad_elements), r.message};
+          std::to_string(r.validation.bad_elements), r.c.tuning, r.message};
 }
 
 ResultsWriter::ResultsWriter(std::string dir, const Plan& plan, nlohmann::json metadata)

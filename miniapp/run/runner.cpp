@@ -1,6 +1,8 @@
 #include "run/runner.hpp"
 
 #include "compat.hpp"
+#include "run/autotune.hpp"
+#include "run/device_info.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -56,7 +58,8 @@ CaseResult run_case(const Case& c, const config::Settings& s, const std::string&
   r.c = c;
   compat::ScopedRegion region("miniapp::case::" + c.id());
   try {
-    auto kernel = make_kernel_case(c, backend);
+    if (c.tile_auto || c.team_auto) r.c = autotune(c, backend, device_info(backend).name);
+    auto kernel = make_kernel_case(r.c, backend);
     r.work = kernel->work();
     r.transfers_are_copies = kernel->transfers_are_copies();
     for (int w = 0; w < s.warmup && !stop_requested(); ++w) {
@@ -86,7 +89,7 @@ CaseResult run_case(const Case& c, const config::Settings& s, const std::string&
       r.gbs = r.work.bytes / r.compute.median * 1e-9;
     }
     if (r.total.median > 0) r.gflops_with_transfers = r.work.flops / r.total.median * 1e-9;
-    if (s.validate || opt.print || c.print) {
+    if (s.validate || opt.print || r.c.print) {
       kernel->reset_inputs();
       kernel->upload();
       kernel->poison();
@@ -102,8 +105,8 @@ CaseResult run_case(const Case& c, const config::Settings& s, const std::string&
                     r.validation.first_bad;
       }
     }
-    if (opt.print || c.print) {
-      std::cout << "--- " << c.id() << "\n";
+    if (opt.print || r.c.print) {
+      std::cout << "--- " << r.c.id() << "\n";
       kernel->print(std::cout);
     }
     if (opt.ceilings) opt.ceilings->attach(r, backend);

@@ -1,0 +1,19 @@
+#pragma once
+// `tile: auto` and `team_size: auto`: time each configuration the backend allows for the case,
+// keep the fastest, and cache it per backend, device, kernel and size class (log2 of the largest
+// dimension) in $MINIAPP_CACHE_DIR/autotune.json (default ~/.cache/miniapp), so later runs and
+// other configs reuse it. The chosen values replace 'auto' in the case, and Case::tuning says
+// what was searched and whether the cache answered.
+#include "plan/case.hpp"
+
+#include <string>
+#include <vector>
+
+namespace miniapp {
+
+Case autotune(const Case& c, const std::string& backend, const std::string& device);
+std::vector<int> tile_candidates(const Case& c, bool gpu);
+std::vector<int> team_candidates(const Case& c, bool gpu, int concurrency);
+std::string autotune_cache_path();
+
+} // namespace miniapp
