@@ -15,7 +15,9 @@
 set -euo pipefail
 
 # ---------------------------------------------------------------- site section (edit for your site)
+set +u # module scripts often read unset variables
 #@@SITE@@
+set -u
 # ---------------------------------------------------------------- end of site section
 
 : "${SLURM_JOB_ID:?this is a Slurm batch script: submit it with sbatch}"
@@ -63,7 +65,7 @@ mpirun)
 esac
 
 case "$status" in
-0) echo "miniapp-job: done, every case validated" ;;
+0) echo "miniapp-job: done (exit 0): every case ran, none failed validation" ;;
 2) echo "miniapp-job: FAILED: config or usage error (exit 2), see the messages above" >&2 ;;
 3) echo "miniapp-job: FAILED: runtime or resource error (exit 3)" >&2 ;;
 4) echo "miniapp-job: FAILED: result validation failed (exit 4), rows marked invalid" >&2 ;;

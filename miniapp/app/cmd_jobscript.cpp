@@ -7,11 +7,16 @@
 #include "jobs/jobscript.hpp"
 #include "jobs/system_profile.hpp"
 
-#include <cstdio>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <spawn.h>
 #include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
 
 namespace miniapp {
 
@@ -39,18 +44,54 @@ void check_backend(const config::ExperimentConfig& cfg, const jobs::SystemProfil
                                             "' (" + sys.file + "), which is for " + sys.backend);
 }
 
-// Runs `sbatch --parsable FILE`; returns the job id, or "" (sbatch's messages are on stderr).
+// The environment as the user started the program, taken before main() (and so before MPI_Init,
+// which adds OMPI_*/PMIX_* variables of its own singleton: passed on through sbatch's default
+// --export=ALL they make an mpirun inside the job fail).
+std::vector<std::string> snapshot_environment() {
+  std::vector<std::string> env;
+  for (char** e = environ; e && *e; ++e)
+    env.emplace_back(*e);
+  return env;
+}
+const std::vector<std::string> g_startup_environment = snapshot_environment();
+
+// Runs `sbatch --parsable FILE` in the startup environment; returns the job id, or "" (sbatch's
+// messages are on stderr).
 std::string submit(const std::string& file) {
-  const std::string cmd = "sbatch --parsable " + jobs::shell_quote(file);
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p)
+  std::vector<std::string> argv_s = {"sbatch", "--parsable", file};
+  std::vector<char*> argv, envp;
+  for (auto& a : argv_s)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::vector<std::string> env = g_startup_environment;
+  for (auto& e : env)
+    envp.push_back(e.data());
+  envp.push_back(nullptr);
+  int fd[2];
+  if (pipe(fd) != 0)
     return "";
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fd[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addclose(&actions, fd[0]);
+  posix_spawn_file_actions_addclose(&actions, fd[1]);
+  pid_t pid = 0;
+  const int rc = posix_spawnp(&pid, "sbatch", &actions, nullptr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  close(fd[1]);
   std::string out;
   char buf[256];
-  while (std::fgets(buf, sizeof buf, p))
-    out += buf;
-  const int status = pclose(p);
-  if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+  for (ssize_t n; (n = read(fd[0], buf, sizeof buf)) > 0;)
+    out.append(buf, std::size_t(n));
+  close(fd[0]);
+  if (rc != 0) {
+    std::cerr << "miniapp jobscript: cannot run sbatch: " << std::strerror(rc) << std::endl;
+    return "";
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
     return "";
   const auto end = out.find_first_of(";\n"); // "ID" or "ID;cluster"
   return out.substr(0, end);

@@ -2,6 +2,7 @@
 
 #include "config/yaml_strict.hpp"
 
+#include <cctype>
 #include <map>
 #include <stdexcept>
 

@@ -51,6 +51,10 @@ local_slurm_start() {
   dd if=/dev/urandom of="$d/munge-key/munge.key" bs=1024 count=1 status=none
   chown munge:munge "$d/munge-key/munge.key"
   chmod 400 "$d/munge-key/munge.key"
+  if ! runuser -u munge -- test -x "$d/munge"; then
+    local_slurm_log "user munge cannot reach $d (a parent directory is not world-searchable)"
+    return 1
+  fi
   touch "$d/log/munged.log"
   chown munge:munge "$d/log/munged.log"
   if ! runuser -u munge -- /usr/sbin/munged --key-file="$d/munge-key/munge.key" \

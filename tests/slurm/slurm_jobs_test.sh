@@ -14,6 +14,7 @@ PY=/usr/bin/python3
 source "$here/local_slurm.sh"
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/miniapp-slurm.XXXXXX")
+chmod 755 "$scratch" # munged runs as user munge
 failures=0
 finish() {
   local rc=$?
@@ -46,8 +47,10 @@ if ! local_slurm_start "$scratch/slurm"; then
 fi
 echo "Slurm up in $(($(date +%s) - started)) s"
 
-# This machine's profile, with the node's real core count.
+# This machine's profile, with the node's real core count; and the same with mpirun as launcher.
 sed -e "s/^cores_per_node: .*/cores_per_node: $(nproc)/" "$src/jobscripts/systems/local.yaml" >"$scratch/local.yaml"
+sed -e 's/^launcher: .*/launcher: mpirun/' -e 's/^launcher_options: .*/launcher_options: []/' \
+  "$scratch/local.yaml" >"$scratch/local-mpirun.yaml"
 
 cat >"$scratch/ok.yaml" <<'YAML'
 name: slurmtest
@@ -59,7 +62,7 @@ cases:
     variant: [flat, mdrange]
     n: 256
   - family: matmul
-    variant: naive
+    variant: flat
     n: 64
 YAML
 # Float32 matmul cannot meet a 1e-12 relative tolerance against the double host reference:
@@ -69,11 +72,12 @@ sed -e 's/^name: .*/name: slurmfail/' -e 's/^cases:/validation:\n  rtol: 1.0e-12
 cp "$scratch/ok.yaml" "$scratch/late.yaml"
 
 cd "$scratch" # sbatch runs jobs here; their logs are %x-%j.out
-# submit NAME CONFIG ARGS...: writes NAME.sh with miniapp jobscript --submit; prints the job id.
+# submit NAME PROFILE CONFIG ARGS...: writes NAME.sh with miniapp jobscript --submit; prints the
+# job id.
 submit() {
-  local name=$1 config=$2 id
-  shift 2
-  if ! id=$("$MINIAPP" jobscript "$config" --system "$scratch/local.yaml" -o "$scratch/$name.sh" --submit "$@"); then
+  local name=$1 profile=$2 config=$3 id
+  shift 3
+  if ! id=$("$MINIAPP" jobscript "$config" --system "$profile" -o "$scratch/$name.sh" --submit "$@"); then
     fail "$name: miniapp jobscript --submit failed"
     return 1
   fi
@@ -118,22 +122,25 @@ r = json.load(open(sys.argv[1]))
 md = r["metadata"]
 ok = r["complete"] is True and r["status"] == "complete" and md["slurm_job_id"] == sys.argv[2]
 ok = ok and r["cases_completed"] == r["cases_planned"] == 3 and all(row["valid"] is True for row in r["results"])
-print("complete=%s status=%s slurm_job_id=%s cases=%s/%s SLURM_NTASKS=%s" % (
+print("complete=%s status=%s slurm_job_id=%s cases=%s/%s SLURM_NTASKS=%s mpi_ranks=%s" % (
     r["complete"], r["status"], md["slurm_job_id"], r["cases_completed"], r["cases_planned"],
-    md["slurm"].get("SLURM_NTASKS")))
+    md["slurm"].get("SLURM_NTASKS"), md.get("mpi_ranks")))
 sys.exit(0 if ok else 1)
 PY
 }
 
 # Submit everything first: the jobs queue behind each other on the node.
-job1=$(submit one-rank "$scratch/ok.yaml" --ranks-per-node 1 --output-dir "$scratch/runs/one-%j") || true
-job2=$(submit two-ranks "$scratch/ok.yaml" --ranks-per-node 2 --results-dir "$scratch/runs2") || true
-job3=$(submit invalid "$scratch/invalid.yaml" --output-dir "$scratch/runs/invalid-%j") || true
+job1=$(submit one-rank "$scratch/local.yaml" "$scratch/ok.yaml" --ranks-per-node 1 --output-dir "$scratch/runs/one-%j") || true
+job2=$(submit two-ranks "$scratch/local.yaml" "$scratch/ok.yaml" --ranks-per-node 2 --results-dir "$scratch/runs2") || true
+job3=$(submit invalid "$scratch/local.yaml" "$scratch/invalid.yaml" --output-dir "$scratch/runs/invalid-%j") || true
 # A config that was valid when its script was written and is broken when the job starts.
-job4=$(submit late "$scratch/late.yaml" --output-dir "$scratch/runs/late-%j") || true
+job4=$(submit late "$scratch/local.yaml" "$scratch/late.yaml" --output-dir "$scratch/runs/late-%j") || true
 echo "colour: blue" >>"$scratch/late.yaml"
-echo "submitted: one-rank=$job1 two-ranks=$job2 invalid=$job3 late=$job4"
-for job in job1 job2 job3 job4; do
+# 2 ranks started by mpirun inside the allocation (profile launcher: mpirun).
+job5=$(submit two-ranks-mpirun "$scratch/local-mpirun.yaml" "$scratch/ok.yaml" \
+  --ranks-per-node 2 --results-dir "$scratch/runs5") || true
+echo "submitted: one-rank=$job1 two-ranks=$job2 invalid=$job3 late=$job4 two-ranks-mpirun=$job5"
+for job in job1 job2 job3 job4 job5; do
   [[ -n ${!job} ]] || fail "$job was not submitted"
 done
 
@@ -142,25 +149,29 @@ if [[ -n $job1 ]] && wait_job "$job1"; then
   check_job "$job1" COMPLETED 0:0
   f="$scratch/runs/one-$job1/results.json"
   if [[ -f $f ]] && summary=$(results_ok "$f" "$job1"); then pass "job $job1 results: $summary"; else fail "job $job1: $f missing or wrong: ${summary:-}"; fi
-  verify "job $job1 log says done" grep -q "miniapp-job: done, every case validated" "$scratch"/*-"$job1".out
+  verify "job $job1 log says done" grep -q "miniapp-job: done (exit 0)" "$scratch"/*-"$job1".out
 fi
 
-# 2 ranks: completes with 2 tasks; today every rank writes its own run directory under the base.
-if [[ -n $job2 ]] && wait_job "$job2"; then
-  check_job "$job2" COMPLETED 0:0
-  tasks=$(field "$job2" NumTasks)
-  verify "job $job2 ran NumTasks=$tasks (want 2)" test "$tasks" = 2
-  complete=0
-  for f in "$scratch"/runs2/slurmtest-*-job"$job2"*/results.json; do
+# check_two_ranks ID BASE: completed with 2 tasks forming one 2-rank MPI job; today every rank
+# writes its own run directory under BASE (-2 suffix for the second): at least one is complete.
+check_two_ranks() {
+  local id=$1 base=$2 tasks complete=0 f summary
+  check_job "$id" COMPLETED 0:0
+  tasks=$(field "$id" NumTasks)
+  verify "job $id ran NumTasks=$tasks (want 2)" test "$tasks" = 2
+  for f in "$base"/slurmtest-*-job"$id"*/results.json; do
     [[ -f $f ]] || continue
-    if summary=$(results_ok "$f" "$job2"); then
+    if summary=$(results_ok "$f" "$id"); then
       complete=$((complete + 1))
-      grep -q '"SLURM_NTASKS": "2"' "$f" || fail "$f: SLURM_NTASKS is not 2"
       echo "  $f: $summary"
+      verify "$f: SLURM_NTASKS=2" grep -q '"SLURM_NTASKS": "2"' "$f"
+      verify "$f: the ranks formed one MPI job (mpi_ranks=2)" grep -q '"mpi_ranks": 2,' "$f"
     fi
   done
-  verify "job $job2: $complete complete results dir(s) with its job id (want >= 1)" test "$complete" -ge 1
-fi
+  verify "job $id: $complete complete results dir(s) with its job id (want >= 1)" test "$complete" -ge 1
+}
+# 2 ranks with srun --mpi=pmix.
+if [[ -n $job2 ]] && wait_job "$job2"; then check_two_ranks "$job2" "$scratch/runs2"; fi
 
 # Results that fail validation: the job fails with miniapp's exit code 4.
 if [[ -n $job3 ]] && wait_job "$job3"; then
@@ -174,6 +185,9 @@ if [[ -n $job4 ]] && wait_job "$job4"; then
   verify "job $job4 log has the config error" grep -q "late.yaml:[0-9]*:[0-9]*: unknown key 'colour'" "$scratch"/*-"$job4".out
   verify "job $job4 created no results dir" test ! -e "$scratch/runs/late-$job4"
 fi
+
+# 2 ranks with mpirun.
+if [[ -n $job5 ]] && wait_job "$job5"; then check_two_ranks "$job5" "$scratch/runs5"; fi
 
 echo "Slurm test took $(($(date +%s) - started)) s"
 if [[ $failures -ne 0 ]]; then
