@@ -89,17 +89,19 @@ submit() {
 }
 # field ID KEY: one field of `scontrol show job` (records live MinJobAge=3600 s).
 field() { scontrol show job -o "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
-# wait_job ID: until the job has left PENDING/RUNNING/COMPLETING (at most 120 s).
+# wait_job ID: until the job has left PENDING/RUNNING/COMPLETING. All waiting ends at $deadline,
+# well inside ctest's TIMEOUT (300 s), so that the EXIT trap always gets to stop the daemons.
+deadline=$((started + 200))
 wait_job() {
-  local i state
-  for ((i = 0; i < 240; i++)); do
+  local state
+  while (($(date +%s) < deadline)); do
     state=$(field "$1" JobState)
     case "$state" in
     PENDING | RUNNING | COMPLETING | CONFIGURING | "") sleep 0.5 ;;
     *) return 0 ;;
     esac
   done
-  fail "job $1 still $state after 120 s"
+  fail "job $1 still ${state:-unknown} at the test's deadline ($((deadline - started)) s after start)"
   return 1
 }
 # check_job ID STATE EXITCODE: the job ended in STATE with ExitCode (code:signal).
