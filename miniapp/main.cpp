@@ -45,6 +45,21 @@ private:
   std::vector<char*> ptrs_;
 };
 
+// "miniapp ARGS..." as a shell would take it back, for the header of generated job scripts.
+std::string command_line(const std::vector<std::string>& args) {
+  std::string out = "miniapp";
+  for (const auto& a : args) {
+    const bool plain =
+        !a.empty() && a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
+                                          "OPQRSTUVWXYZ0123456789_./=:%,+-@") == std::string::npos;
+    std::string quoted = "'";
+    for (char c : a)
+      quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    out += " " + (plain ? a : quoted + "'");
+  }
+  return out;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -77,6 +92,35 @@ int main(int argc, char** argv) {
   validate->add_option("config", validate_args.config, "Experiment config (YAML)")->required();
   validate->add_option("--set", validate_args.overrides, "Override a config field")->take_all();
 
+  JobscriptArgs job_args;
+  auto* jobscript = app.add_subcommand(
+      "jobscript", "Write a Slurm job script for CONFIG on a system (validates CONFIG first)");
+  jobscript->add_option("config", job_args.config, "Experiment config (YAML)")->required();
+  jobscript
+      ->add_option("--system", job_args.system,
+                   "System profile: a YAML file, or a name from jobscripts/systems "
+                   "(generic-gpu, generic-amd-gpu, generic-cpu, local)")
+      ->required();
+  jobscript->add_option("--nodes", job_args.nodes, "Nodes")->capture_default_str();
+  jobscript->add_option("--ranks-per-node", job_args.ranks_per_node,
+                        "MPI ranks per node (default: the profile's; GPU systems: one per GPU)");
+  jobscript->add_option("--time", job_args.time,
+                        "Wall time limit, e.g. 00:30:00 (default: the profile's)");
+  jobscript->add_option("-o,--output", job_args.output_file,
+                        "Write the script to FILE (default: stdout; with --submit "
+                        "miniapp-<name>-<system>.sh)");
+  jobscript->add_option(
+      "--output-dir", job_args.output_dir,
+      "The run's exact results directory (miniapp run --output-dir); %j = job id");
+  jobscript->add_option("--results-dir", job_args.results_dir,
+                        "Base for run directories <name>-<UTC time>-job<ID> (output.directory)");
+  jobscript
+      ->add_option("--set", job_args.overrides, "Override a config field (passed on to the run)")
+      ->take_all();
+  jobscript->add_option("--miniapp", job_args.miniapp,
+                        "The program the job runs (default: this one, or the profile's 'miniapp')");
+  jobscript->add_flag("--submit", job_args.submit, "Submit with sbatch and print the job id");
+
   auto* info = app.add_subcommand("info", "Kokkos version, backends, devices, MPI");
 
   std::int64_t rows = 8, cols = 9;
@@ -91,6 +135,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
 
+  job_args.command_line = command_line(args.rest);
   std::vector<std::string> rest = args.rest;
   std::reverse(rest.begin(), rest.end()); // CLI11 takes the arguments in reverse order
   try {
@@ -106,6 +151,7 @@ int main(int argc, char** argv) {
   KokkosSession kokkos(args.kokkos);
   if (*run) return cmd_run(run_args, mpi);
   if (*validate) return cmd_validate(validate_args, mpi);
+  if (*jobscript) return cmd_jobscript(job_args, mpi);
   if (*info) return cmd_info(mpi);
   if (*describe) return cmd_describe(rows, cols, tile, describe_backend, color);
   return kConfigError;

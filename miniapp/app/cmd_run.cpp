@@ -1,5 +1,6 @@
 // `miniapp run` and `miniapp validate`: config -> plan -> run -> report.
 #include "app/commands.hpp"
+#include "app/load_plan.hpp"
 
 #include "config/config.hpp"
 #include "plan/plan.hpp"
@@ -17,7 +18,6 @@
 
 namespace miniapp {
 
-namespace {
 // Loads and expands the config; sizes are checked against the backend's memory.
 Plan load_plan(const RunArgs& args) {
   const auto cfg = config::load_config(args.config, args.overrides);
@@ -38,7 +38,6 @@ Plan load_plan(const RunArgs& args) {
   }
   return make_plan(cfg, limits);
 }
-} // namespace
 
 int cmd_validate(const RunArgs& args, const MpiEnv& mpi) {
   try {

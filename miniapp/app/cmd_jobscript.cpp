@@ -1,0 +1,171 @@
+// `miniapp jobscript`: a Slurm job script for an experiment on a system, checked like `miniapp
+// validate` first; with --submit, handed to sbatch.
+#include "app/commands.hpp"
+
+#include "app/load_plan.hpp"
+#include "config/config.hpp"
+#include "jobs/jobscript.hpp"
+#include "jobs/system_profile.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace miniapp {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string absolute(const std::string& p) {
+  return p.empty() ? p : fs::absolute(fs::path(p)).lexically_normal().string();
+}
+
+std::string this_program() {
+  std::error_code ec;
+  const fs::path p = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("miniapp") : p.string();
+}
+
+// The backend the config asks for must be the one the system runs (serial is fine anywhere on a
+// CPU system; auto takes the build's default).
+void check_backend(const config::ExperimentConfig& cfg, const jobs::SystemProfile& sys) {
+  const std::string& b = cfg.settings.backend;
+  if (b == "auto" || b == sys.backend || (b == "serial" && sys.backend == "openmp"))
+    return;
+  cfg.source->fail(cfg.root["backend"], "backend '" + b + "' does not run on system '" + sys.name +
+                                            "' (" + sys.file + "), which is for " + sys.backend);
+}
+
+// The environment as the user started the program, taken before main() (and so before MPI_Init,
+// which adds OMPI_*/PMIX_* variables of its own singleton: passed on through sbatch's default
+// --export=ALL they make an mpirun inside the job fail).
+std::vector<std::string> snapshot_environment() {
+  std::vector<std::string> env;
+  for (char** e = environ; e && *e; ++e)
+    env.emplace_back(*e);
+  return env;
+}
+const std::vector<std::string> g_startup_environment = snapshot_environment();
+
+// Runs `sbatch --parsable FILE` in the startup environment; returns the job id, or "" (sbatch's
+// messages are on stderr).
+std::string submit(const std::string& file) {
+  std::vector<std::string> argv_s = {"sbatch", "--parsable", file};
+  std::vector<char*> argv, envp;
+  for (auto& a : argv_s)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::vector<std::string> env = g_startup_environment;
+  for (auto& e : env)
+    envp.push_back(e.data());
+  envp.push_back(nullptr);
+  int fd[2];
+  if (pipe(fd) != 0)
+    return "";
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fd[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addclose(&actions, fd[0]);
+  posix_spawn_file_actions_addclose(&actions, fd[1]);
+  pid_t pid = 0;
+  const int rc = posix_spawnp(&pid, "sbatch", &actions, nullptr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  close(fd[1]);
+  std::string out;
+  char buf[256];
+  for (ssize_t n; (n = read(fd[0], buf, sizeof buf)) > 0;)
+    out.append(buf, std::size_t(n));
+  close(fd[0]);
+  if (rc != 0) {
+    std::cerr << "miniapp jobscript: cannot run sbatch: " << std::strerror(rc) << std::endl;
+    return "";
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return "";
+  const auto end = out.find_first_of(";\n"); // "ID" or "ID;cluster"
+  return out.substr(0, end);
+}
+
+} // namespace
+
+int cmd_jobscript(const JobscriptArgs& args, const MpiEnv& mpi) {
+  if (mpi.rank() != 0)
+    return kOk;
+  jobs::SystemProfile sys;
+  std::string script;
+  jobs::JobRequest req;
+  try {
+    sys = jobs::load_system_profile(jobs::find_system_profile(args.system, this_program()));
+    // The checks of `miniapp validate`, with the same overrides the job will use.
+    const auto cfg = config::load_config(args.config, args.overrides);
+    check_backend(cfg, sys);
+    RunArgs run;
+    run.config = args.config;
+    run.overrides = args.overrides;
+    const Plan plan = load_plan(run);
+
+    if (!args.output_dir.empty() && !args.results_dir.empty())
+      throw config::ConfigError(
+          "--output-dir (the run's exact directory) and --results-dir (a base "
+          "for run directories) exclude each other");
+    req.config = absolute(args.config);
+    req.experiment = plan.settings.name;
+    req.overrides = args.overrides;
+    req.nodes = args.nodes;
+    req.ranks_per_node = args.ranks_per_node;
+    req.time = args.time;
+    req.output_dir = absolute(args.output_dir);
+    req.results_dir = absolute(args.results_dir);
+    req.miniapp = args.miniapp.empty() ? this_program() : absolute(args.miniapp);
+    req.command = args.command_line;
+    script = jobs::render_jobscript(sys, req);
+  } catch (const config::ConfigError& e) {
+    std::cerr << "miniapp jobscript: " << e.what() << std::endl;
+    return kConfigError;
+  }
+
+  std::string file = args.output_file;
+  if (file.empty() && args.submit)
+    file = "miniapp-" + req.experiment + "-" + sys.name + ".sh";
+  if (file.empty()) {
+    std::cout << script << std::flush;
+    return kOk;
+  }
+  {
+    std::ofstream out(file, std::ios::trunc);
+    out << script;
+    out.close();
+    if (!out) {
+      std::cerr << "miniapp jobscript: cannot write " << file << std::endl;
+      return kRuntimeError;
+    }
+  }
+  std::error_code ec;
+  fs::permissions(file, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
+                  fs::perm_options::add, ec);
+  std::cerr << "miniapp jobscript: wrote " << file << " (" << sys.name << ", "
+            << jobs::layout_job(sys, req).template_name << " template)" << std::endl;
+  if (!args.submit)
+    return kOk;
+  const std::string id = submit(file);
+  if (id.empty()) {
+    std::cerr << "miniapp jobscript: sbatch did not accept " << file << std::endl;
+    return kRuntimeError;
+  }
+  std::cerr << "miniapp jobscript: submitted job " << id << std::endl;
+  std::cout << id << std::endl;
+  return kOk;
+}
+
+} // namespace miniapp

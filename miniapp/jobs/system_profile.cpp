@@ -1,0 +1,203 @@
+#include "jobs/system_profile.hpp"
+
+#include "config/yaml_strict.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+namespace miniapp::jobs {
+
+using config::ConfigError;
+using config::Source;
+
+namespace {
+
+const std::vector<std::string> kKeys = {
+    "name",     "description",   "backend",          "partition",      "account",
+    "qos",      "gpus_per_node", "cores_per_node",   "max_nodes",      "ranks_per_node",
+    "time",     "launcher",      "launcher_options", "sbatch_options", "gpu_bind",
+    "cpu_bind", "modules",       "environment",      "setup",          "miniapp"};
+
+// Options the generator writes itself from the profile and the command line; a second copy in
+// sbatch_options would silently win or conflict.
+const std::vector<std::string> kGeneratedOptions = {
+    "--job-name",      "--nodes", "--ntasks",    "--ntasks-per-node", "--gpus-per-task",
+    "--cpus-per-task", "--time",  "--partition", "--account",         "--qos"};
+
+int read_count(const Source& src, const YAML::Node& n, const std::string& what, int min) {
+  const std::int64_t v = config::read_int(src, n, what);
+  if (v < min || v > 1000000)
+    src.fail(n, what + " must be between " + std::to_string(min) + " and 1000000");
+  return int(v);
+}
+
+std::string read_line(const Source& src, const YAML::Node& n, const std::string& what) {
+  const std::string s = config::read_string(src, n, what);
+  if (s.find_first_of("\n\r") != std::string::npos)
+    src.fail(n, what + " must be a single line");
+  return s;
+}
+
+std::vector<std::string> read_lines(const Source& src, const YAML::Node& n,
+                                    const std::string& what) {
+  if (!n.IsSequence())
+    src.fail(n, what + " must be a list of strings, e.g. [a, b]");
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < n.size(); ++i)
+    out.push_back(read_line(src, n[i], what + "[" + std::to_string(i) + "]"));
+  return out;
+}
+
+std::string read_choice(const Source& src, const YAML::Node& n, const std::string& what,
+                        const std::vector<std::string>& choices) {
+  const std::string s = config::read_string(src, n, what);
+  if (std::find(choices.begin(), choices.end(), s) == choices.end()) {
+    std::string list;
+    for (const auto& c : choices)
+      list += (list.empty() ? "" : ", ") + c;
+    const std::string hint = config::closest(s, choices);
+    src.fail(n, what + " must be one of " + list + ", got '" + s + "'" +
+                    (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
+  }
+  return s;
+}
+
+} // namespace
+
+bool valid_slurm_time(const std::string& t) {
+  static const std::regex re("^([0-9]+|[0-9]+:[0-9]{1,2}|[0-9]+:[0-9]{1,2}:[0-9]{1,2}|"
+                             "[0-9]+-[0-9]+(:[0-9]{1,2}){0,2})$");
+  return std::regex_match(t, re);
+}
+
+SystemProfile parse_system_profile(const std::string& label, const std::string& text) {
+  const Source src(label);
+  const YAML::Node root = config::load_document(src, text);
+  config::require_map(src, root, "a system profile");
+  config::check_keys(src, root, kKeys, "the system profile");
+  SystemProfile p;
+  p.file = label;
+  p.name = read_line(src, config::require_key(src, root, "name", "the system profile"), "name");
+  if (!std::regex_match(p.name, std::regex("^[A-Za-z0-9._-]+$")))
+    src.fail(root["name"], "name must be letters, digits, '.', '_' or '-' (it names files)");
+  if (root["description"])
+    p.description = read_line(src, root["description"], "description");
+  p.backend = read_choice(src, config::require_key(src, root, "backend", "the system profile"),
+                          "backend", {"cuda", "hip", "openmp"});
+  for (const char* key : {"partition", "account", "qos"})
+    if (root[key]) {
+      const std::string v = read_line(src, root[key], key);
+      if (!std::regex_match(v, std::regex("^[A-Za-z0-9._,-]+$")))
+        src.fail(root[key],
+                 std::string(key) + " '" + v + "' has characters Slurm names do not use");
+      (key == std::string("partition") ? p.partition
+       : key == std::string("account") ? p.account
+                                       : p.qos) = v;
+    }
+  p.cores_per_node =
+      read_count(src, config::require_key(src, root, "cores_per_node", "the system profile"),
+                 "cores_per_node", 1);
+  if (root["gpus_per_node"])
+    p.gpus_per_node = read_count(src, root["gpus_per_node"], "gpus_per_node", 0);
+  if (p.gpu() && p.gpus_per_node < 1)
+    src.fail(root["gpus_per_node"] ? root["gpus_per_node"] : root["backend"],
+             "backend " + p.backend + " runs one rank per GPU: gpus_per_node must be at least 1");
+  if (root["max_nodes"])
+    p.max_nodes = read_count(src, root["max_nodes"], "max_nodes", 1);
+  if (root["ranks_per_node"]) {
+    p.ranks_per_node = read_count(src, root["ranks_per_node"], "ranks_per_node", 1);
+    if (p.gpu() && p.ranks_per_node > p.gpus_per_node)
+      src.fail(root["ranks_per_node"], "ranks_per_node " + std::to_string(p.ranks_per_node) +
+                                           " exceeds gpus_per_node " +
+                                           std::to_string(p.gpus_per_node) + " (one rank per GPU)");
+    if (p.ranks_per_node > p.cores_per_node)
+      src.fail(root["ranks_per_node"],
+               "ranks_per_node exceeds cores_per_node " + std::to_string(p.cores_per_node));
+  }
+  if (root["time"]) {
+    p.time = read_line(src, root["time"], "time");
+    if (!valid_slurm_time(p.time))
+      src.fail(root["time"],
+               "time '" + p.time + "' is not a Slurm time (MM, HH:MM:SS or D-HH:MM:SS)");
+  }
+  if (root["launcher"])
+    p.launcher = read_choice(src, root["launcher"], "launcher", {"srun", "mpirun"});
+  if (root["launcher_options"])
+    p.launcher_options = read_lines(src, root["launcher_options"], "launcher_options");
+  if (root["sbatch_options"]) {
+    p.sbatch_options = read_lines(src, root["sbatch_options"], "sbatch_options");
+    for (std::size_t i = 0; i < p.sbatch_options.size(); ++i) {
+      const std::string& o = p.sbatch_options[i];
+      const YAML::Node n = root["sbatch_options"][i];
+      if (o.rfind("--", 0) != 0 || o.size() < 3)
+        src.fail(n,
+                 "sbatch_options entries are long options like --constraint=a100, got '" + o + "'");
+      const std::string key = o.substr(0, o.find('='));
+      if (std::find(kGeneratedOptions.begin(), kGeneratedOptions.end(), key) !=
+          kGeneratedOptions.end())
+        src.fail(n, key +
+                        " is written by miniapp jobscript (use the profile key or the command-line "
+                        "option instead)");
+    }
+  }
+  if (root["gpu_bind"])
+    p.gpu_bind = read_line(src, root["gpu_bind"], "gpu_bind");
+  if (root["cpu_bind"])
+    p.cpu_bind = read_line(src, root["cpu_bind"], "cpu_bind");
+  if (root["modules"])
+    p.modules = read_lines(src, root["modules"], "modules");
+  if (root["environment"]) {
+    const YAML::Node env = root["environment"];
+    config::require_map(src, env, "environment");
+    for (auto it = env.begin(); it != env.end(); ++it) {
+      const std::string key = it->first.Scalar();
+      if (!std::regex_match(key, std::regex("^[A-Za-z_][A-Za-z0-9_]*$")))
+        src.fail(it->first, "environment: '" + key + "' is not a variable name");
+      p.environment.emplace_back(key, read_line(src, it->second, "environment." + key));
+    }
+  }
+  if (root["setup"])
+    p.setup = read_lines(src, root["setup"], "setup");
+  if (root["miniapp"])
+    p.miniapp = read_line(src, root["miniapp"], "miniapp");
+  return p;
+}
+
+SystemProfile load_system_profile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in)
+    throw ConfigError(path + ":1:1: cannot read the system profile");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_system_profile(path, text.str());
+}
+
+std::string find_system_profile(const std::string& name_or_path, const std::string& program_path) {
+  const auto ends_with = [](const std::string& s, const std::string& suffix) {
+    return s.size() >= suffix.size() &&
+           s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  if (name_or_path.find('/') != std::string::npos || ends_with(name_or_path, ".yaml") ||
+      ends_with(name_or_path, ".yml"))
+    return name_or_path;
+  std::vector<std::string> dirs;
+  if (const char* env = std::getenv("MINIAPP_SYSTEMS_DIR"))
+    dirs.emplace_back(env);
+  const auto slash = program_path.rfind('/');
+  if (slash != std::string::npos)
+    dirs.push_back(program_path.substr(0, slash) + "/../share/miniapp/jobscripts/systems");
+  dirs.emplace_back(MINIAPP_SOURCE_DIR "/jobscripts/systems");
+  std::string tried;
+  for (const auto& d : dirs) {
+    const std::string f = d + "/" + name_or_path + ".yaml";
+    if (std::ifstream(f))
+      return f;
+    tried += "\n  " + f;
+  }
+  throw ConfigError("system profile '" + name_or_path + "' not found; looked for:" + tried);
+}
+
+} // namespace miniapp::jobs

@@ -1,0 +1,47 @@
+#pragma once
+// A system profile: the facts about one cluster that a job script needs (partition, account, GPUs
+// and cores per node, modules, launcher). Read strictly from jobscripts/systems/*.yaml; the schema
+// is in docs/jobs.md.
+#include <map>
+#include <string>
+#include <vector>
+
+namespace miniapp::jobs {
+
+struct SystemProfile {
+  std::string file; // where it was read from
+  std::string name;
+  std::string description;
+  std::string backend; // cuda | hip | openmp
+  std::string partition, account, qos;
+  int gpus_per_node = 0;
+  int cores_per_node = 0;
+  int max_nodes = 0;      // 0 = no limit
+  int ranks_per_node = 0; // 0 = one per GPU (GPU backends) or 1 (openmp)
+  std::string time = "00:30:00";
+  std::string launcher = "srun"; // srun | mpirun
+  std::vector<std::string> launcher_options;
+  std::vector<std::string> sbatch_options; // extra "#SBATCH" lines, each "--key[=value]"
+  std::string gpu_bind = "per_task:1";
+  std::string cpu_bind;
+  std::vector<std::string> modules;
+  std::vector<std::pair<std::string, std::string>> environment; // in file order
+  std::vector<std::string> setup;                               // shell lines, verbatim
+  std::string miniapp;                                          // the program path in the job
+
+  bool gpu() const { return backend == "cuda" || backend == "hip"; }
+};
+
+// Reads and checks a profile; throws config::ConfigError("file:line:col: message").
+SystemProfile load_system_profile(const std::string& path);
+SystemProfile parse_system_profile(const std::string& label, const std::string& text);
+
+// A path (anything with a '/' or ending in .yaml) is used as is; a bare name NAME is looked up as
+// NAME.yaml in $MINIAPP_SYSTEMS_DIR, then <program dir>/../share/miniapp/jobscripts/systems, then
+// the source tree's jobscripts/systems. Throws ConfigError naming the places tried.
+std::string find_system_profile(const std::string& name_or_path, const std::string& program_path);
+
+// Slurm's time formats: MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS.
+bool valid_slurm_time(const std::string& t);
+
+} // namespace miniapp::jobs
