@@ -43,12 +43,10 @@ Plan load_plan(const RunArgs& args) {
 int cmd_validate(const RunArgs& args, const MpiEnv& mpi) {
   try {
     const Plan plan = load_plan(args);
-    if (mpi.rank() == 0)
-      print_plan(std::cout, plan);
+    if (mpi.rank() == 0) print_plan(std::cout, plan);
     return kOk;
   } catch (const config::ConfigError& e) {
-    if (mpi.rank() == 0)
-      std::cerr << e.what() << std::endl;
+    if (mpi.rank() == 0) std::cerr << e.what() << std::endl;
     return kConfigError;
   }
 }
@@ -58,8 +56,7 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
   try {
     plan = load_plan(args);
   } catch (const config::ConfigError& e) {
-    if (mpi.rank() == 0)
-      std::cerr << e.what() << std::endl;
+    if (mpi.rank() == 0) std::cerr << e.what() << std::endl;
     return kConfigError;
   }
   install_stop_handlers();
@@ -110,15 +107,13 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
   }
   if (code == kOk)
     for (const auto& r : results)
-      if (r.status == "invalid")
-        code = kValidationFailed;
+      if (r.status == "invalid") code = kValidationFailed;
   if (interrupted) {
     const auto kept = std::count_if(results.begin(), results.end(),
                                     [](const CaseResult& r) { return r.status != "interrupted"; });
     std::cerr << "miniapp: rank " << mpi.rank() << ": interrupted; " << kept << " of "
               << plan.cases.size() << " case(s) kept in " << writer->directory() << "\n";
-    if (code == kOk)
-      code = kRuntimeError;
+    if (code == kOk) code = kRuntimeError;
   }
   if (code == kValidationFailed)
     std::cerr << "miniapp: validation FAILED for at least one case (rows marked invalid)\n";
