@@ -70,6 +70,13 @@ TEST(Sweep, MissingVariantMeansEveryVariantOfTheFamily) {
   EXPECT_EQ(p.cases[1].variant, "tiled");
   EXPECT_EQ(p.cases[2].variant, "tiled_rb");
   EXPECT_EQ(p.cases[3].variant, "vendor");
+  // The implicit variant list stands where `variant` does in the order: before the sizes.
+  const Plan q = plan_of(head + "cases:\n  - family: axpby\n    n: [8, 16]\n");
+  ASSERT_EQ(q.cases.size(), 6u);
+  EXPECT_EQ(q.cases[0].variant, "flat");
+  EXPECT_EQ(q.cases[1].variant, "flat");
+  EXPECT_EQ(q.cases[1].n, 16);
+  EXPECT_EQ(q.cases[2].variant, "mdrange");
 }
 
 TEST(Sweep, ZipPairsListsElementByElement) {

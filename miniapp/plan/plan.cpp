@@ -300,6 +300,9 @@ Plan expand(const config::ExperimentConfig& cfg, const PlanLimits& limits) {
     };
     std::vector<Dim> dims;
     bool zip_placed = false;
+    const bool variant_given =
+        spec.params.count("variant") ||
+        std::find(spec.zip_keys.begin(), spec.zip_keys.end(), "variant") != spec.zip_keys.end();
     for (const auto& key : config::sweep_keys()) {
       const bool in_zip =
           std::find(spec.zip_keys.begin(), spec.zip_keys.end(), key) != spec.zip_keys.end();
@@ -320,45 +323,40 @@ Plan expand(const config::ExperimentConfig& cfg, const PlanLimits& limits) {
         for (const auto& v : spec.params.at(key))
           d.rows.push_back({v});
         dims.push_back(d);
+      } else if (key == "variant" && !variant_given) {
+        // No variant: every variant of the family, as if listed in the config.
+        Dim d;
+        d.keys = {key};
+        for (const auto& v : config::family_variants(spec.family))
+          d.rows.push_back({YAML::Node(v)});
+        dims.push_back(d);
       }
     }
-    std::vector<std::string> variants;
-    const bool variant_given =
-        spec.params.count("variant") ||
-        std::find(spec.zip_keys.begin(), spec.zip_keys.end(), "variant") != spec.zip_keys.end();
-    if (!variant_given)
-      variants = config::family_variants(spec.family);
-    else
-      variants = {""};
 
     std::vector<size_t> pos(dims.size(), 0);
     while (true) {
-      for (const auto& default_variant : variants) {
-        Case c;
-        c.family = spec.family;
-        parse_precision(cfg.settings.precision, c.precision);
-        c.pinned = cfg.settings.pinned;
-        c.alpha = 2.0;
-        c.beta = -1.0;
-        if (spec.node["init"])
-          c.init = spec.node["init"].Scalar();
-        if (!default_variant.empty())
-          c.variant = default_variant;
-        std::map<std::string, YAML::Node> given;
-        for (size_t d = 0; d < dims.size(); ++d)
-          for (size_t j = 0; j < dims[d].keys.size(); ++j) {
-            given[dims[d].keys[j]] = dims[d].rows[pos[d]][j];
-            assign(src, c, dims[d].keys[j], dims[d].rows[pos[d]][j]);
-          }
-        check_case(src, spec, c, given, limits, cfg.settings);
-        // Explicit matrices are not part of the id: cases of different config entries stay apart.
-        const std::string key = c.id() +
-                                (c.init == "explicit" ? "#" + std::to_string(spec_index) : "") +
-                                (c.print ? "#print" : "");
-        if (seen.insert(key).second) {
-          c.index = int(plan.cases.size());
-          plan.cases.push_back(c);
+      Case c;
+      c.family = spec.family;
+      parse_precision(cfg.settings.precision, c.precision);
+      c.pinned = cfg.settings.pinned;
+      c.alpha = 2.0;
+      c.beta = -1.0;
+      if (spec.node["init"])
+        c.init = spec.node["init"].Scalar();
+      std::map<std::string, YAML::Node> given;
+      for (size_t d = 0; d < dims.size(); ++d)
+        for (size_t j = 0; j < dims[d].keys.size(); ++j) {
+          given[dims[d].keys[j]] = dims[d].rows[pos[d]][j];
+          assign(src, c, dims[d].keys[j], dims[d].rows[pos[d]][j]);
         }
+      check_case(src, spec, c, given, limits, cfg.settings);
+      // Explicit matrices are not part of the id: cases of different config entries stay apart.
+      const std::string key = c.id() +
+                              (c.init == "explicit" ? "#" + std::to_string(spec_index) : "") +
+                              (c.print ? "#print" : "");
+      if (seen.insert(key).second) {
+        c.index = int(plan.cases.size());
+        plan.cases.push_back(c);
       }
       size_t d = dims.size();
       while (d > 0) {
