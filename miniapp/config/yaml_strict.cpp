@@ -147,6 +147,11 @@ YAML::Node load_document(Source& src, const std::string& text) {
 }
 
 void check_structure(Source& src, const YAML::Node& node) {
+  // yaml-cpp tags plain nodes "?" and quoted scalars "!"; anything else was written out
+  // ("!!str 8") and would change how a value reads.
+  const std::string& tag = node.Tag();
+  if (!tag.empty() && tag != "?" && tag != "!")
+    src.fail(node, "explicit YAML tags ('" + tag + "') are not supported; write the plain value");
   if (node.IsMap()) {
     std::set<std::string> seen;
     for (auto it = node.begin(); it != node.end(); ++it) {
