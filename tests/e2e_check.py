@@ -147,7 +147,7 @@ def cmd_interrupt(a):
             completed = 0
         if completed >= a.after:
             break
-        time.sleep(0.05)
+        time.sleep(0.02)
     if proc.poll() is not None:
         fail(f"the run ended (exit {proc.returncode}) before it could be interrupted")
     proc.send_signal(signal.SIGTERM)
