@@ -108,7 +108,9 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
     for (const auto& r : results)
       if (r.status == "invalid") code = kValidationFailed;
   if (interrupted) {
-    std::cerr << "miniapp: rank " << mpi.rank() << ": interrupted; " << results.size() << " of "
+    const auto kept = std::count_if(results.begin(), results.end(),
+                                    [](const CaseResult& r) { return r.status != "interrupted"; });
+    std::cerr << "miniapp: rank " << mpi.rank() << ": interrupted; " << kept << " of "
               << plan.cases.size() << " case(s) kept in " << writer->directory() << "\n";
     if (code == kOk) code = kRuntimeError;
   }

@@ -22,17 +22,17 @@ const std::vector<std::string>& family_variants(const std::string& family) {
 
 // Parameters whose value may be a list (a sweep).
 const std::vector<std::string>& sweep_keys() {
-  static const std::vector<std::string> k = {"precision", "variant", "m", "n", "k", "tile",
-                                             "tile_cols", "team_size", "alpha", "beta",
-                                             "in_place", "pinned", "seed"};
+  static const std::vector<std::string> k = {"precision", "variant",   "m",         "n",     "k",
+                                             "tile",      "tile_cols", "team_size", "alpha", "beta",
+                                             "in_place",  "pinned",    "seed"};
   return k;
 }
 
 namespace {
 
-const std::vector<std::string> top_keys = {"name", "description", "backend", "precision",
+const std::vector<std::string> top_keys = {"name",   "description", "backend",    "precision",
                                            "warmup", "repetitions", "validation", "output",
-                                           "pinned", "mpi", "cases"};
+                                           "pinned", "mpi",         "cases"};
 const std::vector<std::string> case_only_keys = {"family", "init", "a", "b", "print", "zip"};
 
 std::vector<std::string> case_keys() {
@@ -49,48 +49,79 @@ int read_count(const Source& src, const YAML::Node& n, const std::string& what, 
   return int(v);
 }
 
-// key.path=value: descend maps (and list indices), then replace with the parsed value.
+// key.path=value: descend maps (and list indices), then replace with the parsed value. Every
+// node the override brings or creates is placed at its column of the --set text for messages.
 void apply_override(Source& src, YAML::Node& root, const std::string& spec, int index) {
   const std::string label = "--set[" + std::to_string(index) + "] '" + spec + "'";
+  const auto fail_at = [&](size_t col, const std::string& msg) -> void {
+    throw ConfigError(label + ":1:" + std::to_string(col) + ": " + msg);
+  };
   const auto eq = spec.find('=');
   if (eq == std::string::npos || eq == 0)
-    throw ConfigError(label + ":1:1: expected key=value, e.g. repetitions=5 or cases.0.n=[64,128]");
+    fail_at(1, "expected key=value, e.g. repetitions=5 or cases.0.n=[64,128]");
   const std::string path = spec.substr(0, eq), value = spec.substr(eq + 1);
+  const int value_col = int(eq) + 2;
   YAML::Node parsed;
   try {
     parsed = YAML::Load(value);
   } catch (const YAML::ParserException& e) {
-    throw ConfigError(label + ":1:" + std::to_string(eq + 2 + e.mark.column) +
-                      ": YAML syntax error in the value: " + e.msg);
+    fail_at(value_col + e.mark.column, "YAML syntax error in the value: " + e.msg);
   }
-  src.add_override(parsed, label);
+  src.add_override(parsed, label, value_col);
   check_structure(src, parsed);
-  std::vector<std::string> parts;
-  std::stringstream ss(path);
-  for (std::string p; std::getline(ss, p, '.');) parts.push_back(p);
-  YAML::Node cur = root;
-  for (size_t i = 0; i + 1 < parts.size(); ++i) {
-    if (cur.IsSequence()) {
-      if (!std::regex_match(parts[i], std::regex("[0-9]+")) || std::stoul(parts[i]) >= cur.size())
-        throw ConfigError(label + ":1:1: '" + parts[i] + "' is not an index of the list at '" +
-                          path + "' (it has " + std::to_string(cur.size()) + " entries)");
-      cur.reset(cur[std::stoul(parts[i])]);
-    } else if (cur.IsMap() && cur[parts[i]]) {
-      cur.reset(cur[parts[i]]);
-    } else if (cur.IsMap() || cur.IsNull()) {
-      cur[parts[i]] = YAML::Node(YAML::NodeType::Map);
-      cur.reset(cur[parts[i]]);
-    } else {
-      throw ConfigError(label + ":1:1: '" + parts[i] + "' is not a map in the config");
-    }
+  struct Part {
+    std::string name;
+    size_t col;
+  };
+  std::vector<Part> parts;
+  for (size_t start = 0;;) {
+    const size_t dot = path.find('.', start);
+    const std::string name = path.substr(start, dot == std::string::npos ? dot : dot - start);
+    if (name.empty())
+      fail_at(start + 1, "empty key in '" + path + "'");
+    parts.push_back({name, start + 1});
+    if (dot == std::string::npos)
+      break;
+    start = dot + 1;
   }
-  if (cur.IsSequence()) {
-    const std::string& last = parts.back();
-    if (!std::regex_match(last, std::regex("[0-9]+")) || std::stoul(last) >= cur.size())
-      throw ConfigError(label + ":1:1: '" + last + "' is not an index of the list");
-    cur[std::stoul(last)] = parsed;
-  } else {
-    cur[parts.back()] = parsed;
+  static const std::regex digits("[0-9]+");
+  YAML::Node cur = root;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const Part& p = parts[i];
+    const bool last = i + 1 == parts.size();
+    const std::string prefix = path.substr(0, p.col - 1);
+    if (cur.IsSequence()) {
+      if (!std::regex_match(p.name, digits) || p.name.size() > 9 ||
+          std::stoul(p.name) >= cur.size())
+        fail_at(p.col, "'" + p.name + "' is not an index of the list '" +
+                           prefix.substr(0, prefix.size() - 1) + "' (it has " +
+                           std::to_string(cur.size()) + " entries: 0 to " +
+                           std::to_string(cur.size() - 1) + ")");
+      const size_t idx = std::stoul(p.name);
+      if (last)
+        cur[idx] = parsed;
+      else
+        cur.reset(cur[idx]);
+      continue;
+    }
+    if (!cur.IsMap() && !cur.IsNull())
+      fail_at(p.col, "'" + prefix.substr(0, prefix.size() - 1) +
+                         "' holds a single value, not a map; cannot set '" + path + "'");
+    const YAML::Node lookup = cur; // const access does not insert
+    const bool existed = cur.IsMap() && lookup[p.name];
+    if (last)
+      cur[p.name] = parsed;
+    else if (!existed)
+      cur[p.name] = YAML::Node(YAML::NodeType::Map);
+    if (!existed)
+      for (auto it = cur.begin(); it != cur.end(); ++it)
+        if (it->first.Scalar() == p.name)
+          src.add_override_node(it->first, label, int(p.col));
+    if (!last) {
+      cur.reset(cur[p.name]);
+      if (!existed)
+        src.add_override_node(cur, label, int(p.col));
+    }
   }
 }
 
@@ -99,22 +130,29 @@ Settings read_settings(const Source& src, const YAML::Node& root) {
   s.name = read_string(src, require_key(src, root, "name", "the experiment"), "name");
   if (!std::regex_match(s.name, std::regex("[A-Za-z0-9_.-]+")))
     src.fail(root["name"], "name may hold only letters, digits, '_', '.' and '-' (it names the "
-                           "results directory), got '" + s.name + "'");
-  if (root["description"]) s.description = read_string(src, root["description"], "description");
-  if (root["backend"]) s.backend = read_string(src, root["backend"], "backend");
+                           "results directory), got '" +
+                               s.name + "'");
+  if (root["description"])
+    s.description = read_string(src, root["description"], "description");
+  if (root["backend"])
+    s.backend = read_string(src, root["backend"], "backend");
   if (root["precision"]) {
     s.precision = read_string(src, root["precision"], "precision");
     if (s.precision != "int32" && s.precision != "float32" && s.precision != "float64")
-      src.fail(root["precision"], "precision must be int32, float32 or float64, got '" + s.precision + "'");
+      src.fail(root["precision"],
+               "precision must be int32, float32 or float64, got '" + s.precision + "'");
   }
-  if (root["warmup"]) s.warmup = read_count(src, root["warmup"], "warmup", 0, 1000000);
+  if (root["warmup"])
+    s.warmup = read_count(src, root["warmup"], "warmup", 0, 1000000);
   if (root["repetitions"])
     s.repetitions = read_count(src, root["repetitions"], "repetitions", 1, 1000000);
-  if (root["pinned"]) s.pinned = read_bool(src, root["pinned"], "pinned");
+  if (root["pinned"])
+    s.pinned = read_bool(src, root["pinned"], "pinned");
   if (const YAML::Node v = root["validation"]) {
     require_map(src, v, "validation");
     check_keys(src, v, {"enabled", "rtol"}, "validation");
-    if (v["enabled"]) s.validate = read_bool(src, v["enabled"], "validation.enabled");
+    if (v["enabled"])
+      s.validate = read_bool(src, v["enabled"], "validation.enabled");
     if (v["rtol"]) {
       s.rtol = read_double(src, v["rtol"], "validation.rtol");
       if (s.rtol < 0 || s.rtol >= 1)
@@ -124,8 +162,10 @@ Settings read_settings(const Source& src, const YAML::Node& root) {
   if (const YAML::Node o = root["output"]) {
     require_map(src, o, "output");
     check_keys(src, o, {"directory", "formats", "print"}, "output");
-    if (o["directory"]) s.output_directory = read_string(src, o["directory"], "output.directory");
-    if (o["print"]) s.print = read_bool(src, o["print"], "output.print");
+    if (o["directory"])
+      s.output_directory = read_string(src, o["directory"], "output.directory");
+    if (o["print"])
+      s.print = read_bool(src, o["print"], "output.print");
     if (const YAML::Node f = o["formats"]) {
       s.formats.clear();
       const std::vector<YAML::Node> items =
@@ -136,7 +176,8 @@ Settings read_settings(const Source& src, const YAML::Node& root) {
           src.fail(item, "output.formats entries must be csv or json, got '" + fmt + "'");
         s.formats.push_back(fmt);
       }
-      if (s.formats.empty()) src.fail(f, "output.formats must name at least one of csv, json");
+      if (s.formats.empty())
+        src.fail(f, "output.formats must name at least one of csv, json");
     }
   }
   if (const YAML::Node m = root["mpi"]) {
@@ -148,7 +189,8 @@ Settings read_settings(const Source& src, const YAML::Node& root) {
       s.grid_p = read_count(src, g[0], "mpi.grid[0]", 1, 1 << 20);
       s.grid_q = read_count(src, g[1], "mpi.grid[1]", 1, 1 << 20);
     }
-    if (m["panel"]) s.panel = read_count(src, m["panel"], "mpi.panel", 1, 1 << 20);
+    if (m["panel"])
+      s.panel = read_count(src, m["panel"], "mpi.panel", 1, 1 << 20);
   }
   return s;
 }
@@ -164,15 +206,20 @@ CaseSpec read_case(const Source& src, const YAML::Node& node, size_t index) {
   const auto& fams = family_names();
   if (std::find(fams.begin(), fams.end(), spec.family) == fams.end()) {
     const std::string hint = closest(spec.family, fams);
-    src.fail(fam, "unknown family '" + spec.family + "' (known: matmul, axpby, tile_average, "
-                  "tile_index" + (hint.empty() ? ")" : "; did you mean '" + hint + "'?)"));
+    src.fail(fam, "unknown family '" + spec.family +
+                      "' (known: matmul, axpby, tile_average, "
+                      "tile_index" +
+                      (hint.empty() ? ")" : "; did you mean '" + hint + "'?)"));
   }
   for (const auto& key : sweep_keys()) {
     const YAML::Node v = node[key];
-    if (!v) continue;
+    if (!v)
+      continue;
     if (v.IsSequence()) {
-      if (v.size() == 0) src.fail(v, ctx + "." + key + " is an empty list");
-      for (auto it = v.begin(); it != v.end(); ++it) spec.params[key].push_back(*it);
+      if (v.size() == 0)
+        src.fail(v, ctx + "." + key + " is an empty list");
+      for (auto it = v.begin(); it != v.end(); ++it)
+        spec.params[key].push_back(*it);
     } else {
       spec.params[key].push_back(v);
     }
@@ -189,7 +236,8 @@ CaseSpec read_case(const Source& src, const YAML::Node& node, size_t index) {
         src.fail(it->first, "'" + key + "' cannot be zipped (sweepable keys only" +
                                 (hint.empty() ? ")" : "; did you mean '" + hint + "'?)"));
       }
-      if (node[key]) src.fail(it->first, "'" + key + "' is both in zip and in the case; keep one");
+      if (node[key])
+        src.fail(it->first, "'" + key + "' is both in zip and in the case; keep one");
       if (!it->second.IsSequence() || it->second.size() == 0)
         src.fail(it->second, ctx + ".zip." + key + " must be a non-empty list");
       if (len && it->second.size() != len)
@@ -203,13 +251,26 @@ CaseSpec read_case(const Source& src, const YAML::Node& node, size_t index) {
   if (node["init"]) {
     const std::string init = read_string(src, node["init"], ctx + ".init");
     if (init != "random" && init != "iota" && init != "ones" && init != "explicit")
-      src.fail(node["init"], ctx + ".init must be random, iota, ones or explicit, got '" + init + "'");
+      src.fail(node["init"],
+               ctx + ".init must be random, iota, ones or explicit, got '" + init + "'");
   }
   spec.has_a = bool(node["a"]); // assigning a missing node would throw
   spec.has_b = bool(node["b"]);
-  if (spec.has_a) spec.a = node["a"];
-  if (spec.has_b) spec.b = node["b"];
+  if (spec.has_a)
+    spec.a = node["a"];
+  if (spec.has_b)
+    spec.b = node["b"];
   return spec;
+}
+
+void read_experiment(const Source& src, ExperimentConfig& cfg) {
+  check_keys(src, cfg.root, top_keys, "the experiment");
+  cfg.settings = read_settings(src, cfg.root);
+  const YAML::Node cases = require_key(src, cfg.root, "cases", "the experiment");
+  if (!cases.IsSequence() || cases.size() == 0)
+    src.fail(cases, "cases must be a non-empty list of kernel cases");
+  for (size_t i = 0; i < cases.size(); ++i)
+    cfg.cases.push_back(read_case(src, cases[i], i));
 }
 
 } // namespace
@@ -220,23 +281,24 @@ ExperimentConfig parse_config(const std::string& label, const std::string& text,
   cfg.source = std::make_shared<Source>(label);
   cfg.text = text;
   cfg.overrides = overrides;
-  const Source& src = *cfg.source;
-  cfg.root = load_document(src, text);
-  for (size_t i = 0; i < overrides.size(); ++i)
-    apply_override(*cfg.source, cfg.root, overrides[i], int(i + 1));
-  require_map(src, cfg.root, "the config");
-  check_keys(src, cfg.root, top_keys, "the experiment");
-  cfg.settings = read_settings(src, cfg.root);
-  const YAML::Node cases = require_key(src, cfg.root, "cases", "the experiment");
-  if (!cases.IsSequence() || cases.size() == 0)
-    src.fail(cases, "cases must be a non-empty list of kernel cases");
-  for (size_t i = 0; i < cases.size(); ++i) cfg.cases.push_back(read_case(src, cases[i], i));
+  Source& src = *cfg.source;
+  try {
+    cfg.root = load_document(src, text);
+    require_map(src, cfg.root, "the config");
+    for (size_t i = 0; i < overrides.size(); ++i)
+      apply_override(src, cfg.root, overrides[i], int(i + 1));
+    read_experiment(src, cfg);
+  } catch (const YAML::Exception& e) {
+    // A safety net: yaml-cpp errors not caught above still name a position, never abort.
+    src.fail_at(e.mark, e.msg);
+  }
   return cfg;
 }
 
 ExperimentConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(path + ":1:1: cannot open the config file");
+  if (!in)
+    throw ConfigError(path + ":1:1: cannot open the config file");
   std::stringstream ss;
   ss << in.rdbuf();
   return parse_config(path, ss.str(), overrides);

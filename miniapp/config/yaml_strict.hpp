@@ -21,21 +21,34 @@ class Source {
 public:
   explicit Source(std::string file) : file_(std::move(file)) {}
   const std::string& file() const { return file_; }
-  void add_override(const YAML::Node& value, const std::string& label);
+  // Every node of an override value; its columns count from `column` (1-based) of the label.
+  void add_override(const YAML::Node& value, const std::string& label, int column);
+  // One node (a key or a map an override created) placed at `column` of the label.
+  void add_override_node(const YAML::Node& node, const std::string& label, int column);
+  // An empty value ("n:") carries the position of whatever follows it; errors about it name
+  // the key instead.
+  void add_null_value(const YAML::Node& value, const YAML::Node& key);
   std::string where(const YAML::Node& node) const;
   [[noreturn]] void fail(const YAML::Node& node, const std::string& message) const;
   [[noreturn]] void fail_at(const YAML::Mark& mark, const std::string& message) const;
 
 private:
+  struct Placed {
+    YAML::Node node;
+    std::string label;
+    int column;    // where the node starts (1-based) when it has no mark of its own
+    bool use_mark; // add the node's own column to column - 1
+  };
   std::string file_;
-  std::vector<std::pair<YAML::Node, std::string>> overrides_; // every node of each override
+  std::vector<Placed> overrides_;
+  std::vector<std::pair<YAML::Node, YAML::Node>> null_values_; // (value, its key)
 };
 
 // Loads exactly one document; syntax errors, empty files, several documents, duplicate keys and
 // merge keys are errors.
-YAML::Node load_document(const Source& src, const std::string& text);
-// Rejects duplicate keys and '<<' anywhere below node.
-void check_structure(const Source& src, const YAML::Node& node);
+YAML::Node load_document(Source& src, const std::string& text);
+// Rejects duplicate keys and '<<' anywhere below node; notes empty values for error positions.
+void check_structure(Source& src, const YAML::Node& node);
 
 // Scalars, read strictly. `what` names the key in messages.
 std::int64_t read_int(const Source& src, const YAML::Node& n, const std::string& what);

@@ -22,12 +22,12 @@ struct Case {
   std::string tuning; // what the autotuner chose, and whether it came from the cache
   double alpha = 1.0, beta = 1.0;
   bool in_place = false;
-  bool pinned = false;  // pinned host staging buffers for the transfers
+  bool pinned = false;         // pinned host staging buffers for the transfers
   std::string init = "random"; // random | iota | ones | explicit
   std::vector<std::vector<double>> a_values, b_values; // init: explicit
   std::uint64_t seed = 42;
   bool print = false;
-  int index = 0; // position in the plan
+  int index = 0;          // position in the plan
   std::string id() const; // "matmul/tiled/float32/m=..,n=..,k=../tile=16"
 };
 

@@ -14,37 +14,58 @@ namespace miniapp {
 
 const char* to_string(Precision p) {
   switch (p) {
-  case Precision::int32: return "int32";
-  case Precision::float32: return "float32";
-  default: return "float64";
+  case Precision::int32:
+    return "int32";
+  case Precision::float32:
+    return "float32";
+  default:
+    return "float64";
   }
 }
 
 bool parse_precision(const std::string& s, Precision& out) {
-  if (s == "int32") out = Precision::int32;
-  else if (s == "float32") out = Precision::float32;
-  else if (s == "float64") out = Precision::float64;
-  else return false;
+  if (s == "int32")
+    out = Precision::int32;
+  else if (s == "float32")
+    out = Precision::float32;
+  else if (s == "float64")
+    out = Precision::float64;
+  else
+    return false;
   return true;
 }
 
 std::string Case::id() const {
   std::ostringstream os;
   os << family << "/" << variant << "/" << to_string(precision) << "/" << m << "x" << n;
-  if (family == "matmul") os << "x" << k;
-  if (tile) os << "/tile=" << tile;
-  if (tile_auto) os << "/tile=auto";
-  if (team_auto) os << "/team=auto";
-  if (tile_cols) os << "x" << tile_cols;
-  if (team_size) os << "/team=" << team_size;
-  if (family == "axpby") os << "/a=" << alpha << ",b=" << beta << (in_place ? "/in_place" : "");
-  if (pinned) os << "/pinned";
+  if (family == "matmul")
+    os << "x" << k;
+  if (tile)
+    os << "/tile=" << tile;
+  if (tile_auto)
+    os << "/tile=auto";
+  if (team_auto)
+    os << "/team=auto";
+  if (tile_cols)
+    os << "x" << tile_cols;
+  if (team_size)
+    os << "/team=" << team_size;
+  if (family == "axpby")
+    os << "/a=" << alpha << ",b=" << beta << (in_place ? "/in_place" : "");
+  if (pinned)
+    os << "/pinned";
+  // Inputs: only what differs from the default (random, seed 42), so sweeps over them stay apart.
+  if (init != "random")
+    os << "/init=" << init;
+  else if (seed != 42)
+    os << "/seed=" << seed;
   return os.str();
 }
 
 std::string fnv1a_hex(const std::string& text) {
   std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char ch : text) h = (h ^ ch) * 1099511628211ull;
+  for (unsigned char ch : text)
+    h = (h ^ ch) * 1099511628211ull;
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
   return buf;
@@ -54,10 +75,14 @@ std::uint64_t case_bytes(const Case& c) {
   const long double e = c.precision == Precision::float64 ? 8 : 4;
   long double elems = 0;
   const long double m = c.m, n = c.n, k = c.k;
-  if (c.family == "matmul") elems = m * k + k * n + m * n;
-  else if (c.family == "axpby") elems = (c.in_place ? 2 : 3) * m * n;
-  else if (c.family == "tile_average") elems = m * n * 2;
-  else elems = 6 * m * n;
+  if (c.family == "matmul")
+    elems = m * k + k * n + m * n;
+  else if (c.family == "axpby")
+    elems = (c.in_place ? 2 : 3) * m * n;
+  else if (c.family == "tile_average")
+    elems = m * n * 2;
+  else
+    elems = 6 * m * n;
   const long double bytes = elems * e;
   return bytes > 1.8e19L ? UINT64_MAX : std::uint64_t(bytes);
 }
@@ -77,7 +102,8 @@ void assign(const Source& src, Case& c, const std::string& key, const YAML::Node
   auto size = [&](const char* what) {
     const auto x = read_int(src, v, what);
     if (x < 1 || x > 2147483647)
-      src.fail(v, std::string(what) + " must be between 1 and 2147483647, got " + std::to_string(x));
+      src.fail(v,
+               std::string(what) + " must be between 1 and 2147483647, got " + std::to_string(x));
     return x;
   };
   if (key == "precision") {
@@ -89,8 +115,8 @@ void assign(const Source& src, Case& c, const std::string& key, const YAML::Node
     const auto& vars = family_variants(c.family);
     if (std::find(vars.begin(), vars.end(), c.variant) == vars.end()) {
       const std::string hint = closest(c.variant, vars);
-      src.fail(v, "unknown " + c.family + " variant '" + c.variant + "' (known: " + join(vars, ", ") +
-                      (hint.empty() ? ")" : "; did you mean '" + hint + "'?)"));
+      src.fail(v, "unknown " + c.family + " variant '" + c.variant + "' (known: " +
+                      join(vars, ", ") + (hint.empty() ? ")" : "; did you mean '" + hint + "'?)"));
     }
   } else if (key == "m") {
     c.m = size("m");
@@ -105,12 +131,14 @@ void assign(const Source& src, Case& c, const std::string& key, const YAML::Node
     } else {
       c.tile_auto = false;
       const auto t = read_int(src, v, "tile");
-      if (t < 1 || t > 1024) src.fail(v, "tile must be 'auto' or between 1 and 1024, got " + std::to_string(t));
+      if (t < 1 || t > 1024)
+        src.fail(v, "tile must be 'auto' or between 1 and 1024, got " + std::to_string(t));
       c.tile = int(t);
     }
   } else if (key == "tile_cols") {
     const auto t = read_int(src, v, "tile_cols");
-    if (t < 1 || t > 1024) src.fail(v, "tile_cols must be between 1 and 1024, got " + std::to_string(t));
+    if (t < 1 || t > 1024)
+      src.fail(v, "tile_cols must be between 1 and 1024, got " + std::to_string(t));
     c.tile_cols = int(t);
   } else if (key == "team_size") {
     if (is_plain_scalar(v, "auto")) {
@@ -119,7 +147,8 @@ void assign(const Source& src, Case& c, const std::string& key, const YAML::Node
     } else {
       c.team_auto = false;
       const auto t = read_int(src, v, "team_size");
-      if (t < 1 || t > 1024) src.fail(v, "team_size must be 'auto' or between 1 and 1024, got " + std::to_string(t));
+      if (t < 1 || t > 1024)
+        src.fail(v, "team_size must be 'auto' or between 1 and 1024, got " + std::to_string(t));
       c.team_size = int(t);
     }
   } else if (key == "alpha") {
@@ -132,7 +161,8 @@ void assign(const Source& src, Case& c, const std::string& key, const YAML::Node
     c.pinned = read_bool(src, v, "pinned");
   } else if (key == "seed") {
     const auto s = read_int(src, v, "seed");
-    if (s < 0) src.fail(v, "seed must be >= 0, got " + std::to_string(s));
+    if (s < 0)
+      src.fail(v, "seed must be >= 0, got " + std::to_string(s));
     c.seed = std::uint64_t(s);
   }
 }
@@ -145,7 +175,8 @@ std::vector<std::vector<double>> read_matrix(const Source& src, const YAML::Node
   std::vector<std::vector<double>> out;
   for (size_t i = 0; i < n.size(); ++i) {
     if (!n[i].IsSequence() || std::int64_t(n[i].size()) != cols)
-      src.fail(n[i], what + " row " + std::to_string(i) + " must hold " + std::to_string(cols) + " values");
+      src.fail(n[i], what + " row " + std::to_string(i) + " must hold " + std::to_string(cols) +
+                         " values");
     std::vector<double> row;
     for (size_t j = 0; j < n[i].size(); ++j) {
       const double x = config::read_double(src, n[i][j], what);
@@ -162,12 +193,16 @@ std::vector<std::vector<double>> read_matrix(const Source& src, const YAML::Node
 void check_case(const Source& src, const config::CaseSpec& spec, Case& c,
                 const std::map<std::string, YAML::Node>& given, const PlanLimits& limits,
                 const config::Settings& settings) {
-  auto node_of = [&](const std::string& key) { return given.count(key) ? given.at(key) : spec.node; };
+  auto node_of = [&](const std::string& key) {
+    return given.count(key) ? given.at(key) : spec.node;
+  };
   if (!given.count("n"))
     src.fail(spec.node, "missing required key 'n' (the matrix size) in the " + c.family + " case");
-  if (!given.count("m")) c.m = c.n;
+  if (!given.count("m"))
+    c.m = c.n;
   if (c.family == "matmul") {
-    if (!given.count("k")) c.k = c.n;
+    if (!given.count("k"))
+      c.k = c.n;
   } else if (given.count("k")) {
     src.fail(given.at("k"), "k applies to matmul only");
   }
@@ -179,12 +214,14 @@ void check_case(const Source& src, const config::CaseSpec& spec, Case& c,
     for (const char* key : {"alpha", "beta"}) {
       const double x = std::string(key) == "alpha" ? c.alpha : c.beta;
       if (x != std::floor(x))
-        src.fail(node_of(key), std::string(key) + " must be a whole number for int32 cases, got " + std::to_string(x));
+        src.fail(node_of(key), std::string(key) + " must be a whole number for int32 cases, got " +
+                                   std::to_string(x));
     }
   }
   // What each variant uses; parameters it ignores are cleared so duplicates collapse.
-  const bool uses_tile = (c.family == "matmul" && (c.variant == "tiled" || c.variant == "tiled_rb")) ||
-                         c.family == "tile_average" || c.family == "tile_index";
+  const bool uses_tile =
+      (c.family == "matmul" && (c.variant == "tiled" || c.variant == "tiled_rb")) ||
+      c.family == "tile_average" || c.family == "tile_index";
   const bool uses_team = c.family != "matmul" ? !(c.family == "axpby" && c.variant != "team")
                                               : (c.variant == "tiled" || c.variant == "tiled_rb");
   if (!uses_tile) c.tile = 0;
@@ -194,12 +231,16 @@ void check_case(const Source& src, const config::CaseSpec& spec, Case& c,
   c.tile_auto = c.tile_auto && c.family == "matmul" && uses_tile;
   c.team_auto = c.team_auto && uses_team;
   if (c.family == "matmul" && c.variant == "tiled" && c.tile && (c.tile < 2 || c.tile > 32))
-    src.fail(node_of("tile"), "matmul tiled needs a tile width between 2 and 32, got " + std::to_string(c.tile));
+    src.fail(node_of("tile"),
+             "matmul tiled needs a tile width between 2 and 32, got " + std::to_string(c.tile));
   if (c.family == "matmul" && c.variant == "tiled_rb" && c.tile && c.tile != 64 && c.tile != 128)
-    src.fail(node_of("tile"), "matmul tiled_rb needs tile 64 or 128 (or auto), got " + std::to_string(c.tile));
+    src.fail(node_of("tile"),
+             "matmul tiled_rb needs tile 64 or 128 (or auto), got " + std::to_string(c.tile));
   if (c.family == "tile_index") {
-    if (!c.tile) c.tile = 2;
-    if (!c.tile_cols) c.tile_cols = 3;
+    if (!c.tile)
+      c.tile = 2;
+    if (!c.tile_cols)
+      c.tile_cols = 3;
   }
   if (c.family == "tile_average" && !c.tile) c.tile = 16;
   if (c.family == "matmul" && c.variant == "tiled" && !c.tile && !c.tile_auto) c.tile = 16;
@@ -209,13 +250,16 @@ void check_case(const Source& src, const config::CaseSpec& spec, Case& c,
     if (spec.node["init"] && c.init != "explicit")
       src.fail(spec.node["init"], "init must be 'explicit' when a/b matrices are given");
     c.init = "explicit";
-    if (!spec.has_a) src.fail(spec.node, "init explicit needs matrix 'a'");
+    if (!spec.has_a)
+      src.fail(spec.node, "init explicit needs matrix 'a'");
     c.a_values = read_matrix(src, spec.a, "a", c.m, c.family == "matmul" ? c.k : c.n, integral);
     if (c.family == "matmul") {
-      if (!spec.has_b) src.fail(spec.node, "matmul with explicit inputs needs matrix 'b'");
+      if (!spec.has_b)
+        src.fail(spec.node, "matmul with explicit inputs needs matrix 'b'");
       c.b_values = read_matrix(src, spec.b, "b", c.k, c.n, integral);
     } else if (c.family == "axpby") {
-      if (!spec.has_b) src.fail(spec.node, "axpby with explicit inputs needs matrix 'b'");
+      if (!spec.has_b)
+        src.fail(spec.node, "axpby with explicit inputs needs matrix 'b'");
       c.b_values = read_matrix(src, spec.b, "b", c.m, c.n, integral);
     }
   } else if (c.init == "explicit") {
@@ -227,32 +271,36 @@ void check_case(const Source& src, const config::CaseSpec& spec, Case& c,
     src.fail(size_node, "the case's data size overflows 64 bits; use smaller sizes");
   if (limits.memory_bytes && bytes > limits.memory_bytes) {
     char buf[160];
-    std::snprintf(buf, sizeof buf, "the case needs %.2f GiB but %s has %.2f GiB", bytes / 1073741824.0,
-                  limits.memory_name.c_str(), limits.memory_bytes / 1073741824.0);
+    std::snprintf(buf, sizeof buf, "the case needs %.2f GiB but %s has %.2f GiB",
+                  bytes / 1073741824.0, limits.memory_name.c_str(),
+                  limits.memory_bytes / 1073741824.0);
     src.fail(size_node, buf);
   }
-  c.print = settings.print || (spec.node["print"] && config::read_bool(src, spec.node["print"], "print"));
+  c.print =
+      settings.print || (spec.node["print"] && config::read_bool(src, spec.node["print"], "print"));
 }
 
-} // namespace
-
-Plan make_plan(const config::ExperimentConfig& cfg, const PlanLimits& limits) {
+Plan expand(const config::ExperimentConfig& cfg, const PlanLimits& limits) {
   const Source& src = *cfg.source;
   Plan plan;
   plan.settings = cfg.settings;
   std::string text = cfg.text;
-  for (const auto& o : cfg.overrides) text += "\n--set " + o;
+  for (const auto& o : cfg.overrides)
+    text += "\n--set " + o;
   plan.config_hash = fnv1a_hex(text);
   // The backend must be compiled in.
   const auto compiled = compiled_backends();
   if (cfg.settings.backend != "auto" &&
       std::find(compiled.begin(), compiled.end(), cfg.settings.backend) == compiled.end())
     src.fail(cfg.root["backend"], "backend '" + cfg.settings.backend +
-                                      "' is not compiled in; this build has: auto, " + join(compiled, ", "));
+                                      "' is not compiled in; this build has: auto, " +
+                                      join(compiled, ", "));
   plan.backend = resolve_backend(cfg.settings.backend);
 
+  // Cases equal in everything they use run once (e.g. matmul flat swept over tile sizes).
   std::set<std::string> seen;
-  for (const auto& spec : cfg.cases) {
+  for (size_t spec_index = 0; spec_index < cfg.cases.size(); ++spec_index) {
+    const auto& spec = cfg.cases[spec_index];
     // Dimensions of the sweep in a fixed order; a zip group is one dimension.
     struct Dim {
       std::vector<std::string> keys;
@@ -260,14 +308,19 @@ Plan make_plan(const config::ExperimentConfig& cfg, const PlanLimits& limits) {
     };
     std::vector<Dim> dims;
     bool zip_placed = false;
+    const bool variant_given =
+        spec.params.count("variant") ||
+        std::find(spec.zip_keys.begin(), spec.zip_keys.end(), "variant") != spec.zip_keys.end();
     for (const auto& key : config::sweep_keys()) {
-      const bool in_zip = std::find(spec.zip_keys.begin(), spec.zip_keys.end(), key) != spec.zip_keys.end();
+      const bool in_zip =
+          std::find(spec.zip_keys.begin(), spec.zip_keys.end(), key) != spec.zip_keys.end();
       if (in_zip && !zip_placed) {
         Dim d;
         d.keys = spec.zip_keys;
         for (size_t i = 0; i < spec.zip_values[0].size(); ++i) {
           std::vector<YAML::Node> row;
-          for (const auto& vals : spec.zip_values) row.push_back(vals[i]);
+          for (const auto& vals : spec.zip_values)
+            row.push_back(vals[i]);
           d.rows.push_back(row);
         }
         dims.push_back(d);
@@ -275,58 +328,81 @@ Plan make_plan(const config::ExperimentConfig& cfg, const PlanLimits& limits) {
       } else if (spec.params.count(key)) {
         Dim d;
         d.keys = {key};
-        for (const auto& v : spec.params.at(key)) d.rows.push_back({v});
+        for (const auto& v : spec.params.at(key))
+          d.rows.push_back({v});
+        dims.push_back(d);
+      } else if (key == "variant" && !variant_given) {
+        // No variant: every variant of the family, as if listed in the config.
+        Dim d;
+        d.keys = {key};
+        for (const auto& v : config::family_variants(spec.family))
+          d.rows.push_back({YAML::Node(v)});
         dims.push_back(d);
       }
     }
-    std::vector<std::string> variants;
-    const bool variant_given = spec.params.count("variant") ||
-                               std::find(spec.zip_keys.begin(), spec.zip_keys.end(), "variant") != spec.zip_keys.end();
-    if (!variant_given) variants = config::family_variants(spec.family);
-    else variants = {""};
 
     std::vector<size_t> pos(dims.size(), 0);
     while (true) {
-      for (const auto& default_variant : variants) {
-        Case c;
-        c.family = spec.family;
-        parse_precision(cfg.settings.precision, c.precision);
-        c.pinned = cfg.settings.pinned;
-        c.alpha = 2.0;
-        c.beta = -1.0;
-        if (spec.node["init"]) c.init = spec.node["init"].Scalar();
-        if (!default_variant.empty()) c.variant = default_variant;
-        std::map<std::string, YAML::Node> given;
-        for (size_t d = 0; d < dims.size(); ++d)
-          for (size_t j = 0; j < dims[d].keys.size(); ++j) {
-            given[dims[d].keys[j]] = dims[d].rows[pos[d]][j];
-            assign(src, c, dims[d].keys[j], dims[d].rows[pos[d]][j]);
-          }
-        check_case(src, spec, c, given, limits, cfg.settings);
-        if (seen.insert(c.id()).second) {
-          c.index = int(plan.cases.size());
-          plan.cases.push_back(c);
+      Case c;
+      c.family = spec.family;
+      parse_precision(cfg.settings.precision, c.precision);
+      c.pinned = cfg.settings.pinned;
+      c.alpha = 2.0;
+      c.beta = -1.0;
+      if (spec.node["init"])
+        c.init = spec.node["init"].Scalar();
+      std::map<std::string, YAML::Node> given;
+      for (size_t d = 0; d < dims.size(); ++d)
+        for (size_t j = 0; j < dims[d].keys.size(); ++j) {
+          given[dims[d].keys[j]] = dims[d].rows[pos[d]][j];
+          assign(src, c, dims[d].keys[j], dims[d].rows[pos[d]][j]);
         }
+      check_case(src, spec, c, given, limits, cfg.settings);
+      // Explicit matrices are not part of the id: cases of different config entries stay apart.
+      const std::string key = c.id() +
+                              (c.init == "explicit" ? "#" + std::to_string(spec_index) : "") +
+                              (c.print ? "#print" : "");
+      if (seen.insert(key).second) {
+        c.index = int(plan.cases.size());
+        plan.cases.push_back(c);
       }
       size_t d = dims.size();
       while (d > 0) {
         --d;
-        if (++pos[d] < dims[d].rows.size()) break;
+        if (++pos[d] < dims[d].rows.size())
+          break;
         pos[d] = 0;
-        if (d == 0) { d = SIZE_MAX; break; }
+        if (d == 0) {
+          d = SIZE_MAX;
+          break;
+        }
       }
-      if (dims.empty() || d == SIZE_MAX) break;
+      if (dims.empty() || d == SIZE_MAX)
+        break;
     }
   }
   return plan;
 }
 
+} // namespace
+
+Plan make_plan(const config::ExperimentConfig& cfg, const PlanLimits& limits) {
+  try {
+    return expand(cfg, limits);
+  } catch (const YAML::Exception& e) {
+    // A safety net: a yaml-cpp error still names a position and exits 2, never aborts.
+    cfg.source->fail_at(e.mark, e.msg);
+  }
+}
+
 void print_plan(std::ostream& os, const Plan& plan) {
   const auto& s = plan.settings;
-  os << "experiment " << s.name << ": " << plan.cases.size() << " case(s) on backend " << plan.backend
-     << ", " << s.warmup << " warm-up + " << s.repetitions << " measured repetition(s), validation "
-     << (s.validate ? "on" : "off") << ", config hash " << plan.config_hash << "\n";
-  for (const auto& c : plan.cases) os << "  [" << c.index + 1 << "] " << c.id() << "\n";
+  os << "experiment " << s.name << ": " << plan.cases.size() << " case(s) on backend "
+     << plan.backend << ", " << s.warmup << " warm-up + " << s.repetitions
+     << " measured repetition(s), validation " << (s.validate ? "on" : "off") << ", config hash "
+     << plan.config_hash << "\n";
+  for (const auto& c : plan.cases)
+    os << "  [" << c.index + 1 << "] " << c.id() << "\n";
 }
 
 } // namespace miniapp
