@@ -33,7 +33,8 @@ SplitArgs split_args(int argc, char** argv) {
 class KokkosSession {
 public:
   explicit KokkosSession(std::vector<std::string> args) : args_(std::move(args)) {
-    for (auto& a : args_) ptrs_.push_back(a.data());
+    for (auto& a : args_)
+      ptrs_.push_back(a.data());
     int argc = int(ptrs_.size());
     Kokkos::initialize(argc, ptrs_.data());
   }
@@ -51,10 +52,11 @@ int main(int argc, char** argv) {
   MpiEnv mpi(argc, argv);
   const SplitArgs args = split_args(argc, argv);
 
-  CLI::App app{"miniapp: Kokkos teaching kernels (matrix multiply, R = a*A + b*B, tile averages,\n"
-               "tile index maps) run as validated experiments from YAML configs.\n"
-               "Kokkos flags (--kokkos-num-threads=N, --kokkos-device-id=N, ...) pass through.\n"
-               "Exit codes: 0 ok, 2 config/usage error, 3 runtime/resource error, 4 validation failed."};
+  CLI::App app{
+      "miniapp: Kokkos teaching kernels (matrix multiply, R = a*A + b*B, tile averages,\n"
+      "tile index maps) run as validated experiments from YAML configs.\n"
+      "Kokkos flags (--kokkos-num-threads=N, --kokkos-device-id=N, ...) pass through.\n"
+      "Exit codes: 0 ok, 2 config/usage error, 3 runtime/resource error, 4 validation failed."};
   app.set_version_flag("--version", std::string("miniapp ") + MINIAPP_VERSION + " (git " +
                                         MINIAPP_GIT_REVISION + ")");
   app.require_subcommand(1);
@@ -86,10 +88,50 @@ int main(int argc, char** argv) {
   describe->add_option("--rows", rows, "Matrix rows")->capture_default_str();
   describe->add_option("--cols", cols, "Matrix columns")->capture_default_str();
   describe->add_option("--tile", tile, "Tile shape RxC")->capture_default_str();
-  describe->add_option("--backend", describe_backend, "Backend (auto = default)")->capture_default_str();
+  describe->add_option("--backend", describe_backend, "Backend (auto = default)")
+      ->capture_default_str();
   describe->add_option("--color", color, "auto, always or never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
+
+  CompareArgs compare_args;
+  auto* compare = app.add_subcommand(
+      "compare",
+      "Join runs on their cases: each run's rate, ratios to a baseline, noise, warnings");
+  compare->add_option("runs", compare_args.inputs, "Run directories or results.json/.csv files")
+      ->required();
+  compare->add_option("--baseline", compare_args.baseline,
+                      "Base of the ratios: run number (from 1) or a run directory; default run 1");
+  compare->add_option("--format", compare_args.format, "markdown or csv")
+      ->check(CLI::IsMember({"markdown", "csv"}))
+      ->capture_default_str();
+  compare->add_option("-o,--output", compare_args.output, "Write to FILE instead of stdout");
+  compare
+      ->add_option("--rate", compare_args.rate, "auto (matmul GFLOP/s, others GB/s), gflops or gbs")
+      ->check(CLI::IsMember({"auto", "gflops", "gbs"}))
+      ->capture_default_str();
+  compare->add_flag("--with-transfers", compare_args.with_transfers,
+                    "Rates from total time: host-to-device + compute + device-to-host");
+  compare
+      ->add_option("--table", compare_args.table,
+                   "paper1: the paper's Table 1 (axpby/flat/float32, N x N) from CPU_RUN "
+                   "[GPU_RUN], markdown")
+      ->check(CLI::IsMember({"paper1"}));
+
+  PlotArgs plot_args;
+  auto* plot = app.add_subcommand(
+      "plot", "PNG plots of runs (rate vs size, speedup, roofline) via miniapp-plot (matplotlib)");
+  plot->add_option("runs", plot_args.inputs, "Run directories or results.json/.csv files")
+      ->required();
+  plot->add_option("-o,--output-dir", plot_args.output_dir, "Directory for the PNG files")
+      ->capture_default_str();
+  plot->add_option("--kind", plot_args.kind, "rate, speedup, roofline or all")
+      ->check(CLI::IsMember({"rate", "speedup", "roofline", "all"}))
+      ->capture_default_str();
+  plot->add_option("--baseline", plot_args.baseline,
+                   "Base of the speedups: run number (from 1) or a run directory; default run 1");
+  plot->add_flag("--with-transfers", plot_args.with_transfers,
+                 "Rates from total time: host-to-device + compute + device-to-host");
 
   std::vector<std::string> rest = args.rest;
   std::reverse(rest.begin(), rest.end()); // CLI11 takes the arguments in reverse order
@@ -100,13 +142,23 @@ int main(int argc, char** argv) {
     return code == 0 ? kOk : kConfigError;
   }
 
+  // These read finished runs; they need no Kokkos.
+  if (*compare)
+    return mpi.rank() == 0 ? cmd_compare(compare_args) : kOk;
+  if (*plot)
+    return mpi.rank() == 0 ? cmd_plot(plot_args) : kOk;
+
   // Kokkos' recommended OpenMP placement, unless the user (or the job script) chose one.
   setenv("OMP_PROC_BIND", "spread", 0);
   setenv("OMP_PLACES", "threads", 0);
   KokkosSession kokkos(args.kokkos);
-  if (*run) return cmd_run(run_args, mpi);
-  if (*validate) return cmd_validate(validate_args, mpi);
-  if (*info) return cmd_info(mpi);
-  if (*describe) return cmd_describe(rows, cols, tile, describe_backend, color);
+  if (*run)
+    return cmd_run(run_args, mpi);
+  if (*validate)
+    return cmd_validate(validate_args, mpi);
+  if (*info)
+    return cmd_info(mpi);
+  if (*describe)
+    return cmd_describe(rows, cols, tile, describe_backend, color);
   return kConfigError;
 }
