@@ -501,7 +501,8 @@ std::string to_markdown(const Comparison& c) {
       if (!cell.present || !l.cells[b].present || cell.ratio <= 0)
         os << " - |";
       else
-        os << " " << fmt("%.2f", cell.ratio) << "x" << (cell.within_noise ? " ~" : "") << " |";
+        os << " " << fmt(cell.ratio >= 0.1 ? "%.2f" : "%.2g", cell.ratio) << "x"
+           << (cell.within_noise ? " ~" : "") << " |";
     }
     os << "\n";
   }
