@@ -5,7 +5,8 @@
                [--with-transfers]
 
 RUN is a run directory (results.json or results.csv inside) or either file. Writes, per kernel
-family, rate-<family>.png (rate vs size, one line per run and variant) and speedup-<family>.png
+family, rate-<family>.png (rate vs size, one line per run and variant, error bars from the fastest to the slowest
+repetition) and speedup-<family>.png
 (rate / rate of the baseline run on the same case), and roofline.png (each case's achieved
 GFLOP/s at its arithmetic intensity flops/bytes, under the ceilings the runs measured).
 Rates: GFLOP/s for matmul, GB/s for the other families (the families' primary rates, as in
@@ -85,6 +86,19 @@ def rate(row, with_transfers):
     return work / total / 1e9 if total > 0 else 0.0
 
 
+def spread(row, y, with_transfers):
+    """Error bar (below, above) of rate y: the rates at the slowest and fastest repetition."""
+    tmed = float(row.get("time_median_s") or 0)
+    tmin = float(row.get("time_min_s") or 0)
+    tmax = float(row.get("time_max_s") or 0)
+    if with_transfers:  # only the median total is recorded: shift by the median transfer time
+        shift = max(0.0, float(row.get("total_median_s") or 0) - tmed)
+        tmed, tmin, tmax = tmed + shift, tmin + shift, tmax + shift
+    if tmed <= 0 or tmin <= 0 or tmax <= 0:
+        return 0.0, 0.0
+    return max(0.0, y - y * tmed / tmax), max(0.0, y * tmed / tmin - y)
+
+
 def series_key(row):
     tile = int(row.get("tile") or 0)
     s = f"{row['variant']}/{row['precision']}"
@@ -135,9 +149,12 @@ def plot_rate(runs, outdir, with_transfers):
                     groups.setdefault(series_key(r), []).append(r)
             for key, rows in groups.items():
                 rows.sort(key=xof)
-                ax.plot([xof(r) for r in rows], [rate(r, with_transfers) for r in rows],
-                        marker="o", label=f"{run['label']}: {key}")
+                ys = [rate(r, with_transfers) for r in rows]
+                lo, hi = zip(*[spread(r, y, with_transfers) for r, y in zip(rows, ys)])
+                ax.errorbar([xof(r) for r in rows], ys, yerr=[lo, hi], marker="o", capsize=3,
+                            label=f"{run['label']}: {key}")
         ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
         ax.set_xlabel(xlabel)
         ax.set_ylabel(f"{unit}{suffix(with_transfers)}")
         ax.legend(fontsize=8)

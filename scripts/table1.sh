@@ -9,7 +9,9 @@
 #   miniapp run configs/paper_table1.yaml --output-dir DIR
 # with the OpenMP build and the CUDA build. MINIAPP names the miniapp binary (default: the one in
 # build/openmp/bin, else miniapp on PATH). PLOT_DIR, when set, also receives the rate plot
-# (miniapp plot --kind rate --with-transfers).
+# (miniapp plot --kind rate --with-transfers), linked from the page as ${PLOT_DIR#docs/}/...;
+# NOTES, when set, names a markdown file included under the measured table (what the reader
+# should know about these particular runs).
 set -euo pipefail
 
 usage() {
@@ -35,8 +37,14 @@ runs=("$cpu_run")
 [[ -n $gpu_run ]] && runs+=("$gpu_run")
 
 table=$("$miniapp" compare --table paper1 "${runs[@]}")
+plot=
 if [[ -n ${PLOT_DIR:-} ]]; then
   "$miniapp" plot "${runs[@]}" --kind rate --with-transfers -o "$PLOT_DIR" >&2
+  plot="![R = a*A + b*B: GFLOP/s with transfers vs N](${PLOT_DIR#docs/}/rate-axpby.png)"
+fi
+notes=
+if [[ -n ${NOTES:-} ]]; then
+  notes=$(cat "$NOTES")
 fi
 
 cat <<EOF
@@ -52,6 +60,10 @@ element).
 
 $table
 
+$plot
+
+$notes
+
 The experiment is \`configs/paper_table1.yaml\` (axpby, variant flat, float32, a = 2, b = 0.5,
 2 warm-up + 10 measured repetitions, validated against a host reference). Differences from the
 paper: miniapp reports the **median** of the 10 totals, not their mean (one slow repetition does
@@ -62,17 +74,18 @@ with \`Kokkos::deep_copy\` for the transfers, not an OpenGL compute shader.
 EOF
 
 if [[ -z $gpu_run ]]; then
-  cat <<'EOF'
+  cat <<EOF
 ## GPU column: PENDING
 
 The GPU columns above are placeholders: the CUDA run has not been made yet. To fill them in, on
-the GPU machine with the CUDA build:
+the GPU machine with the CUDA build (\`cmake --preset cuda && cmake --build build/cuda\`):
 
     build/cuda/bin/miniapp run configs/paper_table1.yaml --output-dir docs/data/paper_table1-cuda
 
-then, here, regenerate this page from both runs:
+then regenerate this page from both runs, with the environment shown under "How this page was
+made" below:
 
-    scripts/table1.sh docs/data/paper_table1-openmp docs/data/paper_table1-cuda > docs/table1.md
+    scripts/table1.sh $cpu_run docs/data/paper_table1-cuda > docs/table1.md
 
 EOF
 fi
@@ -103,5 +116,8 @@ EOF
 echo '```sh'
 echo "miniapp run configs/paper_table1.yaml --output-dir $cpu_run   # OpenMP build"
 [[ -n $gpu_run ]] && echo "miniapp run configs/paper_table1.yaml --output-dir $gpu_run   # CUDA build"
-echo "scripts/table1.sh ${runs[*]} > docs/table1.md"
+env=
+[[ -n ${PLOT_DIR:-} ]] && env+="PLOT_DIR=$PLOT_DIR "
+[[ -n ${NOTES:-} ]] && env+="NOTES=$NOTES "
+echo "${env}scripts/table1.sh ${runs[*]} > docs/table1.md"
 echo '```'

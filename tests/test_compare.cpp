@@ -165,6 +165,21 @@ TEST(Compare, WarnsOnConfigHashAndCaseParameters) {
   EXPECT_NE(to_csv(c).find("alpha differs"), std::string::npos);
 }
 
+TEST(Compare, WarnsOnABusyHost) {
+  auto a = doc("openmp", "CPU", "h", {row("axpby", "flat", 64, 1, 1, 1)});
+  auto b = a;
+  a["metadata"]["host_cpus"] = 2;
+  a["metadata"]["load_average"] = {0.4, 0.5, 0.6};
+  b["metadata"]["host_cpus"] = 2;
+  b["metadata"]["load_average"] = {5.9, 5.0, 4.0};
+  const Comparison c = compare_runs({run_from_json(a, "a"), run_from_json(b, "b")}, {});
+  ASSERT_EQ(c.warnings.size(), 1u);
+  EXPECT_NE(c.warnings[0].find("run 2 (openmp on CPU (h-openmp)) started on a busy host: load "
+                               "average 5.90 on 2 CPUs"),
+            std::string::npos)
+      << c.warnings[0];
+}
+
 TEST(Compare, WarnsOnInvalidAndMissingRows) {
   auto runs = two_runs();
   runs[1].rows[0].valid = "false";

@@ -277,6 +277,22 @@ Run run_from_json(const nlohmann::json& doc, const std::string& source) {
     run.device = str(m, "device_name");
     run.host = str(m, "host_name");
     run.config_hash = str(m, "config_hash");
+    run.host_cpus = int(num(m, "host_cpus"));
+    if (m.contains("load_average") && m["load_average"].is_array() && !m["load_average"].empty())
+      run.load1 = m["load_average"][0].get<double>();
+    std::string d;
+    const auto add = [&](const std::string& what, const std::string& v) {
+      if (!v.empty())
+        d += (d.empty() ? "" : ", ") + what + v;
+    };
+    add("Kokkos ", str(m, "kokkos_version"));
+    add("", str(m, "compiler"));
+    add("started ", str(m, "start_time"));
+    if (run.load1 >= 0)
+      add("load average ", fmt("%.2f", run.load1));
+    if (run.host_cpus > 0)
+      add("", std::to_string(run.host_cpus) + " host CPUs");
+    run.details = d;
   }
   if (doc.contains("config") && doc["config"].is_object())
     run.experiment = str(doc["config"], "name");
@@ -345,6 +361,9 @@ Run load_run(const std::string& path) {
       run.host = meta.host;
       run.config_hash = meta.config_hash;
       run.complete = meta.complete;
+      run.details = meta.details;
+      run.load1 = meta.load1;
+      run.host_cpus = meta.host_cpus;
       if (!meta.backend.empty())
         run.backend = meta.backend;
     } catch (const std::exception&) {
@@ -373,6 +392,10 @@ Comparison compare_runs(const std::vector<Run>& runs, const Options& opt) {
   for (std::size_t i = 0; i < runs.size(); ++i) {
     if (!runs[i].complete)
       c.warnings.push_back(run_name(c, i) + " is incomplete (interrupted or failed)");
+    if (runs[i].host_cpus > 0 && runs[i].load1 > runs[i].host_cpus)
+      c.warnings.push_back(run_name(c, i) + " started on a busy host: load average " +
+                           fmt("%.2f", runs[i].load1) + " on " + std::to_string(runs[i].host_cpus) +
+                           " CPUs (more runnable tasks than CPUs); its times include other work");
     if (i != b && !runs[i].config_hash.empty() && !runs[b].config_hash.empty() &&
         runs[i].config_hash != runs[b].config_hash)
       c.warnings.push_back("config differs: " + run_name(c, i) + " has config hash " +
@@ -451,13 +474,14 @@ std::string to_markdown(const Comparison& c) {
   const std::size_t nr = c.runs.size();
   std::ostringstream os;
   os << "# miniapp compare\n\n";
-  os << "| run | backend | device | host | config hash | source |\n"
-        "| --- | --- | --- | --- | --- | --- |\n";
+  os << "| run | backend | device | host | config hash | source | details |\n"
+        "| --- | --- | --- | --- | --- | --- | --- |\n";
   for (std::size_t i = 0; i < nr; ++i) {
     const Run& r = c.runs[i];
     os << "| " << i + 1 << (i == b ? " (baseline)" : "") << " | " << r.backend << " | "
        << (r.device.empty() ? "?" : r.device) << " | " << (r.host.empty() ? "?" : r.host) << " | "
-       << (r.config_hash.empty() ? "?" : r.config_hash) << " | " << r.source << " |\n";
+       << (r.config_hash.empty() ? "?" : r.config_hash) << " | " << r.source << " | " << r.details
+       << " |\n";
   }
   os << "\nRate: "
      << (c.options.rate == RateKind::Gflops ? "GFLOP/s"
@@ -577,8 +601,12 @@ std::string paper_table1_markdown(const std::vector<Run>& runs,
     *warnings = c.warnings;
   const bool gpu = runs.size() == 2;
   std::ostringstream os;
-  os << "CPU: " << c.runs[0].label() << " (" << c.runs[0].source << ")  \n"
-     << "GPU: " << (gpu ? c.runs[1].label() + " (" + c.runs[1].source + ")" : "pending") << "\n\n";
+  const auto who = [&](std::size_t i) {
+    const Run& r = c.runs[i];
+    return r.label() + " (" + r.source + (r.details.empty() ? "" : "; " + r.details) + ")";
+  };
+  os << "CPU: " << who(0) << "  \n"
+     << "GPU: " << (gpu ? who(1) : std::string("pending")) << "\n\n";
   os << "| N x N | CPU time (ms) | CPU GFLOPS | GPU time (ms) | GPU GFLOPS | speedup |\n"
         "| --- | ---: | ---: | ---: | ---: | ---: |\n";
   std::vector<const Line*> lines;

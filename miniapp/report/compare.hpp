@@ -30,6 +30,9 @@ struct Run {
   std::string source; // the path the user gave
   std::string backend, device, host, config_hash, experiment;
   bool complete = true;
+  std::string details; // Kokkos version, compiler, start time (for the reader)
+  double load1 = -1;   // 1-minute load average when the run started; < 0 unknown
+  int host_cpus = 0;   // hardware threads of the host
   std::vector<Row> rows;
   std::string label() const; // "cuda on NVIDIA H100 (gpu01)"
 };
