@@ -136,6 +136,46 @@ int main(int argc, char** argv) {
       ->capture_default_str();
 
   job_args.command_line = command_line(args.rest);
+
+  CompareArgs compare_args;
+  auto* compare = app.add_subcommand(
+      "compare",
+      "Join runs on their cases: each run's rate, ratios to a baseline, noise, warnings");
+  compare->add_option("runs", compare_args.inputs, "Run directories or results.json/.csv files")
+      ->required();
+  compare->add_option("--baseline", compare_args.baseline,
+                      "Base of the ratios: run number (from 1) or a run directory; default run 1");
+  compare->add_option("--format", compare_args.format, "markdown or csv")
+      ->check(CLI::IsMember({"markdown", "csv"}))
+      ->capture_default_str();
+  compare->add_option("-o,--output", compare_args.output, "Write to FILE instead of stdout");
+  compare
+      ->add_option("--rate", compare_args.rate, "auto (matmul GFLOP/s, others GB/s), gflops or gbs")
+      ->check(CLI::IsMember({"auto", "gflops", "gbs"}))
+      ->capture_default_str();
+  compare->add_flag("--with-transfers", compare_args.with_transfers,
+                    "Rates from total time: host-to-device + compute + device-to-host");
+  compare
+      ->add_option("--table", compare_args.table,
+                   "paper1: the paper's Table 1 (axpby/flat/float32, N x N) from CPU_RUN "
+                   "[GPU_RUN], markdown")
+      ->check(CLI::IsMember({"paper1"}));
+
+  PlotArgs plot_args;
+  auto* plot = app.add_subcommand(
+      "plot", "PNG plots of runs (rate vs size, speedup, roofline) via miniapp-plot (matplotlib)");
+  plot->add_option("runs", plot_args.inputs, "Run directories or results.json/.csv files")
+      ->required();
+  plot->add_option("-o,--output-dir", plot_args.output_dir, "Directory for the PNG files")
+      ->capture_default_str();
+  plot->add_option("--kind", plot_args.kind, "rate, speedup, roofline or all")
+      ->check(CLI::IsMember({"rate", "speedup", "roofline", "all"}))
+      ->capture_default_str();
+  plot->add_option("--baseline", plot_args.baseline,
+                   "Base of the speedups: run number (from 1) or a run directory; default run 1");
+  plot->add_flag("--with-transfers", plot_args.with_transfers,
+                 "Rates from total time: host-to-device + compute + device-to-host");
+
   std::vector<std::string> rest = args.rest;
   std::reverse(rest.begin(), rest.end()); // CLI11 takes the arguments in reverse order
   try {
@@ -144,6 +184,12 @@ int main(int argc, char** argv) {
     const int code = app.exit(e);
     return code == 0 ? kOk : kConfigError;
   }
+
+  // These read finished runs; they need no Kokkos.
+  if (*compare)
+    return mpi.rank() == 0 ? cmd_compare(compare_args) : kOk;
+  if (*plot)
+    return mpi.rank() == 0 ? cmd_plot(plot_args) : kOk;
 
   // Kokkos' recommended OpenMP placement, unless the user (or the job script) chose one.
   setenv("OMP_PROC_BIND", "spread", 0);

@@ -3,12 +3,13 @@
 # leave everything under $OUT (summary.txt last). Used through the device tool:
 #   scripts/gpu-run.sh [tests|bench|all]      (default all)
 # Expects .carry/cuda (the CUDA build's programs; optionally .carry/gpuhost, an OpenMP build) and
-# .carry/lib holding the shared libraries the GPU machine lacks.
+# .carry/lib.tar.xz holding the shared libraries the GPU machine lacks (scripts/pack-gpu-carry.sh).
 set -uo pipefail
 what=${1:-all}
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
-export LD_LIBRARY_PATH="$PWD/.carry/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+mkdir -p /tmp/carry && tar -C /tmp/carry -xJf .carry/lib.tar.xz
+export LD_LIBRARY_PATH="/tmp/carry/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMP_PROC_BIND=spread OMP_PLACES=threads
 sum="$OUT/summary.txt"

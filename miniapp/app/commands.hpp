@@ -34,11 +34,31 @@ struct JobscriptArgs {
   std::string command_line;
 };
 
+struct CompareArgs {
+  std::vector<std::string> inputs; // run directories or results.json / results.csv files
+  std::string baseline;            // "" = run 1; a run number from 1, or a run directory / file
+  std::string format = "markdown"; // markdown | csv
+  std::string output;              // "" = stdout
+  std::string rate = "auto";       // auto (matmul GFLOP/s, others GB/s) | gflops | gbs
+  std::string table;               // "" or "paper1" (the paper's Table 1: CPU_RUN [GPU_RUN])
+  bool with_transfers = false;     // rates from total time (h2d + compute + d2h)
+};
+
+struct PlotArgs {
+  std::vector<std::string> inputs;
+  std::string output_dir = ".";
+  std::string kind = "all"; // rate | speedup | roofline | all
+  std::string baseline;
+  bool with_transfers = false;
+};
+
 int cmd_run(const RunArgs& args, const MpiEnv& mpi);
 int cmd_validate(const RunArgs& args, const MpiEnv& mpi);
 int cmd_info(const MpiEnv& mpi);
 int cmd_jobscript(const JobscriptArgs& args, const MpiEnv& mpi);
 int cmd_describe(std::int64_t rows, std::int64_t cols, const std::string& tile,
                  const std::string& backend, const std::string& color);
+int cmd_compare(const CompareArgs& args);
+int cmd_plot(const PlotArgs& args); // runs scripts/miniapp-plot.py (installed as bin/miniapp-plot)
 
 } // namespace miniapp

@@ -11,7 +11,9 @@
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
+#include <fstream>
 #include <sstream>
+#include <thread>
 
 extern char** environ;
 
@@ -62,6 +64,17 @@ nlohmann::json plan_to_json(const Plan& plan) {
           {"cases", cases}};
 }
 
+namespace {
+// How busy the host was when the run started: timings on a loaded machine are noise
+// (`miniapp compare` warns). Linux only; null elsewhere.
+nlohmann::json load_average() {
+  std::ifstream in("/proc/loadavg");
+  double l1 = 0, l5 = 0, l15 = 0;
+  if (!(in >> l1 >> l5 >> l15)) return nullptr;
+  return {l1, l5, l15};
+}
+} // namespace
+
 nlohmann::json collect_metadata(const Plan& plan, const ParallelInfo& par) {
   const DeviceInfo dev = device_info(plan.backend);
   nlohmann::json slurm = nlohmann::json::object();
@@ -83,6 +96,8 @@ nlohmann::json collect_metadata(const Plan& plan, const ParallelInfo& par) {
           {"device_memory_bytes", dev.memory_bytes},
           {"concurrency", dev.concurrency},
           {"host_name", host_name()},
+          {"host_cpus", std::thread::hardware_concurrency()},
+          {"load_average", load_average()},
           {"compiler", compiler_description()},
           {"host_blas", kernels::host_blas_name()},
           {"mpi_library", par.mpi_library},

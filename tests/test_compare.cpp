@@ -1,0 +1,278 @@
+// `miniapp compare` logic on synthetic runs whose ratios are known: the numbers, the noise marks,
+// the warnings (config hash, case parameters, validation, missing cases), loading from run
+// directories, results.json and results.csv, and the paper's Table 1 layout.
+#include "report/compare.hpp"
+#include "report/results_writer.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace miniapp {
+namespace compare {
+namespace {
+
+// A results row as results_writer writes it (typed JSON).
+nlohmann::json row(const std::string& family, const std::string& variant, int n, double tmin,
+                   double tmed, double tmax, double total = 0) {
+  const double mn = double(n) * n;
+  const bool mm = family == "matmul";
+  const double flops = mm ? 2.0 * mn * n : 3.0 * mn;
+  const double bytes = mm ? 3.0 * 4 * mn : 3.0 * 4 * mn;
+  return {{"experiment", "t"},
+          {"family", family},
+          {"variant", variant},
+          {"precision", "float32"},
+          {"m", n},
+          {"n", n},
+          {"k", mm ? n : 0},
+          {"tile", 0},
+          {"tile_cols", 0},
+          {"team_size", 0},
+          {"alpha", 2.0},
+          {"beta", 0.5},
+          {"in_place", false},
+          {"pinned", false},
+          {"seed", 42},
+          {"status", "ok"},
+          {"valid", true},
+          {"warmup", 2},
+          {"repetitions", 10},
+          {"time_min_s", tmin},
+          {"time_median_s", tmed},
+          {"time_max_s", tmax},
+          {"total_median_s", total > 0 ? total : tmed},
+          {"flops", flops},
+          {"bytes", bytes},
+          {"gflops", flops / tmed / 1e9},
+          {"gbs", bytes / tmed / 1e9},
+          {"ceiling", "copy bandwidth"},
+          {"ceiling_value", 10.0},
+          {"ceiling_unit", "GB/s"}};
+}
+
+nlohmann::json doc(const std::string& backend, const std::string& device, const std::string& hash,
+                   nlohmann::json rows) {
+  return {{"schema_version", 1},
+          {"complete", true},
+          {"status", "complete"},
+          {"config", {{"name", "t"}}},
+          {"metadata",
+           {{"backend", backend},
+            {"device_name", device},
+            {"host_name", "h-" + backend},
+            {"config_hash", hash}}},
+          {"results", rows}};
+}
+
+// Run A (the baseline) and run B: B's median times are exactly 4x shorter for axpby and matmul
+// with disjoint ranges; tile_average's ranges overlap (a difference within the noise).
+std::vector<Run> two_runs(const std::string& hash_b = "abc") {
+  const auto a = doc("openmp", "CPU X", "abc",
+                     {row("axpby", "flat", 1024, 0.9e-3, 1.0e-3, 1.1e-3),
+                      row("matmul", "tiled", 256, 8e-3, 10e-3, 12e-3),
+                      row("tile_average", "leader", 512, 1.0e-3, 1.2e-3, 1.6e-3)});
+  const auto b = doc("cuda", "GPU Y", hash_b,
+                     {row("axpby", "flat", 1024, 0.2e-3, 0.25e-3, 0.3e-3),
+                      row("matmul", "tiled", 256, 2e-3, 2.5e-3, 3e-3),
+                      row("tile_average", "leader", 512, 0.9e-3, 1.0e-3, 1.1e-3)});
+  return {run_from_json(a, "A"), run_from_json(b, "B")};
+}
+
+const Line& line_of(const Comparison& c, const std::string& family) {
+  for (const auto& l : c.lines)
+    if (l.family == family)
+      return l;
+  throw std::runtime_error("no line for " + family);
+}
+
+bool has_warning(const Comparison& c, const std::string& text) {
+  for (const auto& w : c.warnings)
+    if (w.find(text) != std::string::npos)
+      return true;
+  return false;
+}
+
+TEST(Compare, RatiosAndPrimaryRates) {
+  const Comparison c = compare_runs(two_runs(), {});
+  ASSERT_EQ(c.lines.size(), 3u);
+  const Line& ax = line_of(c, "axpby");
+  EXPECT_EQ(ax.unit, "GB/s");
+  EXPECT_NEAR(ax.cells[0].rate, 3.0 * 4 * 1024 * 1024 / 1.0e-3 / 1e9, 1e-9);
+  EXPECT_NEAR(ax.cells[1].ratio, 4.0, 1e-12);
+  EXPECT_FALSE(ax.cells[1].within_noise);
+  const Line& mm = line_of(c, "matmul");
+  EXPECT_EQ(mm.unit, "GFLOP/s");
+  EXPECT_EQ(mm.size, "256x256x256");
+  EXPECT_NEAR(mm.cells[0].rate, 2.0 * 256 * 256 * 256 / 10e-3 / 1e9, 1e-9);
+  EXPECT_NEAR(mm.cells[1].ratio, 4.0, 1e-12);
+  const Line& ta = line_of(c, "tile_average");
+  EXPECT_NEAR(ta.cells[1].ratio, 1.2, 1e-12);
+  EXPECT_TRUE(ta.cells[1].within_noise); // [0.9, 1.1] ms overlaps [1.0, 1.6] ms
+  EXPECT_TRUE(c.warnings.empty()) << c.warnings.front();
+  EXPECT_EQ(c.runs[1].label(), "cuda on GPU Y (h-cuda)");
+}
+
+TEST(Compare, BaselineSecondInvertsRatios) {
+  Options opt;
+  opt.baseline = 1;
+  const Comparison c = compare_runs(two_runs(), opt);
+  EXPECT_NEAR(line_of(c, "axpby").cells[0].ratio, 0.25, 1e-12);
+  EXPECT_EQ(line_of(c, "axpby").cells[1].ratio, 0); // the baseline has no ratio to itself
+  opt.baseline = 2;
+  EXPECT_THROW(compare_runs(two_runs(), opt), std::runtime_error);
+}
+
+TEST(Compare, RateKindOverridesTheFamilyDefault) {
+  Options opt;
+  opt.rate = RateKind::Gflops;
+  const Comparison c = compare_runs(two_runs(), opt);
+  EXPECT_EQ(line_of(c, "axpby").unit, "GFLOP/s");
+  EXPECT_NEAR(line_of(c, "axpby").cells[0].rate, 3.0 * 1024 * 1024 / 1.0e-3 / 1e9, 1e-9);
+}
+
+TEST(Compare, WithTransfersUsesTotalTime) {
+  auto a = doc("openmp", "CPU", "h", {row("axpby", "flat", 128, 1e-3, 2e-3, 3e-3)});
+  auto b = doc("cuda", "GPU", "h", {row("axpby", "flat", 128, 1e-5, 2e-5, 3e-5, 1e-4)});
+  Options opt;
+  opt.with_transfers = true;
+  opt.rate = RateKind::Gflops;
+  const Comparison c = compare_runs({run_from_json(a, "a"), run_from_json(b, "b")}, opt);
+  const Cell& g = c.lines.at(0).cells[1];
+  EXPECT_NEAR(g.rate, 3.0 * 128 * 128 / 1e-4 / 1e9, 1e-9);
+  EXPECT_NEAR(g.t_median, 1e-4, 1e-15);
+  EXPECT_NEAR(g.t_min, 1e-5 + 8e-5, 1e-15); // the compute range shifted by the transfers
+  EXPECT_NEAR(g.ratio, 2e-3 / 1e-4, 1e-9);
+}
+
+TEST(Compare, WarnsOnConfigHashAndCaseParameters) {
+  auto runs = two_runs("zzz");
+  runs[1].rows[0].alpha = 1.0;
+  runs[1].rows[1].repetitions = 3;
+  const Comparison c = compare_runs(runs, {});
+  EXPECT_TRUE(has_warning(c, "config differs"));
+  EXPECT_TRUE(has_warning(c, "config hash zzz"));
+  EXPECT_TRUE(has_warning(c, "alpha differs: 2 in run 1"));
+  EXPECT_TRUE(has_warning(c, "repetitions differs: 10 in run 1"));
+  EXPECT_EQ(line_of(c, "axpby").notes.size(), 1u);
+  const std::string md = to_markdown(c);
+  EXPECT_NE(md.find("## Warnings"), std::string::npos);
+  EXPECT_NE(md.find("alpha differs"), std::string::npos);
+  EXPECT_NE(to_csv(c).find("alpha differs"), std::string::npos);
+}
+
+TEST(Compare, WarnsOnABusyHost) {
+  auto a = doc("openmp", "CPU", "h", {row("axpby", "flat", 64, 1, 1, 1)});
+  auto b = a;
+  a["metadata"]["host_cpus"] = 2;
+  a["metadata"]["load_average"] = {0.4, 0.5, 0.6};
+  b["metadata"]["host_cpus"] = 2;
+  b["metadata"]["load_average"] = {5.9, 5.0, 4.0};
+  const Comparison c = compare_runs({run_from_json(a, "a"), run_from_json(b, "b")}, {});
+  ASSERT_EQ(c.warnings.size(), 1u);
+  EXPECT_NE(c.warnings[0].find("run 2 (openmp on CPU (h-openmp)) started on a busy host: load "
+                               "average 5.90 on 2 CPUs"),
+            std::string::npos)
+      << c.warnings[0];
+}
+
+TEST(Compare, WarnsOnInvalidAndMissingRows) {
+  auto runs = two_runs();
+  runs[1].rows[0].valid = "false";
+  runs[1].rows[0].status = "invalid";
+  runs[1].rows.pop_back(); // tile_average only in run 1
+  const Comparison c = compare_runs(runs, {});
+  EXPECT_TRUE(has_warning(c, "valid=false (status invalid)"));
+  EXPECT_TRUE(has_warning(c, "tile_average/leader/float32/512x512 is missing from run 2"));
+  EXPECT_FALSE(line_of(c, "tile_average").cells[1].present);
+  EXPECT_NE(to_markdown(c).find("(!)"), std::string::npos);
+}
+
+TEST(Compare, RepeatedCasesPairInOrder) {
+  auto a = doc("openmp", "CPU", "h",
+               {row("axpby", "flat", 64, 1, 1, 1), row("axpby", "flat", 64, 2, 2, 2)});
+  auto b = doc("serial", "CPU", "h",
+               {row("axpby", "flat", 64, 2, 2, 2), row("axpby", "flat", 64, 8, 8, 8)});
+  const Comparison c = compare_runs({run_from_json(a, "a"), run_from_json(b, "b")}, {});
+  ASSERT_EQ(c.lines.size(), 2u);
+  EXPECT_NEAR(c.lines[0].cells[1].ratio, 0.5, 1e-12);
+  EXPECT_NEAR(c.lines[1].cells[1].ratio, 0.25, 1e-12);
+}
+
+TEST(Compare, MarkdownAndCsvCarryTheNumbers) {
+  const Comparison c = compare_runs(two_runs(), {});
+  const std::string md = to_markdown(c);
+  EXPECT_NE(md.find("| 4.00x |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 1.20x ~ |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| cuda | GPU Y | h-cuda |"), std::string::npos) << md;
+  const std::string csv = to_csv(c);
+  EXPECT_NE(csv.find(",2,cuda on GPU Y (h-cuda),cuda,GPU Y,h-cuda,false,false,GB/s,"),
+            std::string::npos)
+      << csv;
+  EXPECT_NE(csv.find(",4,false,true,"), std::string::npos) << csv; // ratio 4, not noise, valid
+}
+
+std::string temp_dir() {
+  char tmpl[] = "/tmp/miniapp-compare-XXXXXX";
+  const char* d = ::mkdtemp(tmpl);
+  if (!d)
+    throw std::runtime_error("mkdtemp failed");
+  return d;
+}
+
+TEST(Compare, LoadsRunDirectoriesJsonAndCsv) {
+  const std::string dir = temp_dir();
+  const auto d = doc("openmp", "CPU X", "abc", {row("axpby", "flat", 1024, 1e-3, 1e-3, 1e-3)});
+  write_file_atomically(dir + "/results.json", d.dump(2));
+  write_file_atomically(
+      dir + "/results.csv",
+      "family,variant,precision,m,n,k,tile,backend,valid,gbs,message\n"
+      "axpby,flat,float32,1024,1024,0,0,openmp,true,12.5,\"a, \"\"quoted\"\" note\"\n");
+  const compare::Run from_dir = load_run(dir);
+  EXPECT_EQ(from_dir.device, "CPU X");
+  ASSERT_EQ(from_dir.rows.size(), 1u);
+  EXPECT_EQ(from_dir.rows[0].n, 1024);
+  const compare::Run from_csv = load_run(dir + "/results.csv");
+  EXPECT_EQ(from_csv.device, "CPU X"); // metadata from the results.json beside it
+  EXPECT_EQ(from_csv.config_hash, "abc");
+  ASSERT_EQ(from_csv.rows.size(), 1u);
+  EXPECT_DOUBLE_EQ(from_csv.rows[0].gbs, 12.5);
+  EXPECT_EQ(from_csv.rows[0].valid, "true");
+  EXPECT_THROW(load_run(dir + "/nope"), std::runtime_error);
+  std::remove((dir + "/results.json").c_str());
+  std::remove((dir + "/results.csv").c_str());
+  ::rmdir(dir.c_str());
+}
+
+TEST(Compare, PaperTable1) {
+  nlohmann::json cpu_rows = nlohmann::json::array(), gpu_rows = nlohmann::json::array();
+  for (int n : {256, 128}) {
+    cpu_rows.push_back(row("axpby", "flat", n, 1e-3, 2e-3, 3e-3));
+    gpu_rows.push_back(row("axpby", "flat", n, 1e-5, 1e-5, 1e-5, 1e-4));
+  }
+  cpu_rows.push_back(row("axpby", "team", 128, 1e-3, 2e-3, 3e-3)); // not the paper's variant
+  const compare::Run cpu = run_from_json(doc("openmp", "EPYC", "h", cpu_rows), "cpu");
+  const compare::Run gpu = run_from_json(doc("cuda", "H100", "h", gpu_rows), "gpu");
+
+  const std::string pending = paper_table1_markdown({cpu});
+  EXPECT_NE(pending.find("GPU: pending"), std::string::npos);
+  EXPECT_NE(pending.find("| 128 x 128 | 2 | 0.0246 | pending | pending | pending |"),
+            std::string::npos)
+      << pending;
+  EXPECT_LT(pending.find("| 128 x 128"), pending.find("| 256 x 256")); // sorted by N
+  EXPECT_EQ(pending.find("team"), std::string::npos);
+
+  const std::string full = paper_table1_markdown({cpu, gpu});
+  // GPU: 3*128^2 / 0.1 ms = 0.49 GFLOPS; speedup 2 ms / 0.1 ms = 20.
+  EXPECT_NE(full.find("| 128 x 128 | 2 | 0.0246 | 0.1 | 0.492 | 20.0 |"), std::string::npos)
+      << full;
+  EXPECT_NE(full.find("GPU: cuda on H100"), std::string::npos);
+}
+
+} // namespace
+} // namespace compare
+} // namespace miniapp
