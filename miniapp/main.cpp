@@ -1,6 +1,7 @@
 // miniapp: Kokkos teaching kernels as validated, reproducible experiments.
 // This file only wires the command line to app/*; see README.md for the data flow.
 #include "app/commands.hpp"
+#include "parallel/device_map.hpp"
 #include "parallel/mpi_env.hpp"
 
 #include <CLI/CLI.hpp>
@@ -103,7 +104,9 @@ int main(int argc, char** argv) {
   // Kokkos' recommended OpenMP placement, unless the user (or the job script) chose one.
   setenv("OMP_PROC_BIND", "spread", 0);
   setenv("OMP_PLACES", "threads", 0);
-  KokkosSession kokkos(args.kokkos);
+  std::vector<std::string> kokkos_args = args.kokkos;
+  for (const auto& flag : parallel::device_mapping_flags(mpi, args.kokkos)) kokkos_args.push_back(flag);
+  KokkosSession kokkos(kokkos_args);
   if (*run) return cmd_run(run_args, mpi);
   if (*validate) return cmd_validate(validate_args, mpi);
   if (*info) return cmd_info(mpi);

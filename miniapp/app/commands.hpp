@@ -3,6 +3,7 @@
 // 0 success, 2 config or usage error (before any work), 3 runtime or resource error,
 // 4 validation failed (the rows are marked invalid).
 #include "parallel/mpi_env.hpp"
+#include "plan/plan.hpp"
 
 #include <string>
 #include <vector>
@@ -20,6 +21,9 @@ struct RunArgs {
 };
 
 int cmd_run(const RunArgs& args, const MpiEnv& mpi);
+// Rank 0 reads args.config and broadcasts its text; every rank parses it and makes the plan for
+// mpi.size() ranks. Throws config::ConfigError (the same on every rank).
+Plan load_plan(const RunArgs& args, const MpiEnv& mpi);
 int cmd_validate(const RunArgs& args, const MpiEnv& mpi);
 int cmd_info(const MpiEnv& mpi);
 int cmd_describe(std::int64_t rows, std::int64_t cols, const std::string& tile,

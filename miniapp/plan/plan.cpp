@@ -1,5 +1,6 @@
 #include "plan/plan.hpp"
 
+#include "parallel/grid.hpp"
 #include "run/backends.hpp"
 
 #include <algorithm>
@@ -155,7 +156,7 @@ std::vector<std::vector<double>> read_matrix(const Source& src, const YAML::Node
 // Family/variant-specific rules, once every parameter of the case is known.
 void check_case(const Source& src, const config::CaseSpec& spec, Case& c,
                 const std::map<std::string, YAML::Node>& given, const PlanLimits& limits,
-                const config::Settings& settings) {
+                const config::Settings& settings, parallel::GridShape grid) {
   auto node_of = [&](const std::string& key) { return given.count(key) ? given.at(key) : spec.node; };
   if (!given.count("n"))
     src.fail(spec.node, "missing required key 'n' (the matrix size) in the " + c.family + " case");
@@ -211,13 +212,25 @@ void check_case(const Source& src, const config::CaseSpec& spec, Case& c,
   } else if (c.init == "explicit") {
     src.fail(spec.node["init"], "init explicit needs the matrices 'a' (and 'b')");
   }
-  const std::uint64_t bytes = case_bytes(c);
   const YAML::Node size_node = node_of(given.count("m") ? "m" : "n");
+  const bool distributed = limits.ranks > 1;
+  if (distributed) {
+    // tile_index maps indices of one matrix for `describe`; there is nothing to distribute.
+    if (c.family == "tile_index")
+      src.fail(spec.node["family"], "tile_index runs on one rank only; run it without mpiexec "
+                                    "(or with one rank), or remove the case from this config");
+    std::string dim;
+    const std::string why = parallel::check_fits(c, grid, &dim);
+    if (!why.empty()) src.fail(given.count(dim) ? given.at(dim) : size_node, why);
+  }
+  const std::uint64_t bytes = distributed ? parallel::rank_case_bytes(c, grid, settings.panel)
+                                          : case_bytes(c);
   if (bytes == UINT64_MAX)
     src.fail(size_node, "the case's data size overflows 64 bits; use smaller sizes");
   if (limits.memory_bytes && bytes > limits.memory_bytes) {
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "the case needs %.2f GiB but %s has %.2f GiB", bytes / 1073741824.0,
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "the case needs %.2f GiB%s but %s has %.2f GiB",
+                  bytes / 1073741824.0, distributed ? " on the largest rank" : "",
                   limits.memory_name.c_str(), limits.memory_bytes / 1073741824.0);
     src.fail(size_node, buf);
   }
@@ -240,6 +253,19 @@ Plan make_plan(const config::ExperimentConfig& cfg, const PlanLimits& limits) {
     src.fail(cfg.root["backend"], "backend '" + cfg.settings.backend +
                                       "' is not compiled in; this build has: auto, " + join(compiled, ", "));
   plan.backend = resolve_backend(cfg.settings.backend);
+  // The process grid: the config's mpi.grid must use every rank; otherwise the most square one.
+  plan.ranks = std::max(1, limits.ranks);
+  parallel::GridShape grid = parallel::choose_grid(plan.ranks);
+  if (cfg.settings.grid_p > 0) {
+    grid = {cfg.settings.grid_p, cfg.settings.grid_q};
+    if (grid.ranks() != plan.ranks)
+      src.fail(cfg.root["mpi"]["grid"],
+               "mpi.grid [" + std::to_string(grid.p) + ", " + std::to_string(grid.q) + "] needs " +
+                   std::to_string(grid.ranks()) + " rank(s) but this run has " +
+                   std::to_string(plan.ranks) + " (drop mpi.grid to choose one automatically)");
+  }
+  plan.grid_p = grid.p;
+  plan.grid_q = grid.q;
 
   std::set<std::string> seen;
   for (const auto& spec : cfg.cases) {
@@ -292,7 +318,7 @@ Plan make_plan(const config::ExperimentConfig& cfg, const PlanLimits& limits) {
             given[dims[d].keys[j]] = dims[d].rows[pos[d]][j];
             assign(src, c, dims[d].keys[j], dims[d].rows[pos[d]][j]);
           }
-        check_case(src, spec, c, given, limits, cfg.settings);
+        check_case(src, spec, c, given, limits, cfg.settings, grid);
         if (seen.insert(c.id()).second) {
           c.index = int(plan.cases.size());
           plan.cases.push_back(c);
@@ -316,6 +342,9 @@ void print_plan(std::ostream& os, const Plan& plan) {
   os << "experiment " << s.name << ": " << plan.cases.size() << " case(s) on backend " << plan.backend
      << ", " << s.warmup << " warm-up + " << s.repetitions << " measured repetition(s), validation "
      << (s.validate ? "on" : "off") << ", config hash " << plan.config_hash << "\n";
+  if (plan.ranks > 1)
+    os << "distributed over " << plan.ranks << " MPI ranks, " << plan.grid_p << "x" << plan.grid_q
+       << " process grid, SUMMA panel width " << parallel::panel_width(s.panel) << "\n";
   for (const auto& c : plan.cases) os << "  [" << c.index + 1 << "] " << c.id() << "\n";
 }
 
