@@ -50,7 +50,7 @@ std::unique_ptr<DistributedCase> make_distributed_case(const Case& c, const std:
     return with_backend(backend, [&](auto exec) {
       return with_precision(c.precision, [&](auto value) -> std::unique_ptr<DistributedCase> {
         return std::make_unique<SummaMatmul<decltype(exec), decltype(value)>>(c, grid, panel,
-                                                                             device_aware_mpi);
+                                                                              device_aware_mpi);
       });
     });
   if (c.family == "axpby" || c.family == "tile_average")

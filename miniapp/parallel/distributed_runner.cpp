@@ -26,14 +26,17 @@ namespace {
 using Op = MpiEnv::Op;
 constexpr int kUnsupported = 1; // a status below the error codes: every rank skips the case
 
-std::string on_rank(const MpiEnv& mpi) { return "rank " + std::to_string(mpi.rank()) + ": "; }
+std::string on_rank(const MpiEnv& mpi) {
+  return "rank " + std::to_string(mpi.rank()) + ": ";
+}
 
 // Ends a phase: all ranks learn the worst status. The lowest failing rank prints its message;
 // rank 0 adds who failed unless every rank failed alike (a config error is printed once).
 MpiEnv::Outcome end_phase(const MpiEnv& mpi, const char* phase, int code, const std::string& msg) {
   const MpiEnv::Outcome o = mpi.agree(code, msg);
   if (o.code) {
-    if (mpi.rank() == o.rank) std::cerr << msg << std::endl;
+    if (mpi.rank() == o.rank)
+      std::cerr << msg << std::endl;
     if (mpi.rank() == 0 && !o.everyone)
       std::cerr << "miniapp: rank " << o.rank << " failed in phase " << phase << "; all "
                 << mpi.size() << " ranks stop with exit code " << o.code << std::endl;
@@ -159,7 +162,8 @@ CaseResult run_one(const Case& c, const Context& x) {
     r.gflops = r.work.flops / r.compute.median * 1e-9;
     r.gbs = r.work.bytes / r.compute.median * 1e-9;
   }
-  if (r.total.median > 0) r.gflops_with_transfers = r.work.flops / r.total.median * 1e-9;
+  if (r.total.median > 0)
+    r.gflops_with_transfers = r.work.flops / r.total.median * 1e-9;
 
   // Validation: each rank checks its block against the one-rank reference; counts and
   // checksums are summed, the first bad element comes from the lowest failing rank.
@@ -172,8 +176,9 @@ CaseResult run_one(const Case& c, const Context& x) {
       if (x.fault.armed("validation")) { // as if an element came back wrong
         v.passed = false;
         v.bad_elements = std::max(1LL, v.bad_elements);
-        v.first_bad = "injected fault in phase validation (MINIAPP_FAULT=" +
-                      std::to_string(mpi.rank()) + ":validation)";
+        v.first_bad =
+            "injected fault in phase validation (MINIAPP_FAULT=" + std::to_string(mpi.rank()) +
+            ":validation)";
       }
     } catch (const std::bad_alloc&) {
       code = kRuntimeError;
@@ -188,7 +193,8 @@ CaseResult run_one(const Case& c, const Context& x) {
       r.message = o.message;
       return r;
     }
-    std::vector<double> sums = {double(v.bad_elements), v.checksum, v.checksum_ref, v.checksum_bound};
+    std::vector<double> sums = {double(v.bad_elements), v.checksum, v.checksum_ref,
+                                v.checksum_bound};
     mpi.reduce(sums, Op::sum);
     const MpiEnv::Outcome first = mpi.agree(v.bad_elements > 0 ? 1 : 0, on_rank(mpi) + v.first_bad);
     v.bad_elements = static_cast<long long>(sums[0]);
@@ -201,8 +207,8 @@ CaseResult run_one(const Case& c, const Context& x) {
     r.validation = v;
     if (!v.passed) {
       r.status = "invalid";
-      r.message = std::to_string(v.bad_elements) + " element(s) out of tolerance, first on " +
-                  v.first_bad;
+      r.message =
+          std::to_string(v.bad_elements) + " element(s) out of tolerance, first on " + v.first_bad;
     }
   }
 
@@ -231,7 +237,8 @@ void print_rank_table(std::ostream& os, const std::vector<CaseResult>& rows, int
     return std::string(buf);
   };
   for (const auto& r : rows) {
-    if (r.status != "ok" && r.status != "invalid") continue;
+    if (r.status != "ok" && r.status != "invalid")
+      continue;
     char imb[32];
     std::snprintf(imb, sizeof imb, "%.2f", r.imbalance);
     os << std::left << std::setw(13) << r.c.family << std::setw(12) << r.c.variant << std::setw(32)
@@ -259,7 +266,8 @@ int run(const RunArgs& args, const MpiEnv& mpi) {
     code = kConfigError;
     msg = "miniapp: " + on_rank(mpi) + "config: " + e.what();
   }
-  if (const auto o = end_phase(mpi, "config", code, msg); o.code) return o.code;
+  if (const auto o = end_phase(mpi, "config", code, msg); o.code)
+    return o.code;
 
   const ProcessGrid grid(GridShape{plan.grid_p, plan.grid_q});
   const int panel = panel_width(plan.settings.panel);
@@ -278,7 +286,8 @@ int run(const RunArgs& args, const MpiEnv& mpi) {
     std::string m;
     try {
       fault.trigger("output");
-      if (root) f();
+      if (root)
+        f();
     } catch (const std::exception& e) {
       c = kRuntimeError;
       m = "miniapp: " + on_rank(mpi) + "output: " + e.what();
@@ -317,7 +326,8 @@ int run(const RunArgs& args, const MpiEnv& mpi) {
           writer->add(r);
           progress.case_done(r);
         })) {
-      if (root) writer->finish("failed");
+      if (root)
+        writer->finish("failed");
       return oc;
     }
     if (r.status == "interrupted") {
@@ -333,11 +343,14 @@ int run(const RunArgs& args, const MpiEnv& mpi) {
 
   code = kOk;
   for (const auto& r : results)
-    if (r.status == "error") code = kRuntimeError;
+    if (r.status == "error")
+      code = kRuntimeError;
   if (code == kOk)
     for (const auto& r : results)
-      if (r.status == "invalid") code = kValidationFailed;
-  if (interrupted && code == kOk) code = kRuntimeError;
+      if (r.status == "invalid")
+        code = kValidationFailed;
+  if (interrupted && code == kOk)
+    code = kRuntimeError;
   if (root) {
     print_results_table(std::cout, plan, results);
     print_rank_table(std::cout, results, mpi.size());

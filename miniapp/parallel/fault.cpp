@@ -10,7 +10,8 @@ namespace miniapp::parallel {
 FaultInjection FaultInjection::from_environment(int my_rank) {
   FaultInjection f;
   const char* env = std::getenv("MINIAPP_FAULT");
-  if (!env || !*env) return f;
+  if (!env || !*env)
+    return f;
   static const std::vector<std::string> phases = {"config", "allocation", "kernel", "validation",
                                                   "output"};
   std::smatch m;

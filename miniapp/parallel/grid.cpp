@@ -29,12 +29,15 @@ Range block_range(std::int64_t n, std::int64_t unit, int parts, int part) {
 
 int block_owner(std::int64_t n, std::int64_t unit, int parts, std::int64_t i) {
   for (int p = 0; p < parts; ++p)
-    if (i < block_range(n, unit, parts, p).end()) return p;
+    if (i < block_range(n, unit, parts, p).end())
+      return p;
   return parts - 1;
 }
 
 namespace {
-std::int64_t unit_of(const Case& c) { return c.family == "tile_average" ? std::max(1, c.tile) : 1; }
+std::int64_t unit_of(const Case& c) {
+  return c.family == "tile_average" ? std::max(1, c.tile) : 1;
+}
 } // namespace
 
 RankBlocks rank_blocks(const Case& c, GridShape g, int grid_row, int grid_col) {
@@ -68,7 +71,8 @@ std::string check_fits(const Case& c, GridShape g, std::string* dimension) {
   for (const auto& d : dims) {
     const std::int64_t units = (d.size + u - 1) / u;
     if (units < d.parts) {
-      if (dimension) *dimension = d.key;
+      if (dimension)
+        *dimension = d.key;
       return std::string(d.key) + "=" + std::to_string(d.size) + " gives " + std::to_string(units) +
              what + (u > 1 ? "" : " element(s)") + " to share among " + std::to_string(d.parts) +
              " " + d.over + " of the " + grid +
@@ -78,7 +82,9 @@ std::string check_fits(const Case& c, GridShape g, std::string* dimension) {
   return "";
 }
 
-int panel_width(int configured) { return configured > 0 ? configured : kDefaultPanel; }
+int panel_width(int configured) {
+  return configured > 0 ? configured : kDefaultPanel;
+}
 
 std::uint64_t rank_case_bytes(const Case& c, GridShape g, int panel) {
   const RankBlocks b = rank_blocks(c, g, 0, 0);
@@ -88,7 +94,7 @@ std::uint64_t rank_case_bytes(const Case& c, GridShape g, int panel) {
   if (c.family == "matmul") {
     const long double w = std::min<std::int64_t>(panel_width(panel), c.k);
     elems = r * b.inner_a.size + b.inner_b.size * cl + r * cl // A, B, C blocks
-            + r * w + w * cl + r * cl;                         // panels, partial product
+            + r * w + w * cl + r * cl;                        // panels, partial product
   } else if (c.family == "axpby") {
     elems = (c.in_place ? 2 : 3) * r * cl;
   } else {

@@ -37,7 +37,8 @@ MpiEnv::~MpiEnv() {
 #ifdef MINIAPP_HAVE_MPI
   int finalized = 0;
   MPI_Finalized(&finalized);
-  if (initialized_here_ && !finalized) MPI_Finalize();
+  if (initialized_here_ && !finalized)
+    MPI_Finalize();
 #endif
 }
 
@@ -125,7 +126,8 @@ void MpiEnv::reduce(std::vector<double>& values, Op op) const {
 void MpiEnv::abort_all(int code, const std::string& message) const {
   std::cerr << "miniapp: rank " << rank_ << ": " << message << std::endl;
 #ifdef MINIAPP_HAVE_MPI
-  if (size_ > 1) MPI_Abort(MPI_COMM_WORLD, code);
+  if (size_ > 1)
+    MPI_Abort(MPI_COMM_WORLD, code);
 #endif
   std::exit(code);
 }

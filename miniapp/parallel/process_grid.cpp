@@ -23,14 +23,18 @@ ProcessGrid::ProcessGrid(GridShape shape) : shape_(shape) {
 ProcessGrid::~ProcessGrid() {
   int finalized = 0;
   MPI_Finalized(&finalized);
-  if (finalized) return;
-  if (row_ != MPI_COMM_NULL) MPI_Comm_free(&row_);
-  if (col_ != MPI_COMM_NULL) MPI_Comm_free(&col_);
+  if (finalized)
+    return;
+  if (row_ != MPI_COMM_NULL)
+    MPI_Comm_free(&row_);
+  if (col_ != MPI_COMM_NULL)
+    MPI_Comm_free(&col_);
 }
 
 bool mpi_accepts_device_memory(const std::string& backend) {
 #if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
-  if (backend == "cuda") return MPIX_Query_cuda_support() == 1;
+  if (backend == "cuda")
+    return MPIX_Query_cuda_support() == 1;
 #endif
   (void)backend;
   return false;

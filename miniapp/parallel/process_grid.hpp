@@ -23,8 +23,8 @@ public:
   int row() const { return rank_ / shape_.q; }
   int col() const { return rank_ % shape_.q; }
   int node_ranks() const { return node_ranks_; } // ranks sharing this rank's node
-  MPI_Comm row_comm() const { return row_; }    // rank within it = col()
-  MPI_Comm col_comm() const { return col_; }    // rank within it = row()
+  MPI_Comm row_comm() const { return row_; }     // rank within it = col()
+  MPI_Comm col_comm() const { return col_; }     // rank within it = row()
 
 private:
   GridShape shape_;

@@ -27,7 +27,8 @@ template <class Exec, class T>
 class SummaMatmul final : public DistributedCase {
   using Mem = typename Exec::memory_space;
   using Dual = kernels::DualMatrix<T, Exec>;
-  using Panel = Kokkos::View<T**, Kokkos::LayoutRight, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using Panel =
+      Kokkos::View<T**, Kokkos::LayoutRight, Mem, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
   struct Step {
     std::int64_t k0, w;
@@ -36,29 +37,32 @@ class SummaMatmul final : public DistributedCase {
 
 public:
   SummaMatmul(const Case& c, const ProcessGrid& g, int panel, bool device_aware)
-      : c_(c), g_(g), b_(rank_blocks(c, g.shape(), g.row(), g.col())),
-        rows_(b_.rows.size), cols_(b_.cols.size),
-        staged_(!Dual::zero_copy && !device_aware),
+      : c_(c), g_(g), b_(rank_blocks(c, g.shape(), g.row(), g.col())), rows_(b_.rows.size),
+        cols_(b_.cols.size), staged_(!Dual::zero_copy && !device_aware),
         A_("miniapp::summa::A", rows_, b_.inner_a.size, c.pinned),
         B_("miniapp::summa::B", b_.inner_b.size, cols_, c.pinned),
         C_("miniapp::summa::C", rows_, cols_, c.pinned) {
-    if (c.variant == "vendor") check_vendor();
+    if (c.variant == "vendor")
+      check_vendor();
     for (std::int64_t k0 = 0; k0 < c.k;) { // panels never cross an owner's boundary
-      const int qa = block_owner(c.k, 1, g.shape().q, k0), pb = block_owner(c.k, 1, g.shape().p, k0);
-      const std::int64_t w = std::min({std::int64_t(panel), block_range(c.k, 1, g.shape().q, qa).end() - k0,
-                                       block_range(c.k, 1, g.shape().p, pb).end() - k0});
+      const int qa = block_owner(c.k, 1, g.shape().q, k0),
+                pb = block_owner(c.k, 1, g.shape().p, k0);
+      const std::int64_t w =
+          std::min({std::int64_t(panel), block_range(c.k, 1, g.shape().q, qa).end() - k0,
+                    block_range(c.k, 1, g.shape().p, pb).end() - k0});
       steps_.push_back({k0, w, qa, pb});
       k0 += w;
     }
     std::int64_t wmax = 0;
-    for (const auto& s : steps_) wmax = std::max(wmax, s.w);
-    Ap_ = Kokkos::View<T*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "miniapp::summa::A_panel"),
-                                rows_ * wmax);
-    Bp_ = Kokkos::View<T*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "miniapp::summa::B_panel"),
-                                wmax * cols_);
+    for (const auto& s : steps_)
+      wmax = std::max(wmax, s.w);
+    Ap_ = Kokkos::View<T*, Mem>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "miniapp::summa::A_panel"), rows_ * wmax);
+    Bp_ = Kokkos::View<T*, Mem>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "miniapp::summa::B_panel"), wmax * cols_);
     if (steps_.size() > 1)
-      T_ = kernels::Matrix<T, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "miniapp::summa::partial"),
-                                   rows_, cols_);
+      T_ = kernels::Matrix<T, Mem>(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "miniapp::summa::partial"), rows_, cols_);
     if (staged_) {
       hAp_ = kernels::allocate_host(sizeof(T) * std::size_t(rows_ * wmax), c.pinned);
       hBp_ = kernels::allocate_host(sizeof(T) * std::size_t(wmax * cols_), c.pinned);
@@ -123,9 +127,12 @@ public:
         a[i * K + k] = double(kernels::input_value<T>(c_, 0, b_.rows.begin + i, k, K, c_.a_values));
     for (std::int64_t k = 0; k < K; ++k)
       for (std::int64_t j = 0; j < cols_; ++j)
-        b[k * cols_ + j] = double(kernels::input_value<T>(c_, 1, k, b_.cols.begin + j, c_.n, c_.b_values));
-    for (std::size_t i = 0; i < a.size(); ++i) abs_a[i] = std::fabs(a[i]);
-    for (std::size_t i = 0; i < b.size(); ++i) abs_b[i] = std::fabs(b[i]);
+        b[k * cols_ + j] =
+            double(kernels::input_value<T>(c_, 1, k, b_.cols.begin + j, c_.n, c_.b_values));
+    for (std::size_t i = 0; i < a.size(); ++i)
+      abs_a[i] = std::fabs(a[i]);
+    for (std::size_t i = 0; i < b.size(); ++i)
+      abs_b[i] = std::fabs(b[i]);
     std::vector<double> ref(rows_ * cols_), scale(rows_ * cols_);
     const int threads = std::max(1, int(std::thread::hardware_concurrency()) / g_.node_ranks());
     kernels::host_gemm(a.data(), b.data(), ref.data(), rows_, cols_, K, threads);
@@ -150,15 +157,18 @@ private:
   void share(const Panel& p, bool owner, int root, MPI_Comm comm, void* host, RepTimes& t,
              Pack&& pack) {
     kernels::HostMatrix<T> h(static_cast<T*>(host), p.extent(0), p.extent(1));
-    if (owner) t.transfer += timed([&] {
-      pack();
-      if (staged_) Kokkos::deep_copy(h, p);
-    });
+    if (owner)
+      t.transfer += timed([&] {
+        pack();
+        if (staged_)
+          Kokkos::deep_copy(h, p);
+      });
     t.comm += timed([&] {
-      broadcast(staged_ ? host : static_cast<void*>(p.data()), std::int64_t(p.size()), mpi_type<T>(),
-                root, comm);
+      broadcast(staged_ ? host : static_cast<void*>(p.data()), std::int64_t(p.size()),
+                mpi_type<T>(), root, comm);
     });
-    if (!owner && staged_) t.transfer += timed([&] { Kokkos::deep_copy(p, h); });
+    if (!owner && staged_)
+      t.transfer += timed([&] { Kokkos::deep_copy(p, h); });
   }
 
   template <class VC>
