@@ -55,6 +55,8 @@ int main(int argc, char** argv) {
   CLI::App app{"miniapp: Kokkos teaching kernels (matrix multiply, R = a*A + b*B, tile averages,\n"
                "tile index maps) run as validated experiments from YAML configs.\n"
                "Kokkos flags (--kokkos-num-threads=N, --kokkos-device-id=N, ...) pass through.\n"
+               "Under mpiexec with several ranks every case is distributed over a 2D process grid\n"
+               "(SUMMA for matmul; one GPU per node-local rank): see docs/mpi.md.\n"
                "Exit codes: 0 ok, 2 config/usage error, 3 runtime/resource error, 4 validation failed."};
   app.set_version_flag("--version", std::string("miniapp ") + MINIAPP_VERSION + " (git " +
                                         MINIAPP_GIT_REVISION + ")");
