@@ -2,6 +2,7 @@
 // This file only wires the command line to app/*; see README.md for the data flow.
 #include "version.hpp"
 #include "app/commands.hpp"
+#include "parallel/device_map.hpp"
 #include "parallel/mpi_env.hpp"
 
 #include <CLI/CLI.hpp>
@@ -70,6 +71,8 @@ int main(int argc, char** argv) {
   CLI::App app{"miniapp: Kokkos teaching kernels (matrix multiply, R = a*A + b*B, tile averages,\n"
                "tile index maps) run as validated experiments from YAML configs.\n"
                "Kokkos flags (--kokkos-num-threads=N, --kokkos-device-id=N, ...) pass through.\n"
+               "Under mpiexec with several ranks every case is distributed over a 2D process grid\n"
+               "(SUMMA for matmul; one GPU per node-local rank): see docs/mpi.md.\n"
                "Exit codes: 0 ok, 2 config/usage error, 3 runtime/resource error, 4 validation failed."};
   app.set_version_flag("--version", std::string("miniapp ") + version() + " (git " + git_revision() + ")");
   app.require_subcommand(1);
@@ -194,7 +197,9 @@ int main(int argc, char** argv) {
   // Kokkos' recommended OpenMP placement, unless the user (or the job script) chose one.
   setenv("OMP_PROC_BIND", "spread", 0);
   setenv("OMP_PLACES", "threads", 0);
-  KokkosSession kokkos(args.kokkos);
+  std::vector<std::string> kokkos_args = args.kokkos;
+  for (const auto& flag : parallel::device_mapping_flags(mpi, args.kokkos)) kokkos_args.push_back(flag);
+  KokkosSession kokkos(kokkos_args);
   if (*run) return cmd_run(run_args, mpi);
   if (*validate) return cmd_validate(validate_args, mpi);
   if (*jobscript) return cmd_jobscript(job_args, mpi);

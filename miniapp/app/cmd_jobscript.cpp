@@ -113,7 +113,7 @@ int cmd_jobscript(const JobscriptArgs& args, const MpiEnv& mpi) {
     RunArgs run;
     run.config = args.config;
     run.overrides = args.overrides;
-    const Plan plan = load_plan(run);
+    const Plan plan = load_plan(run, mpi);
 
     if (!args.output_dir.empty() && !args.results_dir.empty())
       throw config::ConfigError(

@@ -3,6 +3,7 @@
 #include "app/load_plan.hpp"
 
 #include "config/config.hpp"
+#include "parallel/distributed_runner.hpp"
 #include "plan/plan.hpp"
 #include "report/console.hpp"
 #include "report/metadata.hpp"
@@ -13,14 +14,33 @@
 #include "run/runner.hpp"
 
 #include <algorithm>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <unistd.h>
 
 namespace miniapp {
 
-// Loads and expands the config; sizes are checked against the backend's memory.
-Plan load_plan(const RunArgs& args) {
-  const auto cfg = config::load_config(args.config, args.overrides);
+namespace {
+// Rank 0 reads the file; every rank parses the same bytes, so a config error is the same everywhere.
+config::ExperimentConfig read_config(const RunArgs& args, const MpiEnv& mpi) {
+  if (mpi.size() == 1) return config::load_config(args.config, args.overrides);
+  std::string packet; // 'T' + text, or 'E' + error message
+  if (mpi.rank() == 0) {
+    std::ifstream in(args.config, std::ios::binary);
+    std::stringstream ss;
+    if (in) ss << in.rdbuf();
+    packet = in ? "T" + ss.str() : "E" + args.config + ":1:1: cannot open the config file";
+  }
+  packet = mpi.broadcast(packet);
+  if (packet[0] == 'E') throw config::ConfigError(packet.substr(1));
+  return config::parse_config(args.config, packet.substr(1), args.overrides);
+}
+} // namespace
+
+// Loads and expands the config; sizes are checked against the backend's memory (per rank).
+Plan load_plan(const RunArgs& args, const MpiEnv& mpi) {
+  const auto cfg = read_config(args, mpi);
   const std::string backend = [&] {
     // Check the backend before asking it for its memory; make_plan reports it with its position.
     try {
@@ -30,6 +50,7 @@ Plan load_plan(const RunArgs& args) {
     }
   }();
   PlanLimits limits;
+  limits.ranks = mpi.size();
   const auto comp = compiled_backends();
   if (std::find(comp.begin(), comp.end(), backend) != comp.end()) {
     const DeviceInfo dev = device_info(backend);
@@ -41,7 +62,7 @@ Plan load_plan(const RunArgs& args) {
 
 int cmd_validate(const RunArgs& args, const MpiEnv& mpi) {
   try {
-    const Plan plan = load_plan(args);
+    const Plan plan = load_plan(args, mpi);
     if (mpi.rank() == 0) print_plan(std::cout, plan);
     return kOk;
   } catch (const config::ConfigError& e) {
@@ -51,9 +72,12 @@ int cmd_validate(const RunArgs& args, const MpiEnv& mpi) {
 }
 
 int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
+#ifdef MINIAPP_HAVE_MPI
+  if (mpi.size() > 1) return parallel::run_distributed(args, mpi);
+#endif
   Plan plan;
   try {
-    plan = load_plan(args);
+    plan = load_plan(args, mpi);
   } catch (const config::ConfigError& e) {
     if (mpi.rank() == 0) std::cerr << e.what() << std::endl;
     return kConfigError;

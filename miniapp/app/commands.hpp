@@ -3,6 +3,7 @@
 // 0 success, 2 config or usage error (before any work), 3 runtime or resource error,
 // 4 validation failed (the rows are marked invalid).
 #include "parallel/mpi_env.hpp"
+#include "plan/plan.hpp"
 
 #include <string>
 #include <vector>

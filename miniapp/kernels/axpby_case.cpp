@@ -12,17 +12,18 @@ namespace {
 template <class Exec, class T>
 class AxpbyCase final : public KernelCase {
 public:
-  explicit AxpbyCase(const Case& c)
-      : c_(c), A_("miniapp::axpby::A", c.m, c.n, c.pinned), B_("miniapp::axpby::B", c.m, c.n, c.pinned) {
-    if (!c.in_place) R_ = DualMatrix<T, Exec>("miniapp::axpby::R", c.m, c.n, c.pinned);
-    fill_input(A_.h, c, 0, c.a_values);
-    fill_input(B_.h, c, 1, c.b_values);
+  AxpbyCase(const Case& c, const Block& blk)
+      : c_(c), blk_(blk), m_(blk.rows < 0 ? c.m : blk.rows), n_(blk.cols < 0 ? c.n : blk.cols),
+        A_("miniapp::axpby::A", m_, n_, c.pinned), B_("miniapp::axpby::B", m_, n_, c.pinned) {
+    if (!c.in_place) R_ = DualMatrix<T, Exec>("miniapp::axpby::R", m_, n_, c.pinned);
+    fill_input(A_.h, c, 0, c.a_values, blk.row0, blk.col0, c.n);
+    fill_input(B_.h, c, 1, c.b_values, blk.row0, blk.col0, c.n);
     a0_ = to_double(A_.h);
   }
   std::string label() const override { return "miniapp::axpby::" + c_.variant; }
   // The paper's counts: 3 operations and 3 element transfers (12 bytes in float32) per element.
   Work work() const override {
-    const double elems = double(c_.m) * double(c_.n);
+    const double elems = double(m_) * double(n_);
     return {3.0 * elems, 3.0 * double(sizeof(T)) * elems};
   }
   void upload() override {
@@ -31,8 +32,8 @@ public:
   }
   void reset_inputs() override { // in place overwrote A: restore it from the generated values
     if (!c_.in_place) return;
-    for (std::int64_t i = 0; i < c_.m; ++i)
-      for (std::int64_t j = 0; j < c_.n; ++j) A_.h(i, j) = T(a0_[i * c_.n + j]);
+    for (std::int64_t i = 0; i < m_; ++i)
+      for (std::int64_t j = 0; j < n_; ++j) A_.h(i, j) = T(a0_[i * n_ + j]);
   }
   void run() override {
     const auto& R = c_.in_place ? A_.d : R_.d;
@@ -61,7 +62,7 @@ public:
     }
     // Two roundings of products and one of the sum: 3u, plus one for the order of evaluation.
     const double tol = rtol > 0 ? rtol : 4 * unit_roundoff<T>();
-    return compare(c_.in_place ? A_.h : R_.h, ref, scale, tol);
+    return compare(c_.in_place ? A_.h : R_.h, ref, scale, tol, blk_.row0, blk_.col0);
   }
   std::vector<double> result() const override { return to_double(c_.in_place ? A_.h : R_.h); }
   void print(std::ostream& os) const override {
@@ -70,6 +71,8 @@ public:
 
 private:
   Case c_;
+  Block blk_;
+  std::int64_t m_, n_; // this block's extent
   Exec exec_;
   DualMatrix<T, Exec> A_, B_, R_;
   std::vector<double> a0_;
@@ -77,10 +80,11 @@ private:
 
 } // namespace
 
-std::unique_ptr<KernelCase> make_axpby_case(const Case& c, const std::string& backend) {
+std::unique_ptr<KernelCase> make_axpby_case(const Case& c, const std::string& backend,
+                                            const Block& block) {
   return with_backend(backend, [&](auto exec) {
     return with_precision(c.precision, [&](auto value) -> std::unique_ptr<KernelCase> {
-      return std::make_unique<AxpbyCase<decltype(exec), decltype(value)>>(c);
+      return std::make_unique<AxpbyCase<decltype(exec), decltype(value)>>(c, block);
     });
   });
 }

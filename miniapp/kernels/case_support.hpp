@@ -70,10 +70,12 @@ void fill_input(const HostMatrix<T>& h, const Case& c, int which,
 }
 
 // Element (i, j) passes when |out - ref| <= tol * scale(i, j) (+ the smallest normal number, so a
-// zero scale still accepts an exact zero). NaN, and the poison value, never pass.
+// zero scale still accepts an exact zero). NaN, and the poison value, never pass. out is the block
+// whose (0, 0) is global element (row0, col0); messages give global indices.
 template <class T>
 Validation compare(const HostMatrix<T>& out, const std::vector<double>& ref,
-                   const std::vector<double>& scale, double tol) {
+                   const std::vector<double>& scale, double tol, std::int64_t row0 = 0,
+                   std::int64_t col0 = 0) {
   Validation v;
   v.checked = true;
   v.tolerance = tol;
@@ -85,10 +87,13 @@ Validation compare(const HostMatrix<T>& out, const std::vector<double>& ref,
       const double err = std::fabs(got - ref[idx]);
       const double bound = tol * scale[idx] + std::numeric_limits<double>::min();
       const bool poisoned = !std::is_floating_point_v<T> && out(i, j) == poison_value<T>();
+      v.checksum += got;
+      v.checksum_ref += ref[idx];
+      v.checksum_bound += tol * scale[idx];
       if (!(err <= bound) || poisoned) {
         if (v.bad_elements++ == 0) {
           std::ostringstream os;
-          os << "(" << i << "," << j << "): got " << got << ", expected " << ref[idx];
+          os << "(" << row0 + i << "," << col0 + j << "): got " << got << ", expected " << ref[idx];
           v.first_bad = os.str();
         }
       }

@@ -3,6 +3,7 @@
 // device and host data; the runner only sequences and times these calls.
 #include "plan/case.hpp"
 
+#include <cstdint>
 #include <memory>
 #include <ostream>
 #include <stdexcept>
@@ -22,7 +23,18 @@ struct Validation {
   long long bad_elements = 0;
   double max_error = 0;     // max |out - ref| / scale over all elements
   double tolerance = 0;     // the bound each element had to meet (relative to its scale)
-  std::string first_bad;    // "(i,j): got x, expected y" of the first failing element
+  std::string first_bad;    // "(i,j): got x, expected y" of the first failing element (global i, j)
+  // Sum of the output, of the reference, and tolerance * sum of the scales: a whole-matrix check
+  // that runs on any number of ranks compare (|checksum - checksum_ref| <= checksum_bound).
+  double checksum = 0, checksum_ref = 0, checksum_bound = 0;
+};
+
+// The part of the case's global matrices a KernelCase holds: everything on one rank, a rank's
+// block in a distributed run (parallel/grid.hpp). Inputs are generated per global element, so a
+// block holds the same numbers the whole matrix has there. Only axpby and tile_average use it
+// (their blocks need no communication); rows/cols < 0 mean the whole m x n.
+struct Block {
+  std::int64_t row0 = 0, col0 = 0, rows = -1, cols = -1;
 };
 
 class KernelCase {
@@ -44,7 +56,8 @@ public:
 // Builds the case on the execution space named by backend ("serial", "openmp", "cuda", "hip").
 // Throws UnsupportedCase for combinations that cannot run (e.g. vendor int32), ResourceError for
 // limits (scratch, team size) known before launch.
-std::unique_ptr<KernelCase> make_kernel_case(const Case& c, const std::string& backend);
+std::unique_ptr<KernelCase> make_kernel_case(const Case& c, const std::string& backend,
+                                             const Block& block = {});
 
 struct UnsupportedCase : std::runtime_error {
   using std::runtime_error::runtime_error;

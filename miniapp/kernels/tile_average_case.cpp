@@ -5,6 +5,7 @@
 #include "run/backends.hpp"
 
 #include <cmath>
+#include <stdexcept>
 
 namespace miniapp::kernels {
 namespace {
@@ -12,15 +13,19 @@ namespace {
 template <class Exec, class T>
 class TileAverageCase final : public KernelCase {
 public:
-  explicit TileAverageCase(const Case& c)
-      : c_(c), S_(c.tile > 0 ? c.tile : 2), X_("miniapp::tile_average::X", c.m, c.n, c.pinned),
-        avg_("miniapp::tile_average::avg", (c.m + S_ - 1) / S_, (c.n + S_ - 1) / S_, c.pinned) {
-    fill_input(X_.h, c, 0, c.a_values);
+  // A block starts on a tile boundary (parallel/grid.hpp), so its tiles are the global ones.
+  TileAverageCase(const Case& c, const Block& blk)
+      : c_(c), S_(c.tile > 0 ? c.tile : 2), blk_(blk), m_(blk.rows < 0 ? c.m : blk.rows),
+        n_(blk.cols < 0 ? c.n : blk.cols), X_("miniapp::tile_average::X", m_, n_, c.pinned),
+        avg_("miniapp::tile_average::avg", (m_ + S_ - 1) / S_, (n_ + S_ - 1) / S_, c.pinned) {
+    if (blk.row0 % S_ || blk.col0 % S_)
+      throw std::invalid_argument("tile_average block does not start on a tile boundary");
+    fill_input(X_.h, c, 0, c.a_values, blk.row0, blk.col0, c.n);
   }
   std::string label() const override { return "miniapp::tile_average::" + c_.variant; }
   // One addition per element, one division per tile; bytes: the matrix read once, the means written.
   Work work() const override {
-    const double elems = double(c_.m) * double(c_.n), tiles = double(avg_.h.size());
+    const double elems = double(m_) * double(n_), tiles = double(avg_.h.size());
     return {elems + tiles, double(sizeof(T)) * (elems + tiles)};
   }
   void upload() override { X_.upload(); }
@@ -45,8 +50,8 @@ public:
       for (std::int64_t tj = 0; tj < tn; ++tj) {
         double sum = 0, abs_sum = 0;
         std::int64_t count = 0;
-        for (std::int64_t i = ti * S_; i < std::min<std::int64_t>((ti + 1) * S_, c_.m); ++i)
-          for (std::int64_t j = tj * S_; j < std::min<std::int64_t>((tj + 1) * S_, c_.n); ++j) {
+        for (std::int64_t i = ti * S_; i < std::min<std::int64_t>((ti + 1) * S_, m_); ++i)
+          for (std::int64_t j = tj * S_; j < std::min<std::int64_t>((tj + 1) * S_, n_); ++j) {
             sum += double(X_.h(i, j));
             abs_sum += std::fabs(double(X_.h(i, j)));
             ++count;
@@ -56,7 +61,7 @@ public:
         scale[ti * tn + tj] = abs_sum / double(count);
       }
     const double tol = rtol > 0 ? rtol : double(S_ * S_ + 2) * unit_roundoff<T>();
-    return compare(avg_.h, ref, scale, tol);
+    return compare(avg_.h, ref, scale, tol, blk_.row0 / S_, blk_.col0 / S_);
   }
   std::vector<double> result() const override { return to_double(avg_.h); }
   void print(std::ostream& os) const override {
@@ -66,16 +71,19 @@ public:
 private:
   Case c_;
   int S_;
+  Block blk_;
+  std::int64_t m_, n_; // this block's extent
   Exec exec_;
   DualMatrix<T, Exec> X_, avg_;
 };
 
 } // namespace
 
-std::unique_ptr<KernelCase> make_tile_average_case(const Case& c, const std::string& backend) {
+std::unique_ptr<KernelCase> make_tile_average_case(const Case& c, const std::string& backend,
+                                                   const Block& block) {
   return with_backend(backend, [&](auto exec) {
     return with_precision(c.precision, [&](auto value) -> std::unique_ptr<KernelCase> {
-      return std::make_unique<TileAverageCase<decltype(exec), decltype(value)>>(c);
+      return std::make_unique<TileAverageCase<decltype(exec), decltype(value)>>(c, block);
     });
   });
 }

@@ -1,5 +1,6 @@
 #include "parallel/mpi_env.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 
@@ -36,7 +37,8 @@ MpiEnv::~MpiEnv() {
 #ifdef MINIAPP_HAVE_MPI
   int finalized = 0;
   MPI_Finalized(&finalized);
-  if (initialized_here_ && !finalized) MPI_Finalize();
+  if (initialized_here_ && !finalized)
+    MPI_Finalize();
 #endif
 }
 
@@ -61,10 +63,71 @@ std::string MpiEnv::library() const {
 #endif
 }
 
+std::string MpiEnv::broadcast(const std::string& text, int root) const {
+#ifdef MINIAPP_HAVE_MPI
+  if (size_ > 1) {
+    unsigned long long len = text.size();
+    MPI_Bcast(&len, 1, MPI_UNSIGNED_LONG_LONG, root, MPI_COMM_WORLD);
+    std::string out = rank_ == root ? text : std::string(len, '\0');
+    // Chunks keep each count within an int.
+    for (unsigned long long off = 0; off < len; off += 1u << 30) {
+      const int n = int(std::min<unsigned long long>(len - off, 1u << 30));
+      MPI_Bcast(&out[off], n, MPI_CHAR, root, MPI_COMM_WORLD);
+    }
+    return out;
+  }
+#endif
+  (void)root;
+  return text;
+}
+
+MpiEnv::Outcome MpiEnv::agree(int code, const std::string& message) const {
+  Outcome o;
+  o.code = code;
+  o.rank = rank_;
+  o.everyone = true;
+  o.message = message;
+#ifdef MINIAPP_HAVE_MPI
+  if (size_ > 1) {
+    // MAXLOC on (code, rank) gives the worst code and, among ties, the lowest rank.
+    struct {
+      int code, rank;
+    } in{code, rank_}, out{0, 0};
+    MPI_Allreduce(&in, &out, 1, MPI_2INT, MPI_MAXLOC, MPI_COMM_WORLD);
+    int lowest = 0;
+    MPI_Allreduce(&code, &lowest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    o.code = out.code;
+    o.rank = out.rank;
+    o.everyone = lowest == out.code;
+    o.message = o.code ? broadcast(message, o.rank) : std::string();
+  }
+#endif
+  return o;
+}
+
+double MpiEnv::reduce(double value, Op op) const {
+  std::vector<double> v{value};
+  reduce(v, op);
+  return v[0];
+}
+
+void MpiEnv::reduce(std::vector<double>& values, Op op) const {
+#ifdef MINIAPP_HAVE_MPI
+  if (size_ > 1 && !values.empty()) {
+    const MPI_Op mop = op == Op::min ? MPI_MIN : op == Op::max ? MPI_MAX : MPI_SUM;
+    MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_DOUBLE, mop, MPI_COMM_WORLD);
+  }
+#else
+  (void)values;
+  (void)op;
+#endif
+}
+
 void MpiEnv::abort_all(int code, const std::string& message) const {
   std::cerr << "miniapp: rank " << rank_ << ": " << message << std::endl;
 #ifdef MINIAPP_HAVE_MPI
-  if (size_ > 1) MPI_Abort(MPI_COMM_WORLD, code);
+  if (size_ > 1)
+    MPI_Abort(MPI_COMM_WORLD, code);
 #endif
   std::exit(code);
 }

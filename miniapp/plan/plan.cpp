@@ -1,5 +1,6 @@
 #include "plan/plan.hpp"
 
+#include "parallel/grid.hpp"
 #include "run/backends.hpp"
 
 #include <algorithm>
@@ -192,10 +193,8 @@ std::vector<std::vector<double>> read_matrix(const Source& src, const YAML::Node
 // Family/variant-specific rules, once every parameter of the case is known.
 void check_case(const Source& src, const config::CaseSpec& spec, Case& c,
                 const std::map<std::string, YAML::Node>& given, const PlanLimits& limits,
-                const config::Settings& settings) {
-  auto node_of = [&](const std::string& key) {
-    return given.count(key) ? given.at(key) : spec.node;
-  };
+                const config::Settings& settings, parallel::GridShape grid) {
+  auto node_of = [&](const std::string& key) { return given.count(key) ? given.at(key) : spec.node; };
   if (!given.count("n"))
     src.fail(spec.node, "missing required key 'n' (the matrix size) in the " + c.family + " case");
   if (!given.count("m"))
@@ -265,15 +264,26 @@ void check_case(const Source& src, const config::CaseSpec& spec, Case& c,
   } else if (c.init == "explicit") {
     src.fail(spec.node["init"], "init explicit needs the matrices 'a' (and 'b')");
   }
-  const std::uint64_t bytes = case_bytes(c);
   const YAML::Node size_node = node_of(given.count("m") ? "m" : "n");
+  const bool distributed = limits.ranks > 1;
+  if (distributed) {
+    // tile_index maps indices of one matrix for `describe`; there is nothing to distribute.
+    if (c.family == "tile_index")
+      src.fail(spec.node["family"], "tile_index runs on one rank only; run it without mpiexec "
+                                    "(or with one rank), or remove the case from this config");
+    std::string dim;
+    const std::string why = parallel::check_fits(c, grid, &dim);
+    if (!why.empty()) src.fail(given.count(dim) ? given.at(dim) : size_node, why);
+  }
+  const std::uint64_t bytes = distributed ? parallel::rank_case_bytes(c, grid, settings.panel)
+                                          : case_bytes(c);
   if (bytes == UINT64_MAX)
     src.fail(size_node, "the case's data size overflows 64 bits; use smaller sizes");
   if (limits.memory_bytes && bytes > limits.memory_bytes) {
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "the case needs %.2f GiB but %s has %.2f GiB",
-                  bytes / 1073741824.0, limits.memory_name.c_str(),
-                  limits.memory_bytes / 1073741824.0);
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "the case needs %.2f GiB%s but %s has %.2f GiB",
+                  bytes / 1073741824.0, distributed ? " on the largest rank" : "",
+                  limits.memory_name.c_str(), limits.memory_bytes / 1073741824.0);
     src.fail(size_node, buf);
   }
   c.print =
@@ -296,6 +306,19 @@ Plan expand(const config::ExperimentConfig& cfg, const PlanLimits& limits) {
                                       "' is not compiled in; this build has: auto, " +
                                       join(compiled, ", "));
   plan.backend = resolve_backend(cfg.settings.backend);
+  // The process grid: the config's mpi.grid must use every rank; otherwise the most square one.
+  plan.ranks = std::max(1, limits.ranks);
+  parallel::GridShape grid = parallel::choose_grid(plan.ranks);
+  if (cfg.settings.grid_p > 0) {
+    grid = {cfg.settings.grid_p, cfg.settings.grid_q};
+    if (grid.ranks() != plan.ranks)
+      src.fail(cfg.root["mpi"]["grid"],
+               "mpi.grid [" + std::to_string(grid.p) + ", " + std::to_string(grid.q) + "] needs " +
+                   std::to_string(grid.ranks()) + " rank(s) but this run has " +
+                   std::to_string(plan.ranks) + " (drop mpi.grid to choose one automatically)");
+  }
+  plan.grid_p = grid.p;
+  plan.grid_q = grid.q;
 
   // Cases equal in everything they use run once (e.g. matmul flat swept over tile sizes).
   std::set<std::string> seen;
@@ -357,7 +380,7 @@ Plan expand(const config::ExperimentConfig& cfg, const PlanLimits& limits) {
           given[dims[d].keys[j]] = dims[d].rows[pos[d]][j];
           assign(src, c, dims[d].keys[j], dims[d].rows[pos[d]][j]);
         }
-      check_case(src, spec, c, given, limits, cfg.settings);
+      check_case(src, spec, c, given, limits, cfg.settings, grid);
       // Explicit matrices are not part of the id: cases of different config entries stay apart.
       const std::string key = c.id() +
                               (c.init == "explicit" ? "#" + std::to_string(spec_index) : "") +
@@ -397,12 +420,13 @@ Plan make_plan(const config::ExperimentConfig& cfg, const PlanLimits& limits) {
 
 void print_plan(std::ostream& os, const Plan& plan) {
   const auto& s = plan.settings;
-  os << "experiment " << s.name << ": " << plan.cases.size() << " case(s) on backend "
-     << plan.backend << ", " << s.warmup << " warm-up + " << s.repetitions
-     << " measured repetition(s), validation " << (s.validate ? "on" : "off") << ", config hash "
-     << plan.config_hash << "\n";
-  for (const auto& c : plan.cases)
-    os << "  [" << c.index + 1 << "] " << c.id() << "\n";
+  os << "experiment " << s.name << ": " << plan.cases.size() << " case(s) on backend " << plan.backend
+     << ", " << s.warmup << " warm-up + " << s.repetitions << " measured repetition(s), validation "
+     << (s.validate ? "on" : "off") << ", config hash " << plan.config_hash << "\n";
+  if (plan.ranks > 1)
+    os << "distributed over " << plan.ranks << " MPI ranks, " << plan.grid_p << "x" << plan.grid_q
+       << " process grid, SUMMA panel width " << parallel::panel_width(s.panel) << "\n";
+  for (const auto& c : plan.cases) os << "  [" << c.index + 1 << "] " << c.id() << "\n";
 }
 
 } // namespace miniapp

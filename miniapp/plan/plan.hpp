@@ -16,11 +16,14 @@ struct Plan {
   std::string backend; // resolved: never "auto"
   std::vector<Case> cases;
   std::string config_hash; // FNV-1a 64 of the config text and overrides
+  int ranks = 1;            // MPI ranks the plan was made for
+  int grid_p = 1, grid_q = 1; // their process grid (parallel/grid.hpp)
 };
 
 struct PlanLimits {
   std::uint64_t memory_bytes = 0; // device memory available for one case; 0 = not checked
   std::string memory_name;        // what the limit is, for the message
+  int ranks = 1; // several: cases are distributed (block sizes, memory per rank, grid checked)
 };
 
 // Throws config::ConfigError with file:line:col.

@@ -52,6 +52,12 @@ std::string num(double v) {
   std::snprintf(buf, sizeof buf, "%.6g", v);
   return buf;
 }
+// Checksums keep every digit: runs on different rank counts are compared through them.
+std::string num17(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
 } // namespace
 
 void write_file_atomically(const std::string& path, const std::string& content) {
@@ -96,12 +102,16 @@ std::string create_run_directory(const std::string& base, const std::string& nam
 
 std::vector<std::string> csv_columns() {
   return {"experiment", "case", "family", "variant", "precision", "m", "n", "k", "tile", "tile_cols",
-          "team_size", "alpha", "beta", "in_place", "pinned", "seed", "backend", "ranks", "status",
+          "team_size", "alpha", "beta", "in_place", "pinned", "seed", "backend", "ranks", "grid_p",
+          "grid_q", "panel", "status",
           "valid", "warmup", "repetitions", "time_min_s", "time_median_s", "time_max_s",
-          "time_mean_s", "h2d_median_s", "d2h_median_s", "total_median_s", "transfers", "flops",
+          "time_mean_s", "h2d_median_s", "d2h_median_s", "total_median_s", "compute_rank_min_s",
+          "compute_rank_mean_s", "compute_rank_max_s", "comm_rank_min_s", "comm_rank_mean_s",
+          "comm_rank_max_s", "transfer_rank_min_s", "transfer_rank_mean_s", "transfer_rank_max_s",
+          "imbalance", "transfers", "flops",
           "bytes", "gflops", "gbs", "gflops_with_transfers", "ceiling", "ceiling_value",
-          "ceiling_unit", "pct_of_ceiling", "max_error", "tolerance", "bad_elements", "tuning",
-          "message"};
+          "ceiling_unit", "pct_of_ceiling", "max_error", "tolerance", "bad_elements", "checksum",
+          "checksum_ref", "checksum_bound", "tuning", "message"};
 }
 
 std::vector<std::string> csv_row(const CaseResult& r, const Plan& plan, int ranks) {
@@ -109,18 +119,29 @@ std::vector<std::string> csv_row(const CaseResult& r, const Plan& plan, int rank
   const std::string valid = r.status == "ok" && r.validation.checked ? "true"
                             : r.status == "invalid"                    ? "false"
                                                                        : "not_checked";
+  // One rank: its own times are the spread (no communication; transfers = upload + download).
+  CaseResult::Spread compute = r.compute_ranks, comm = r.comm_ranks, transfer = r.transfer_ranks;
+  if (!r.distributed) {
+    compute = {r.compute.median, r.compute.median, r.compute.median};
+    const double t = r.h2d.median + r.d2h.median;
+    transfer = {t, t, t};
+  }
   return {plan.settings.name, std::to_string(c.index), c.family, c.variant, to_string(c.precision),
           std::to_string(c.m), std::to_string(c.n), std::to_string(c.k), std::to_string(c.tile),
           std::to_string(c.tile_cols), std::to_string(c.team_size), num(c.alpha), num(c.beta),
           c.in_place ? "true" : "false", c.pinned ? "true" : "false", std::to_string(c.seed),
-          plan.backend, std::to_string(ranks), r.status, valid, std::to_string(plan.settings.warmup),
+          plan.backend, std::to_string(ranks), std::to_string(plan.grid_p),
+          std::to_string(plan.grid_q), std::to_string(r.panel), r.status, valid, std::to_string(plan.settings.warmup),
           std::to_string(plan.settings.repetitions), num(r.compute.min), num(r.compute.median),
           num(r.compute.max), num(r.compute.mean), num(r.h2d.median), num(r.d2h.median),
-          num(r.total.median), r.transfers_are_copies ? "copies" : "none (host memory)",
+          num(r.total.median), num(compute.min), num(compute.mean), num(compute.max),
+          num(comm.min), num(comm.mean), num(comm.max), num(transfer.min), num(transfer.mean),
+          num(transfer.max), num(r.imbalance), r.transfers_are_copies ? "copies" : "none (host memory)",
           num(r.work.flops), num(r.work.bytes), num(r.gflops), num(r.gbs),
           num(r.gflops_with_transfers), r.ceiling_name, num(r.ceiling), r.ceiling_unit,
           num(r.pct_of_ceiling), num(r.validation.max_error), num(r.validation.tolerance),
-          std::to_string(r.validation.bad_elements), r.c.tuning, r.message};
+          std::to_string(r.validation.bad_elements), num17(r.validation.checksum),
+          num17(r.validation.checksum_ref), num(r.validation.checksum_bound), r.c.tuning, r.message};
 }
 
 ResultsWriter::ResultsWriter(std::string dir, const Plan& plan, nlohmann::json metadata)

@@ -27,6 +27,15 @@ struct CaseResult {
   double ceiling = 0;        // in the unit of the compared rate (GB/s or GFLOP/s)
   double pct_of_ceiling = 0; // 100 * rate / ceiling
   std::string ceiling_unit;
+  // Multi-rank runs (parallel/distributed_runner.cpp): compute/h2d/d2h/total above are then
+  // the slowest rank's per repetition; these spread each rank's median over the ranks.
+  struct Spread {
+    double min = 0, mean = 0, max = 0;
+  };
+  bool distributed = false;
+  Spread compute_ranks, comm_ranks, transfer_ranks;
+  double imbalance = 1; // max / mean over ranks of the compute time
+  int panel = 0;        // SUMMA panel width (matmul)
 };
 
 // Ceilings measured in the same process (see run/ceilings.hpp); the runner asks for one per case.

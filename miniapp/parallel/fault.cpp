@@ -1,0 +1,35 @@
+#include "parallel/fault.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <regex>
+#include <vector>
+
+namespace miniapp::parallel {
+
+FaultInjection FaultInjection::from_environment(int my_rank) {
+  FaultInjection f;
+  const char* env = std::getenv("MINIAPP_FAULT");
+  if (!env || !*env)
+    return f;
+  static const std::vector<std::string> phases = {"config", "allocation", "kernel", "validation",
+                                                  "output"};
+  std::smatch m;
+  const std::string spec = env;
+  if (!std::regex_match(spec, m, std::regex("([0-9]+):([a-z]+)")) ||
+      std::find(phases.begin(), phases.end(), m[2].str()) == phases.end())
+    throw std::invalid_argument("MINIAPP_FAULT='" + spec +
+                                "' must be <rank>:<phase>, phase one of config, allocation, "
+                                "kernel, validation, output");
+  f.spec_ = spec;
+  f.phase_ = m[2].str();
+  f.mine_ = std::stol(m[1].str()) == my_rank;
+  return f;
+}
+
+void FaultInjection::trigger(const std::string& phase) const {
+  if (armed(phase))
+    throw InjectedFault("injected fault in phase " + phase + " (MINIAPP_FAULT=" + spec_ + ")");
+}
+
+} // namespace miniapp::parallel

@@ -1,0 +1,28 @@
+#pragma once
+// Fault injection for the multi-rank error paths: MINIAPP_FAULT=<rank>:<phase> makes that rank
+// fail in that phase (config, allocation, kernel, validation, output), so tests can check that
+// every rank stops with the right exit code and a message naming the rank, and never hangs.
+#include <stdexcept>
+#include <string>
+
+namespace miniapp::parallel {
+
+struct InjectedFault : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class FaultInjection {
+public:
+  // Reads MINIAPP_FAULT; throws std::invalid_argument when it is set but malformed.
+  static FaultInjection from_environment(int my_rank);
+  bool armed(const std::string& phase) const { return mine_ && phase == phase_; }
+  // Throws InjectedFault when armed for this phase on this rank.
+  void trigger(const std::string& phase) const;
+
+private:
+  bool mine_ = false;
+  std::string phase_;
+  std::string spec_;
+};
+
+} // namespace miniapp::parallel

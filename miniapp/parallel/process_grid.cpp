@@ -1,0 +1,56 @@
+#include "parallel/process_grid.hpp"
+
+#include <climits>
+#include <stdexcept>
+#include <string>
+
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h> // Open MPI: MPIX_CUDA_AWARE_SUPPORT, MPIX_Query_cuda_support
+#endif
+
+namespace miniapp::parallel {
+
+ProcessGrid::ProcessGrid(GridShape shape) : shape_(shape) {
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_split(MPI_COMM_WORLD, row(), col(), &row_);
+  MPI_Comm_split(MPI_COMM_WORLD, col(), row(), &col_);
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
+  MPI_Comm_size(node, &node_ranks_);
+  MPI_Comm_free(&node);
+}
+
+ProcessGrid::~ProcessGrid() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (finalized)
+    return;
+  if (row_ != MPI_COMM_NULL)
+    MPI_Comm_free(&row_);
+  if (col_ != MPI_COMM_NULL)
+    MPI_Comm_free(&col_);
+}
+
+bool mpi_accepts_device_memory(const std::string& backend) {
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+  if (backend == "cuda")
+    return MPIX_Query_cuda_support() == 1;
+#endif
+  (void)backend;
+  return false;
+}
+
+void broadcast(void* data, std::int64_t count, MPI_Datatype type, int root, MPI_Comm comm) {
+  if (count > INT_MAX)
+    throw std::runtime_error("a SUMMA panel of " + std::to_string(count) +
+                             " elements exceeds MPI's int count; use a smaller mpi.panel");
+  const int rc = MPI_Bcast(data, int(count), type, root, comm);
+  if (rc != MPI_SUCCESS) {
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    MPI_Error_string(rc, text, &len);
+    throw std::runtime_error("MPI_Bcast failed (resource: network): " + std::string(text, len));
+  }
+}
+
+} // namespace miniapp::parallel

@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""MPI checks for ctest (label mpi).
+
+compare: run CONFIG on one rank (no mpiexec) and on N ranks, then check, case by case, that
+  both runs have the same rows and statuses, every measured row validated, and the global
+  checksums agree: exactly for int32, else within the sum of the two runs' stated bounds
+  (checksum_bound = tolerance * sum of the element scales, the per-kernel bound of docs/kernels.md).
+expect: run a command on N ranks and check its exit code and that stderr matches a pattern
+  (optionally: exactly once).
+"""
+import argparse
+import csv
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+
+LIMIT_S = 50  # below the ctest TIMEOUT of 60 s
+
+
+def run(cmd, env=None):
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=LIMIT_S)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        sys.exit(f"FAIL: timed out after {LIMIT_S} s (a hang): {' '.join(cmd)}\n{err[-3000:]}")
+    return proc.returncode, out, err
+
+
+def mpi_cmd(args, ranks, rest):
+    return [args.mpiexec, "--oversubscribe", "-n", str(ranks)] + rest
+
+
+def rows_of(path):
+    with open(os.path.join(path, "results.csv"), newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def compare(args):
+    work = tempfile.mkdtemp(prefix="mpi-compare-")
+    common = ["run", args.config, "--quiet", "--kokkos-num-threads=1"]
+    sets = ["--set"] + args.set if args.set else []
+    one = os.path.join(work, "one")
+    code, _, err = run([args.miniapp] + common + ["--output-dir", one] + sets)
+    if code != 0:
+        sys.exit(f"FAIL: single-rank run exited {code}\n{err[-3000:]}")
+    many = os.path.join(work, f"np{args.ranks}")
+    if args.grid:  # mpi.grid must match the rank count, so only the N-rank run gets it
+        sets = (sets or ["--set"]) + [f"mpi.grid=[{args.grid}]"]
+    code, out, err = run(mpi_cmd(args, args.ranks, [args.miniapp] + common + ["--output-dir", many] + sets))
+    if code != 0:
+        sys.exit(f"FAIL: {args.ranks}-rank run exited {code}\n{out[-2000:]}\n{err[-3000:]}")
+    a, b = rows_of(one), rows_of(many)
+    if len(a) != len(b) or not a:
+        sys.exit(f"FAIL: {len(a)} rows on one rank, {len(b)} on {args.ranks}")
+    checked = 0
+    for x, y in zip(a, b):
+        what = f"{x['family']}/{x['variant']}/{x['precision']}/{x['m']}x{x['n']}x{x['k']} tile={x['tile']}"
+        if y["ranks"] != str(args.ranks):
+            sys.exit(f"FAIL: {what}: ranks column says {y['ranks']}")
+        if (x["family"], x["variant"], x["precision"], x["m"], x["n"], x["k"], x["tile"]) != \
+           (y["family"], y["variant"], y["precision"], y["m"], y["n"], y["k"], y["tile"]):
+            sys.exit(f"FAIL: rows differ: {what} vs {y['family']}/{y['variant']}")
+        if x["status"] != y["status"]:
+            sys.exit(f"FAIL: {what}: status {x['status']} on one rank, {y['status']} on {args.ranks}: {y['message']}")
+        if x["status"] == "unsupported":
+            continue
+        if x["status"] != "ok" or x["valid"] != "true" or y["valid"] != "true":
+            sys.exit(f"FAIL: {what}: not validated ({x['status']}/{x['valid']}, {y['status']}/{y['valid']}): {y['message']}")
+        c1, cn = float(x["checksum"]), float(y["checksum"])
+        bound = float(x["checksum_bound"]) + float(y["checksum_bound"])
+        if x["precision"] == "int32":
+            ok = c1 == cn and c1 == float(y["checksum_ref"])
+        else:
+            ok = abs(c1 - cn) <= bound
+        print(f"{what}: checksum {c1!r} (1 rank) vs {cn!r} ({args.ranks} ranks, grid "
+              f"{y['grid_p']}x{y['grid_q']}), bound {bound:.3g}: {'ok' if ok else 'DIFFERENT'}")
+        if not ok:
+            sys.exit(f"FAIL: {what}: checksums disagree")
+        checked += 1
+    print(f"PASS: {checked} case(s) agree between 1 and {args.ranks} rank(s)")
+    shutil.rmtree(work)
+
+
+def expect(args):
+    env = dict(os.environ)
+    for kv in args.env or []:
+        k, v = kv.split("=", 1)
+        env[k] = v
+    cmd = mpi_cmd(args, args.ranks, args.command)
+    code, out, err = run(cmd, env)
+    text = out + err
+    if code != args.code:
+        sys.exit(f"FAIL: exit code {code}, expected {args.code}\n{text[-4000:]}")
+    hits = len(re.findall(args.pattern, text, re.MULTILINE))
+    if hits == 0 or (args.once and hits != 1):
+        sys.exit(f"FAIL: /{args.pattern}/ found {hits} time(s) in the output\n{text[-4000:]}")
+    print(f"PASS: exit code {code}; /{args.pattern}/ found {hits} time(s)")
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--mpiexec", required=True)
+    sub = p.add_subparsers(dest="mode", required=True)
+    c = sub.add_parser("compare")
+    c.add_argument("--miniapp", required=True)
+    c.add_argument("--config", required=True)
+    c.add_argument("--ranks", type=int, required=True)
+    c.add_argument("--set", nargs="*")
+    c.add_argument("--grid", help="P,Q for the N-rank run")
+    e = sub.add_parser("expect")
+    e.add_argument("--ranks", type=int, required=True)
+    e.add_argument("--code", type=int, required=True)
+    e.add_argument("--pattern", required=True)
+    e.add_argument("--once", action="store_true")
+    e.add_argument("--env", action="append")
+    e.add_argument("command", nargs=argparse.REMAINDER)
+    args = p.parse_args()
+    if args.mode == "expect" and args.command and args.command[0] == "--":
+        args.command = args.command[1:]
+    compare(args) if args.mode == "compare" else expect(args)
+
+
+if __name__ == "__main__":
+    main()
