@@ -31,11 +31,17 @@ if [ "$what" = tests ] || [ "$what" = all ]; then
   log "== quickstart on CUDA"
   .carry/cuda/miniapp run configs/quickstart.yaml --output-dir "$OUT/run-quickstart" > "$OUT/quickstart.txt" 2>&1
   log "quickstart exit $?"; grep -E "axpby|ceiling" "$OUT/quickstart.txt" | tee -a "$sum"
+  log "== paper Table 1 on CUDA"
+  .carry/cuda/miniapp run configs/paper_table1.yaml --output-dir "$OUT/paper_table1-cuda" > "$OUT/table1.txt" 2>&1
+  log "table1 exit $?"; grep -E "^axpby|ceiling" "$OUT/table1.txt" | tee -a "$sum"
+  .carry/cuda/miniapp run configs/paper_table1.yaml --set pinned=true \
+    --output-dir "$OUT/paper_table1-cuda-pinned" > "$OUT/table1-pinned.txt" 2>&1
+  log "table1 pinned exit $?"
 fi
 
 if [ "$what" = bench ] || [ "$what" = all ]; then
   log "== miniapp-bench on CUDA"
-  .carry/cuda/miniapp-bench --benchmark_min_time=0.2 --benchmark_out="$OUT/bench-cuda.json" \
+  .carry/cuda/miniapp-bench --benchmark_min_time=0.1 --benchmark_filter="${BENCH_FILTER:-.}" --benchmark_out="$OUT/bench-cuda.json" \
     --benchmark_out_format=json > "$OUT/bench-cuda.txt" 2>&1
   log "bench exit $?"
   grep -E "^(axpby|tile_average|matmul|ceiling|launch)" "$OUT/bench-cuda.txt" | \

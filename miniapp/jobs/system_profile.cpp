@@ -74,7 +74,7 @@ bool valid_slurm_time(const std::string& t) {
 }
 
 SystemProfile parse_system_profile(const std::string& label, const std::string& text) {
-  const Source src(label);
+  Source src(label);
   const YAML::Node root = config::load_document(src, text);
   config::require_map(src, root, "a system profile");
   config::check_keys(src, root, kKeys, "the system profile");

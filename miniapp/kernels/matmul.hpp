@@ -15,6 +15,12 @@
 
 namespace miniapp::kernels {
 
+// Scratch rows start on 16 bytes so the compiler may read four floats of a row at once.
+template <class T>
+KOKKOS_INLINE_FUNCTION T* aligned16(void* p) {
+  return reinterpret_cast<T*>((reinterpret_cast<std::uintptr_t>(p) + 15) & ~std::uintptr_t(15));
+}
+
 template <class Exec, class VA, class VB, class VC>
 void matmul_flat(const Exec& exec, const VA& A, const VB& B, const VC& C) {
   using T = typename VC::non_const_value_type;
@@ -43,13 +49,13 @@ void matmul_tiled(const Exec& exec, const VA& A, const VB& B, const VC& C, int t
   const int M = C.extent(0), N = C.extent(1), K = A.extent(1);
   const int tiles_n = (N + TW - 1) / TW;
   const int league = ((M + TW - 1) / TW) * tiles_n;
-  const std::size_t bytes = 2 * sizeof(T) * std::size_t(TW) * TW;
+  const std::size_t bytes = 2 * sizeof(T) * std::size_t(TW) * TW + 16;
   check_scratch<Policy>("miniapp::matmul::tiled", bytes);
 
   auto body = KOKKOS_LAMBDA(const Member& team) {
     const int tw_ = TWc > 0 ? TWc : TW;
-    T* As = static_cast<T*>(team.team_scratch(0).get_shmem(sizeof(T) * tw_ * tw_));
-    T* Bs = static_cast<T*>(team.team_scratch(0).get_shmem(sizeof(T) * tw_ * tw_));
+    T* As = aligned16<T>(team.team_scratch(0).get_shmem(2 * sizeof(T) * tw_ * tw_ + 16));
+    T* Bs = As + tw_ * tw_;
     const int row0 = (team.league_rank() / tiles_n) * tw_;
     const int col0 = (team.league_rank() % tiles_n) * tw_;
     const int nthreads = team.team_size(), rank = team.team_rank();
@@ -123,58 +129,87 @@ void matmul_tiled_rb_impl(const Exec& exec, const VA& A, const VB& B, const VC& 
     const int row0 = (team.league_rank() / tiles_n) * BM;
     const int col0 = (team.league_rank() % tiles_n) * BN;
     const int nthreads = team.team_size(), rank = team.team_rank();
-    const bool resident = nthreads == Cfg::threads; // one block per thread: sums stay in registers
     T acc[TM][TN];
     for (int i = 0; i < TM; ++i)
       for (int j = 0; j < TN; ++j) acc[i][j] = 0;
+    auto row_of = [&](int tr, int i) { return IL ? tr + i * GR : tr * TM + i; };
+    auto col_of = [&](int tc, int j) { return IL ? tc + j * GC : tc * TN + j; };
+    auto a_at = [&](int r, int c) { return (row0 + r < M && c < K) ? A(row0 + r, c) : T(0); };
+    auto b_at = [&](int r, int c) { return (r < K && col0 + c < N) ? B(r, col0 + c) : T(0); };
+    // The inner product of one k-tile for the thread's TM x TN block.
+    auto multiply = [&](int tr, int tc) {
+      for (int kk = 0; kk < BK; ++kk) {
+        T a[TM], b[TN];
+        for (int i = 0; i < TM; ++i) a[i] = As[kk * Cfg::a_stride + row_of(tr, i)];
+        for (int j = 0; j < TN; ++j) b[j] = Bs[kk * BN + col_of(tc, j)];
+        for (int i = 0; i < TM; ++i)
+          for (int j = 0; j < TN; ++j) acc[i][j] += a[i] * b[j];
+      }
+    };
 
-    for (int k0 = 0; k0 < K; k0 += BK) {
-      for (int l = rank; l < BM * BK; l += nthreads) { // A tile, read along k (row-major A)
-        const int r = l / BK, c = l % BK;
-        As[c * Cfg::a_stride + r] = (row0 + r < M && k0 + c < K) ? A(row0 + r, k0 + c) : T(0);
-      }
-      for (int l = rank; l < BK * BN; l += nthreads) {
-        const int r = l / BN, c = l % BN;
-        Bs[l] = (k0 + r < K && col0 + c < N) ? B(k0 + r, col0 + c) : T(0);
-      }
-      team.team_barrier();
-      for (int blk = rank; blk < Cfg::threads; blk += nthreads) {
-        const int tr = blk / GC, tc = blk % GC;
-        if (!resident) { // host: reload this block's partial sums from C
-          for (int i = 0; i < TM; ++i)
-            for (int j = 0; j < TN; ++j) {
-              const int r = IL ? tr + i * GR : tr * TM + i, c = IL ? tc + j * GC : tc * TN + j;
-              acc[i][j] = (k0 == 0 || row0 + r >= M || col0 + c >= N) ? T(0)
-                                                                       : C(row0 + r, col0 + c);
-            }
+    if (nthreads == Cfg::threads) {
+      // GPU path: one block per thread, sums in registers; the next k-tile is read from global
+      // memory into registers while the current one is multiplied (one block per SM fits at
+      // this register count, so nothing else would hide that latency).
+      constexpr int LA = BM * BK / Cfg::threads, LB = BK * BN / Cfg::threads;
+      T next_a[LA], next_b[LB];
+      auto fetch = [&](int k0) {
+        for (int q = 0; q < LA; ++q) {
+          const int l = rank + q * Cfg::threads;
+          next_a[q] = a_at(l / BK, k0 + l % BK);
         }
-        for (int kk = 0; kk < BK; ++kk) {
-          T a[TM], b[TN];
-          for (int i = 0; i < TM; ++i) a[i] = As[kk * Cfg::a_stride + (IL ? tr + i * GR : tr * TM + i)];
-          for (int j = 0; j < TN; ++j) b[j] = Bs[kk * BN + (IL ? tc + j * GC : tc * TN + j)];
-          for (int i = 0; i < TM; ++i)
-            for (int j = 0; j < TN; ++j) acc[i][j] += a[i] * b[j];
+        for (int q = 0; q < LB; ++q) {
+          const int l = rank + q * Cfg::threads;
+          next_b[q] = b_at(k0 + l / BN, l % BN);
         }
-        if (!resident) {
-          for (int i = 0; i < TM; ++i)
-            for (int j = 0; j < TN; ++j) {
-              const int r = IL ? tr + i * GR : tr * TM + i, c = IL ? tc + j * GC : tc * TN + j;
-              if (row0 + r < M && col0 + c < N) C(row0 + r, col0 + c) = acc[i][j];
-            }
+      };
+      const int tr = rank / GC, tc = rank % GC;
+      fetch(0);
+      for (int k0 = 0; k0 < K; k0 += BK) {
+        for (int q = 0; q < LA; ++q) {
+          const int l = rank + q * Cfg::threads;
+          As[(l % BK) * Cfg::a_stride + l / BK] = next_a[q];
         }
+        for (int q = 0; q < LB; ++q) Bs[rank + q * Cfg::threads] = next_b[q];
+        team.team_barrier();
+        if (k0 + BK < K) fetch(k0 + BK);
+        multiply(tr, tc);
+        team.team_barrier();
       }
-      team.team_barrier();
+      for (int i = 0; i < TM; ++i)
+        for (int j = 0; j < TN; ++j) {
+          const int r = row_of(tr, i), c = col_of(tc, j);
+          if (row0 + r < M && col0 + c < N) C(row0 + r, col0 + c) = acc[i][j];
+        }
+      return;
     }
-    if (resident || K == 0) {
+
+    // Host path (teams smaller than the thread grid): each thread walks several blocks and keeps
+    // their partial sums in C between k-tiles; BK is deep so that reload is amortised.
+    for (int k0 = 0; k0 < K; k0 += BK) {
+      for (int l = rank; l < BM * BK; l += nthreads)
+        As[(l % BK) * Cfg::a_stride + l / BK] = a_at(l / BK, k0 + l % BK);
+      for (int l = rank; l < BK * BN; l += nthreads) Bs[l] = b_at(k0 + l / BN, l % BN);
+      team.team_barrier();
       for (int blk = rank; blk < Cfg::threads; blk += nthreads) {
         const int tr = blk / GC, tc = blk % GC;
         for (int i = 0; i < TM; ++i)
           for (int j = 0; j < TN; ++j) {
-            const int r = IL ? tr + i * GR : tr * TM + i, c = IL ? tc + j * GC : tc * TN + j;
-            if (row0 + r < M && col0 + c < N) C(row0 + r, col0 + c) = resident ? acc[i][j] : T(0);
+            const int r = row_of(tr, i), c = col_of(tc, j);
+            acc[i][j] = (k0 == 0 || row0 + r >= M || col0 + c >= N) ? T(0) : C(row0 + r, col0 + c);
+          }
+        multiply(tr, tc);
+        for (int i = 0; i < TM; ++i)
+          for (int j = 0; j < TN; ++j) {
+            const int r = row_of(tr, i), c = col_of(tc, j);
+            if (row0 + r < M && col0 + c < N) C(row0 + r, col0 + c) = acc[i][j];
           }
       }
+      team.team_barrier();
     }
+    if (K == 0)
+      for (int l = rank; l < BM * BN; l += nthreads)
+        if (row0 + l / BN < M && col0 + l % BN < N) C(row0 + l / BN, col0 + l % BN) = T(0);
   };
   Policy probe(exec, league, Kokkos::AUTO);
   probe.set_scratch_size(level, Kokkos::PerTeam(bytes));
@@ -184,7 +219,8 @@ void matmul_tiled_rb_impl(const Exec& exec, const VA& A, const VB& B, const VC& 
   Kokkos::parallel_for("miniapp::matmul::tiled_rb", policy, body);
 }
 
-// Tile shapes per backend and tile width (64 or 128). GPUs: 256 threads, 8x8 outputs each.
+// Tile shapes per backend and tile width (64 or 128). GPUs: 256 threads, 8x8 outputs each
+// (4x4 for 64x64 tiles, and for every float64 product).
 // Host: one thread per team walks 4x8 blocks with a deep k-tile, so the partial sums it reloads
 // from C are amortised over BK multiply-adds.
 template <class Exec, class VA, class VB, class VC>
@@ -198,10 +234,13 @@ void matmul_tiled_rb(const Exec& exec, const VA& A, const VB& B, const VC& C, in
     else
       matmul_tiled_rb_impl<64, 64, 128, 4, 8, false>(exec, A, B, C, team_size);
   } else {
-    if (tile == 64)
+    using T = typename VC::non_const_value_type;
+    // 128x128 with 8x8 outputs per thread needs 255 registers in float64 and spills: float64
+    // always runs the 64x64 shape on GPUs.
+    if (tile == 64 || sizeof(T) == 8)
       matmul_tiled_rb_impl<64, 64, 16, 4, 4, true>(exec, A, B, C, team_size);
     else
-      matmul_tiled_rb_impl<128, 128, 8, 8, 8, true>(exec, A, B, C, team_size);
+      matmul_tiled_rb_impl<128, 128, 16, 8, 8, true>(exec, A, B, C, team_size);
   }
 }
 

@@ -1,5 +1,6 @@
 #include "parallel/distributed_runner.hpp"
 
+#include "app/load_plan.hpp"
 #include "compat.hpp"
 #include "config/config.hpp"
 #include "parallel/distributed_case.hpp"
