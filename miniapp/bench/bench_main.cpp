@@ -53,43 +53,72 @@ Options take_options(int& argc, char** argv) {
   return o;
 }
 
-void run_kernel(benchmark::State& state, Case c, const std::string& backend) {
-  std::unique_ptr<KernelCase> k;
+// Google Benchmark calls a benchmark function several times while it sizes the iteration count:
+// the case (allocation, inputs, the checked run) is made once per benchmark and kept until the
+// next benchmark starts, so only one case holds device memory at a time.
+struct Prepared {
+  std::string name;
+  std::unique_ptr<KernelCase> kernel;
+  std::string error; // set up or validation failure
+  std::string label;
+};
+
+Prepared current;
+
+Prepared& prepare(const std::string& name, const Case& c, const std::string& backend) {
+  if (current.name == name) return current;
+  current = Prepared();
+  current.name = name;
   try {
-    k = make_kernel_case(c, backend);
+    current.kernel = make_kernel_case(c, backend);
+    auto& k = *current.kernel;
+    // One checked run before timing: a benchmark of a wrong kernel is worthless. The float64 host
+    // reference of a product costs seconds to minutes beyond 2048 (the tests cover those code
+    // paths at odd sizes), so larger products are timed unchecked and labelled so.
+    if (c.family == "matmul" && std::max({c.m, c.n, c.k}) > 2048) {
+      current.label = "unvalidated (size > 2048)";
+      k.upload();
+    } else {
+      k.upload();
+      k.poison();
+      k.run();
+      Kokkos::fence();
+      k.download();
+      const Validation v = k.validate(0);
+      if (!v.passed) current.error = "validation failed: " + v.first_bad;
+      k.reset_inputs();
+      k.upload();
+    }
+    k.run(); // warm-up: module load, handle creation
+    Kokkos::fence();
   } catch (const std::exception& e) {
-    state.SkipWithError(e.what());
+    current.error = e.what();
+  }
+  return current;
+}
+
+void run_kernel(benchmark::State& state, const std::string& name, const Case& c,
+                const std::string& backend) {
+  Prepared& p = prepare(name, c, backend);
+  if (!p.error.empty()) {
+    state.SkipWithError(p.error.c_str());
     return;
   }
-  k->upload();
-  k->run(); // warm-up: module load, handle creation
-  Kokkos::fence();
+  KernelCase& k = *p.kernel;
   for (auto _ : state) {
     Kokkos::fence();
     Kokkos::Timer t;
-    k->run();
+    k.run();
     Kokkos::fence();
     state.SetIterationTime(t.seconds());
   }
-  const Work w = k->work();
+  const Work w = k.work();
   state.counters["FLOP/s"] = benchmark::Counter(w.flops, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["bytes/s"] = benchmark::Counter(w.bytes, benchmark::Counter::kIsIterationInvariantRate);
-  // One checked run after timing: a benchmark of a wrong kernel is worthless. The float64 host
-  // reference costs seconds to minutes beyond 2048 (tests cover those code paths at odd sizes),
-  // so larger products are timed unchecked and say so.
-  if (c.family == "matmul" && std::max({c.m, c.n, c.k}) > 2048) {
-    state.SetLabel("unvalidated (size > 2048)");
-    return;
-  }
-  k->reset_inputs();
-  k->upload();
-  k->poison();
-  k->run();
-  Kokkos::fence();
-  k->download();
-  const Validation v = k->validate(0);
-  if (!v.passed) state.SkipWithError(("validation failed: " + v.first_bad).c_str());
+  if (!p.label.empty()) state.SetLabel(p.label);
 }
+
+void release_prepared() { current = Prepared(); }
 
 Case make_case(const std::string& family, const std::string& variant, Precision p, std::int64_t n,
                int tile = 0) {
@@ -110,14 +139,14 @@ void register_all(const Options& o, const std::string& backend) {
   std::vector<std::int64_t> stream_sizes = o.sizes, gemm_sizes = o.sizes;
   if (o.sizes.empty()) {
     stream_sizes = o.quick ? std::vector<std::int64_t>{64, 256}
-                   : gpu   ? std::vector<std::int64_t>{1024, 2048, 4096, 8192, 16384}
+                   : gpu   ? std::vector<std::int64_t>{1024, 2048, 4096, 8192}
                            : std::vector<std::int64_t>{1024, 2048, 4096, 8192};
     gemm_sizes = o.quick ? std::vector<std::int64_t>{64, 128}
                  : gpu   ? std::vector<std::int64_t>{1024, 2048, 4096, 8192}
                          : std::vector<std::int64_t>{512, 1024, 2048};
   }
   auto add = [&](const Case& c, const std::string& name) {
-    benchmark::RegisterBenchmark(name.c_str(), [c, backend](benchmark::State& s) { run_kernel(s, c, backend); })
+    benchmark::RegisterBenchmark(name.c_str(), [c, backend, name](benchmark::State& s) { run_kernel(s, name, c, backend); })
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);
   };
@@ -195,6 +224,7 @@ int main(int argc, char** argv) {
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
     benchmark::RunSpecifiedBenchmarks();
+    release_prepared(); // device memory goes back before Kokkos::finalize
     benchmark::Shutdown();
   }
   Kokkos::finalize();
