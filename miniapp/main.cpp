@@ -35,7 +35,8 @@ SplitArgs split_args(int argc, char** argv) {
 class KokkosSession {
 public:
   explicit KokkosSession(std::vector<std::string> args) : args_(std::move(args)) {
-    for (auto& a : args_) ptrs_.push_back(a.data());
+    for (auto& a : args_)
+      ptrs_.push_back(a.data());
     int argc = int(ptrs_.size());
     Kokkos::initialize(argc, ptrs_.data());
   }
@@ -68,13 +69,15 @@ int main(int argc, char** argv) {
   MpiEnv mpi(argc, argv);
   const SplitArgs args = split_args(argc, argv);
 
-  CLI::App app{"miniapp: Kokkos teaching kernels (matrix multiply, R = a*A + b*B, tile averages,\n"
-               "tile index maps) run as validated experiments from YAML configs.\n"
-               "Kokkos flags (--kokkos-num-threads=N, --kokkos-device-id=N, ...) pass through.\n"
-               "Under mpiexec with several ranks every case is distributed over a 2D process grid\n"
-               "(SUMMA for matmul; one GPU per node-local rank): see docs/mpi.md.\n"
-               "Exit codes: 0 ok, 2 config/usage error, 3 runtime/resource error, 4 validation failed."};
-  app.set_version_flag("--version", std::string("miniapp ") + version() + " (git " + git_revision() + ")");
+  CLI::App app{
+      "miniapp: Kokkos teaching kernels (matrix multiply, R = a*A + b*B, tile averages,\n"
+      "tile index maps) run as validated experiments from YAML configs.\n"
+      "Kokkos flags (--kokkos-num-threads=N, --kokkos-device-id=N, ...) pass through.\n"
+      "Under mpiexec with several ranks every case is distributed over a 2D process grid\n"
+      "(SUMMA for matmul; one GPU per node-local rank): see docs/mpi.md.\n"
+      "Exit codes: 0 ok, 2 config/usage error, 3 runtime/resource error, 4 validation failed."};
+  app.set_version_flag("--version",
+                       std::string("miniapp ") + version() + " (git " + git_revision() + ")");
   app.require_subcommand(1);
 
   RunArgs run_args;
@@ -133,7 +136,8 @@ int main(int argc, char** argv) {
   describe->add_option("--rows", rows, "Matrix rows")->capture_default_str();
   describe->add_option("--cols", cols, "Matrix columns")->capture_default_str();
   describe->add_option("--tile", tile, "Tile shape RxC")->capture_default_str();
-  describe->add_option("--backend", describe_backend, "Backend (auto = default)")->capture_default_str();
+  describe->add_option("--backend", describe_backend, "Backend (auto = default)")
+      ->capture_default_str();
   describe->add_option("--color", color, "auto, always or never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
@@ -198,12 +202,18 @@ int main(int argc, char** argv) {
   setenv("OMP_PROC_BIND", "spread", 0);
   setenv("OMP_PLACES", "threads", 0);
   std::vector<std::string> kokkos_args = args.kokkos;
-  for (const auto& flag : parallel::device_mapping_flags(mpi, args.kokkos)) kokkos_args.push_back(flag);
+  for (const auto& flag : parallel::device_mapping_flags(mpi, args.kokkos))
+    kokkos_args.push_back(flag);
   KokkosSession kokkos(kokkos_args);
-  if (*run) return cmd_run(run_args, mpi);
-  if (*validate) return cmd_validate(validate_args, mpi);
-  if (*jobscript) return cmd_jobscript(job_args, mpi);
-  if (*info) return cmd_info(mpi);
-  if (*describe) return cmd_describe(rows, cols, tile, describe_backend, color);
+  if (*run)
+    return cmd_run(run_args, mpi);
+  if (*validate)
+    return cmd_validate(validate_args, mpi);
+  if (*jobscript)
+    return cmd_jobscript(job_args, mpi);
+  if (*info)
+    return cmd_info(mpi);
+  if (*describe)
+    return cmd_describe(rows, cols, tile, describe_backend, color);
   return kConfigError;
 }

@@ -13,9 +13,11 @@ int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   // Listing tests (ctest discovery) must work on a build machine without the GPU.
   const bool listing = ::testing::GTEST_FLAG(list_tests);
-  if (!listing) Kokkos::initialize(argc, argv);
+  if (!listing)
+    Kokkos::initialize(argc, argv);
   const int rc = RUN_ALL_TESTS();
-  if (!listing) Kokkos::finalize();
+  if (!listing)
+    Kokkos::finalize();
 #ifdef MINIAPP_HAVE_MPI
   MPI_Finalize();
 #endif

@@ -15,14 +15,16 @@ namespace {
 
 using Param = std::tuple<std::string, Precision>;
 
-std::vector<double> run_and_fetch(const Case& c, const std::string& backend, Validation* v = nullptr) {
+std::vector<double> run_and_fetch(const Case& c, const std::string& backend,
+                                  Validation* v = nullptr) {
   auto k = make_kernel_case(c, backend);
   k->upload();
   k->poison();
   k->run();
   Kokkos::fence();
   k->download();
-  if (v) *v = k->validate(0);
+  if (v)
+    *v = k->validate(0);
   return k->result();
 }
 
@@ -57,17 +59,20 @@ const std::vector<std::array<std::int64_t, 3>> matmul_sizes = {
     {1, 1, 1}, {3, 3, 2}, {7, 13, 5}, {17, 31, 19}, {33, 65, 47}, {64, 64, 64}, {130, 70, 129}};
 
 TEST_P(Kernels, MatmulFlat) {
-  for (auto [m, n, k] : matmul_sizes) expect_valid(make("matmul", "flat", m, n, k), backend());
+  for (auto [m, n, k] : matmul_sizes)
+    expect_valid(make("matmul", "flat", m, n, k), backend());
 }
 
 TEST_P(Kernels, MatmulTiledEveryWidth) {
   for (int tile : {2, 3, 4, 8, 16, 32})
-    for (auto [m, n, k] : matmul_sizes) expect_valid(make("matmul", "tiled", m, n, k, tile), backend());
+    for (auto [m, n, k] : matmul_sizes)
+      expect_valid(make("matmul", "tiled", m, n, k, tile), backend());
 }
 
 TEST_P(Kernels, MatmulTiledRegisterBlocked) {
   for (int tile : {64, 128})
-    for (auto [m, n, k] : matmul_sizes) expect_valid(make("matmul", "tiled_rb", m, n, k, tile), backend());
+    for (auto [m, n, k] : matmul_sizes)
+      expect_valid(make("matmul", "tiled_rb", m, n, k, tile), backend());
 }
 
 TEST_P(Kernels, MatmulVendorOrClearlyUnsupported) {
@@ -121,13 +126,15 @@ TEST_P(Kernels, ValidationCatchesUnwrittenOutput) {
 std::vector<Param> all_params() {
   std::vector<Param> p;
   for (const auto& b : compiled_backends())
-    for (Precision t : {Precision::int32, Precision::float32, Precision::float64}) p.emplace_back(b, t);
+    for (Precision t : {Precision::int32, Precision::float32, Precision::float64})
+      p.emplace_back(b, t);
   return p;
 }
 
 INSTANTIATE_TEST_SUITE_P(AllBackends, Kernels, ::testing::ValuesIn(all_params()),
                          [](const ::testing::TestParamInfo<Param>& info) {
-                           return std::get<0>(info.param) + "_" + to_string(std::get<1>(info.param));
+                           return std::get<0>(info.param) + "_" +
+                                  to_string(std::get<1>(info.param));
                          });
 
 // The worked examples of the source documents, exactly.
@@ -151,16 +158,20 @@ Case explicit_matmul(const std::string& variant, int tile, std::vector<std::vect
 
 TEST_P(WorkedExamples, Product3x2By2x3FlatAndTiled) {
   const std::vector<double> want = {47, 52, 57, 64, 71, 78, 81, 90, 99};
-  for (auto [variant, tile] : std::vector<std::pair<std::string, int>>{{"flat", 0}, {"tiled", 2}, {"tiled", 3}})
-    EXPECT_EQ(run_and_fetch(explicit_matmul(variant, tile, {{1, 4}, {2, 5}, {3, 6}}, {{7, 8, 9}, {10, 11, 12}}),
+  for (auto [variant, tile] :
+       std::vector<std::pair<std::string, int>>{{"flat", 0}, {"tiled", 2}, {"tiled", 3}})
+    EXPECT_EQ(run_and_fetch(explicit_matmul(variant, tile, {{1, 4}, {2, 5}, {3, 6}},
+                                            {{7, 8, 9}, {10, 11, 12}}),
                             GetParam()),
               want)
         << variant << " tile " << tile;
 }
 
 TEST_P(WorkedExamples, Product4x4With2x2Tiles) {
-  const std::vector<std::vector<double>> m = {{1, 2, 3, 4}, {5, 6, 7, 8}, {1, 2, 3, 4}, {5, 6, 7, 8}};
-  const std::vector<double> want = {34, 44, 54, 64, 82, 108, 134, 160, 34, 44, 54, 64, 82, 108, 134, 160};
+  const std::vector<std::vector<double>> m = {
+      {1, 2, 3, 4}, {5, 6, 7, 8}, {1, 2, 3, 4}, {5, 6, 7, 8}};
+  const std::vector<double> want = {34, 44, 54, 64, 82, 108, 134, 160,
+                                    34, 44, 54, 64, 82, 108, 134, 160};
   EXPECT_EQ(run_and_fetch(explicit_matmul("tiled", 2, m, m), GetParam()), want);
 }
 
@@ -178,7 +189,8 @@ TEST_P(WorkedExamples, TileAverages8x8) {
                                    42.5, 52.5, 54.5, 56.5, 58.5}))
         << variant;
     c.tile = 4;
-    EXPECT_EQ(run_and_fetch(c, GetParam()), (std::vector<double>{13.5, 17.5, 45.5, 49.5})) << variant;
+    EXPECT_EQ(run_and_fetch(c, GetParam()), (std::vector<double>{13.5, 17.5, 45.5, 49.5}))
+        << variant;
   }
 }
 

@@ -16,7 +16,8 @@
 namespace miniapp {
 
 int cmd_info(const MpiEnv& mpi) {
-  if (mpi.rank() != 0) return kOk;
+  if (mpi.rank() != 0)
+    return kOk;
   std::cout << "miniapp " << version() << " (git " << git_revision() << ")\n"
             << "Kokkos version:          " << compat::kokkos_version_string() << "\n"
             << "backends compiled in:    " << join(compiled_backends(), ", ") << "\n"

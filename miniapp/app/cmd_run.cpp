@@ -22,18 +22,22 @@
 namespace miniapp {
 
 namespace {
-// Rank 0 reads the file; every rank parses the same bytes, so a config error is the same everywhere.
+// Rank 0 reads the file; every rank parses the same bytes, so a config error is the same
+// everywhere.
 config::ExperimentConfig read_config(const RunArgs& args, const MpiEnv& mpi) {
-  if (mpi.size() == 1) return config::load_config(args.config, args.overrides);
+  if (mpi.size() == 1)
+    return config::load_config(args.config, args.overrides);
   std::string packet; // 'T' + text, or 'E' + error message
   if (mpi.rank() == 0) {
     std::ifstream in(args.config, std::ios::binary);
     std::stringstream ss;
-    if (in) ss << in.rdbuf();
+    if (in)
+      ss << in.rdbuf();
     packet = in ? "T" + ss.str() : "E" + args.config + ":1:1: cannot open the config file";
   }
   packet = mpi.broadcast(packet);
-  if (packet[0] == 'E') throw config::ConfigError(packet.substr(1));
+  if (packet[0] == 'E')
+    throw config::ConfigError(packet.substr(1));
   return config::parse_config(args.config, packet.substr(1), args.overrides);
 }
 } // namespace
@@ -63,23 +67,27 @@ Plan load_plan(const RunArgs& args, const MpiEnv& mpi) {
 int cmd_validate(const RunArgs& args, const MpiEnv& mpi) {
   try {
     const Plan plan = load_plan(args, mpi);
-    if (mpi.rank() == 0) print_plan(std::cout, plan);
+    if (mpi.rank() == 0)
+      print_plan(std::cout, plan);
     return kOk;
   } catch (const config::ConfigError& e) {
-    if (mpi.rank() == 0) std::cerr << e.what() << std::endl;
+    if (mpi.rank() == 0)
+      std::cerr << e.what() << std::endl;
     return kConfigError;
   }
 }
 
 int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
 #ifdef MINIAPP_HAVE_MPI
-  if (mpi.size() > 1) return parallel::run_distributed(args, mpi);
+  if (mpi.size() > 1)
+    return parallel::run_distributed(args, mpi);
 #endif
   Plan plan;
   try {
     plan = load_plan(args, mpi);
   } catch (const config::ConfigError& e) {
-    if (mpi.rank() == 0) std::cerr << e.what() << std::endl;
+    if (mpi.rank() == 0)
+      std::cerr << e.what() << std::endl;
     return kConfigError;
   }
   install_stop_handlers();
@@ -130,13 +138,15 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
   }
   if (code == kOk)
     for (const auto& r : results)
-      if (r.status == "invalid") code = kValidationFailed;
+      if (r.status == "invalid")
+        code = kValidationFailed;
   if (interrupted) {
     const auto kept = std::count_if(results.begin(), results.end(),
                                     [](const CaseResult& r) { return r.status != "interrupted"; });
     std::cerr << "miniapp: rank " << mpi.rank() << ": interrupted; " << kept << " of "
               << plan.cases.size() << " case(s) kept in " << writer->directory() << "\n";
-    if (code == kOk) code = kRuntimeError;
+    if (code == kOk)
+      code = kRuntimeError;
   }
   if (code == kValidationFailed)
     std::cerr << "miniapp: validation FAILED for at least one case (rows marked invalid)\n";

@@ -42,7 +42,8 @@ Options take_options(int& argc, char** argv) {
       o.backend = a.substr(18);
     } else if (a.rfind("--miniapp-sizes=", 0) == 0) {
       std::stringstream ss(a.substr(16));
-      for (std::string s; std::getline(ss, s, ',');) o.sizes.push_back(std::stoll(s));
+      for (std::string s; std::getline(ss, s, ',');)
+        o.sizes.push_back(std::stoll(s));
     } else if (a == "--miniapp-quick") {
       o.quick = true;
     } else {
@@ -66,7 +67,8 @@ struct Prepared {
 Prepared current;
 
 Prepared& prepare(const std::string& name, const Case& c, const std::string& backend) {
-  if (current.name == name) return current;
+  if (current.name == name)
+    return current;
   current = Prepared();
   current.name = name;
   try {
@@ -85,7 +87,8 @@ Prepared& prepare(const std::string& name, const Case& c, const std::string& bac
       Kokkos::fence();
       k.download();
       const Validation v = k.validate(0);
-      if (!v.passed) current.error = "validation failed: " + v.first_bad;
+      if (!v.passed)
+        current.error = "validation failed: " + v.first_bad;
       k.reset_inputs();
       k.upload();
     }
@@ -113,12 +116,17 @@ void run_kernel(benchmark::State& state, const std::string& name, const Case& c,
     state.SetIterationTime(t.seconds());
   }
   const Work w = k.work();
-  state.counters["FLOP/s"] = benchmark::Counter(w.flops, benchmark::Counter::kIsIterationInvariantRate);
-  state.counters["bytes/s"] = benchmark::Counter(w.bytes, benchmark::Counter::kIsIterationInvariantRate);
-  if (!p.label.empty()) state.SetLabel(p.label);
+  state.counters["FLOP/s"] =
+      benchmark::Counter(w.flops, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["bytes/s"] =
+      benchmark::Counter(w.bytes, benchmark::Counter::kIsIterationInvariantRate);
+  if (!p.label.empty())
+    state.SetLabel(p.label);
 }
 
-void release_prepared() { current = Prepared(); }
+void release_prepared() {
+  current = Prepared();
+}
 
 Case make_case(const std::string& family, const std::string& variant, Precision p, std::int64_t n,
                int tile = 0) {
@@ -130,7 +138,8 @@ Case make_case(const std::string& family, const std::string& variant, Precision 
   c.tile = tile;
   c.alpha = 2;
   c.beta = -1;
-  if (family != "matmul") c.k = 0;
+  if (family != "matmul")
+    c.k = 0;
   return c;
 }
 
@@ -146,14 +155,16 @@ void register_all(const Options& o, const std::string& backend) {
                          : std::vector<std::int64_t>{512, 1024, 2048};
   }
   auto add = [&](const Case& c, const std::string& name) {
-    benchmark::RegisterBenchmark(name.c_str(), [c, backend, name](benchmark::State& s) { run_kernel(s, name, c, backend); })
+    benchmark::RegisterBenchmark(
+        name.c_str(), [c, backend, name](benchmark::State& s) { run_kernel(s, name, c, backend); })
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);
   };
   for (auto n : stream_sizes) {
     const std::string size = "/" + std::to_string(n);
     for (const char* v : {"flat", "mdrange", "team"})
-      add(make_case("axpby", v, Precision::float32, n), std::string("axpby/") + v + "/float32" + size);
+      add(make_case("axpby", v, Precision::float32, n),
+          std::string("axpby/") + v + "/float32" + size);
     for (int S : {16, 32})
       for (const char* v : {"leader", "team_reduce"})
         add(make_case("tile_average", v, Precision::float32, n, S),
@@ -163,47 +174,72 @@ void register_all(const Options& o, const std::string& backend) {
     const std::string size = "/" + std::to_string(n);
     for (Precision p : {Precision::float32, Precision::float64}) {
       const std::string t = std::string("/") + to_string(p);
-      if (p == Precision::float32 && n <= 4096) add(make_case("matmul", "flat", p, n), "matmul/flat" + t + size);
-      if (p == Precision::float32) add(make_case("matmul", "tiled", p, n, 16), "matmul/tiled16" + t + size);
+      if (p == Precision::float32 && n <= 4096)
+        add(make_case("matmul", "flat", p, n), "matmul/flat" + t + size);
+      if (p == Precision::float32)
+        add(make_case("matmul", "tiled", p, n, 16), "matmul/tiled16" + t + size);
       add(make_case("matmul", "tiled_rb", p, n, 128), "matmul/tiled_rb128" + t + size);
       add(make_case("matmul", "vendor", p, n), "matmul/vendor" + t + size);
     }
   }
   // Ceilings, measured by this process.
   const std::size_t copy_bytes = o.quick ? (std::size_t(8) << 20) : (std::size_t(512) << 20);
-  benchmark::RegisterBenchmark("ceiling/copy", [=](benchmark::State& s) {
-    double gbs = 0;
-    for (auto _ : s) {
-      gbs = measure_copy_bandwidth(backend, copy_bytes, 5);
-      s.SetIterationTime(2.0 * copy_bytes / (gbs * 1e9));
-    }
-    s.counters["bytes/s"] = benchmark::Counter(2.0 * copy_bytes, benchmark::Counter::kIsIterationInvariantRate);
-  })->UseManualTime()->Iterations(3);
+  benchmark::RegisterBenchmark(
+      "ceiling/copy",
+      [=](benchmark::State& s) {
+        double gbs = 0;
+        for (auto _ : s) {
+          gbs = measure_copy_bandwidth(backend, copy_bytes, 5);
+          s.SetIterationTime(2.0 * copy_bytes / (gbs * 1e9));
+        }
+        s.counters["bytes/s"] =
+            benchmark::Counter(2.0 * copy_bytes, benchmark::Counter::kIsIterationInvariantRate);
+      })
+      ->UseManualTime()
+      ->Iterations(3);
   if (gpu) {
-    benchmark::RegisterBenchmark("ceiling/h2d_pinned", [=](benchmark::State& s) {
-      for (auto _ : s) {
-        const double gbs = measure_pinned_h2d_bandwidth(backend, copy_bytes / 2, 5);
-        s.SetIterationTime(copy_bytes / (gbs * 1e9));
-      }
-      s.counters["bytes/s"] = benchmark::Counter(double(copy_bytes), benchmark::Counter::kIsIterationInvariantRate);
-    })->UseManualTime()->Iterations(3);
+    benchmark::RegisterBenchmark(
+        "ceiling/h2d_pinned",
+        [=](benchmark::State& s) {
+          for (auto _ : s) {
+            const double gbs = measure_pinned_h2d_bandwidth(backend, copy_bytes / 2, 5);
+            s.SetIterationTime(copy_bytes / (gbs * 1e9));
+          }
+          s.counters["bytes/s"] =
+              benchmark::Counter(double(copy_bytes), benchmark::Counter::kIsIterationInvariantRate);
+        })
+        ->UseManualTime()
+        ->Iterations(3);
     const std::string host = compiled_backends().size() > 1 ? compiled_backends()[0] : "";
     if (!host.empty())
-      benchmark::RegisterBenchmark("ceiling/host_copy", [=](benchmark::State& s) {
-        for (auto _ : s) {
-          const double gbs = measure_copy_bandwidth(host, copy_bytes / 4, 5);
-          s.SetIterationTime(copy_bytes / 2 / (gbs * 1e9));
-        }
-        s.counters["bytes/s"] = benchmark::Counter(double(copy_bytes / 2), benchmark::Counter::kIsIterationInvariantRate);
-      })->UseManualTime()->Iterations(3);
+      benchmark::RegisterBenchmark(
+          "ceiling/host_copy",
+          [=](benchmark::State& s) {
+            for (auto _ : s) {
+              const double gbs = measure_copy_bandwidth(host, copy_bytes / 4, 5);
+              s.SetIterationTime(copy_bytes / 2 / (gbs * 1e9));
+            }
+            s.counters["bytes/s"] = benchmark::Counter(
+                double(copy_bytes / 2), benchmark::Counter::kIsIterationInvariantRate);
+          })
+          ->UseManualTime()
+          ->Iterations(3);
   }
-  benchmark::RegisterBenchmark("launch/kokkos_empty", [=](benchmark::State& s) {
-    for (auto _ : s) s.SetIterationTime(kokkos_empty_launch_seconds(backend, 1000));
-  })->UseManualTime()->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("launch/kokkos_empty",
+                               [=](benchmark::State& s) {
+                                 for (auto _ : s)
+                                   s.SetIterationTime(kokkos_empty_launch_seconds(backend, 1000));
+                               })
+      ->UseManualTime()
+      ->Unit(benchmark::kMicrosecond);
   if (raw_launch_available(backend))
-    benchmark::RegisterBenchmark("launch/raw_empty", [=](benchmark::State& s) {
-      for (auto _ : s) s.SetIterationTime(raw_empty_launch_seconds(1000));
-    })->UseManualTime()->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark("launch/raw_empty",
+                                 [=](benchmark::State& s) {
+                                   for (auto _ : s)
+                                     s.SetIterationTime(raw_empty_launch_seconds(1000));
+                                 })
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond);
 }
 
 } // namespace
@@ -222,7 +258,8 @@ int main(int argc, char** argv) {
     benchmark::AddCustomContext("host_blas", kernels::host_blas_name());
     register_all(opt, backend);
     benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+    if (benchmark::ReportUnrecognizedArguments(argc, argv))
+      return 2;
     benchmark::RunSpecifiedBenchmarks();
     release_prepared(); // device memory goes back before Kokkos::finalize
     benchmark::Shutdown();

@@ -15,7 +15,7 @@ double empty_launches(const Exec& exec, int launches) {
   Kokkos::Timer t;
   for (int i = 0; i < launches; ++i)
     Kokkos::parallel_for("miniapp::launch::empty", Kokkos::RangePolicy<Exec>(exec, 0, 1),
-                         KOKKOS_LAMBDA(const int) {});
+                         KOKKOS_LAMBDA(const int){});
   Kokkos::fence();
   return t.seconds() / launches;
 }
@@ -42,8 +42,10 @@ double raw_empty_launch_seconds(int launches) {
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
   cudaDeviceSynchronize();
   Kokkos::Timer t;
-  for (int i = 0; i < launches; ++i) raw_empty_kernel<<<1, 1>>>();
-  if (cudaDeviceSynchronize() != cudaSuccess) throw std::runtime_error("raw CUDA launch failed");
+  for (int i = 0; i < launches; ++i)
+    raw_empty_kernel<<<1, 1>>>();
+  if (cudaDeviceSynchronize() != cudaSuccess)
+    throw std::runtime_error("raw CUDA launch failed");
   return t.seconds() / launches;
 #else
   (void)launches;

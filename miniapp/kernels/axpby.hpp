@@ -29,11 +29,15 @@ void axpby_flat(const Exec& exec, typename VR::non_const_value_type a, const VA&
         const std::int64_t i0 = item * V;
         if (i0 + V <= n) {
           decltype(a) x[V], y[V];
-          for (int v = 0; v < V; ++v) x[v] = pa[i0 + v];
-          for (int v = 0; v < V; ++v) y[v] = pb[i0 + v];
-          for (int v = 0; v < V; ++v) pr[i0 + v] = a * x[v] + b * y[v];
+          for (int v = 0; v < V; ++v)
+            x[v] = pa[i0 + v];
+          for (int v = 0; v < V; ++v)
+            y[v] = pb[i0 + v];
+          for (int v = 0; v < V; ++v)
+            pr[i0 + v] = a * x[v] + b * y[v];
         } else {
-          for (std::int64_t i = i0; i < n; ++i) pr[i] = a * pa[i] + b * pb[i];
+          for (std::int64_t i = i0; i < n; ++i)
+            pr[i] = a * pa[i] + b * pb[i];
         }
       });
 }

@@ -15,7 +15,8 @@ public:
   AxpbyCase(const Case& c, const Block& blk)
       : c_(c), blk_(blk), m_(blk.rows < 0 ? c.m : blk.rows), n_(blk.cols < 0 ? c.n : blk.cols),
         A_("miniapp::axpby::A", m_, n_, c.pinned), B_("miniapp::axpby::B", m_, n_, c.pinned) {
-    if (!c.in_place) R_ = DualMatrix<T, Exec>("miniapp::axpby::R", m_, n_, c.pinned);
+    if (!c.in_place)
+      R_ = DualMatrix<T, Exec>("miniapp::axpby::R", m_, n_, c.pinned);
     fill_input(A_.h, c, 0, c.a_values, blk.row0, blk.col0, c.n);
     fill_input(B_.h, c, 1, c.b_values, blk.row0, blk.col0, c.n);
     a0_ = to_double(A_.h);
@@ -31,9 +32,11 @@ public:
     B_.upload();
   }
   void reset_inputs() override { // in place overwrote A: restore it from the generated values
-    if (!c_.in_place) return;
+    if (!c_.in_place)
+      return;
     for (std::int64_t i = 0; i < m_; ++i)
-      for (std::int64_t j = 0; j < n_; ++j) A_.h(i, j) = T(a0_[i * n_ + j]);
+      for (std::int64_t j = 0; j < n_; ++j)
+        A_.h(i, j) = T(a0_[i * n_ + j]);
   }
   void run() override {
     const auto& R = c_.in_place ? A_.d : R_.d;
@@ -46,7 +49,8 @@ public:
       axpby_team(exec_, a, A_.d, b, B_.d, R, c_.team_size);
   }
   void poison() override {
-    if (c_.in_place) return; // the output is the input; unwritten elements keep A's old value
+    if (c_.in_place)
+      return; // the output is the input; unwritten elements keep A's old value
     Kokkos::deep_copy(R_.d, poison_value<T>());
     Kokkos::deep_copy(R_.h, poison_value<T>());
   }

@@ -46,9 +46,12 @@ inline std::uint64_t mix64(std::uint64_t x) { // splitmix64 finaliser
 template <class T>
 T input_value(const Case& c, int which, std::int64_t gi, std::int64_t gj, std::int64_t global_cols,
               const std::vector<std::vector<double>>& explicit_values) {
-  if (c.init == "explicit") return T(explicit_values[gi][gj]);
-  if (c.init == "iota") return T(gi * global_cols + gj);
-  if (c.init == "ones") return T(1);
+  if (c.init == "explicit")
+    return T(explicit_values[gi][gj]);
+  if (c.init == "iota")
+    return T(gi * global_cols + gj);
+  if (c.init == "ones")
+    return T(1);
   const std::uint64_t r =
       mix64(mix64(c.seed * 4 + std::uint64_t(which)) ^ std::uint64_t(gi * global_cols + gj));
   if constexpr (std::is_floating_point_v<T>)
@@ -63,7 +66,8 @@ void fill_input(const HostMatrix<T>& h, const Case& c, int which,
                 const std::vector<std::vector<double>>& explicit_values, std::int64_t row0 = 0,
                 std::int64_t col0 = 0, std::int64_t global_cols = -1) {
   const std::int64_t rows = h.extent(0), cols = h.extent(1);
-  if (global_cols < 0) global_cols = cols;
+  if (global_cols < 0)
+    global_cols = cols;
   for (std::int64_t i = 0; i < rows; ++i)
     for (std::int64_t j = 0; j < cols; ++j)
       h(i, j) = input_value<T>(c, which, row0 + i, col0 + j, global_cols, explicit_values);
@@ -97,8 +101,10 @@ Validation compare(const HostMatrix<T>& out, const std::vector<double>& ref,
           v.first_bad = os.str();
         }
       }
-      if (scale[idx] > 0 && std::isfinite(err)) v.max_error = std::max(v.max_error, err / scale[idx]);
-      if (!std::isfinite(got)) v.max_error = std::numeric_limits<double>::infinity();
+      if (scale[idx] > 0 && std::isfinite(err))
+        v.max_error = std::max(v.max_error, err / scale[idx]);
+      if (!std::isfinite(got))
+        v.max_error = std::numeric_limits<double>::infinity();
     }
   v.passed = v.bad_elements == 0;
   return v;
@@ -113,7 +119,8 @@ void print_matrix(std::ostream& os, const std::string& title, const HostMatrix<T
   }
   os << ":\n";
   for (std::size_t i = 0; i < h.extent(0); ++i) {
-    for (std::size_t j = 0; j < h.extent(1); ++j) os << std::setw(9) << h(i, j) << " ";
+    for (std::size_t j = 0; j < h.extent(1); ++j)
+      os << std::setw(9) << h(i, j) << " ";
     os << "\n";
   }
 }
@@ -122,7 +129,8 @@ template <class T>
 std::vector<double> to_double(const HostMatrix<T>& h) {
   std::vector<double> out(h.extent(0) * h.extent(1));
   for (std::size_t i = 0; i < h.extent(0); ++i)
-    for (std::size_t j = 0; j < h.extent(1); ++j) out[i * h.extent(1) + j] = double(h(i, j));
+    for (std::size_t j = 0; j < h.extent(1); ++j)
+      out[i * h.extent(1) + j] = double(h(i, j));
   return out;
 }
 

@@ -14,16 +14,17 @@ namespace miniapp {
 
 struct Work {
   double flops = 0; // operations per run, as stated in docs/kernels.md
-  double bytes = 0; // minimal device-memory traffic per run (each input read once, output written once)
+  double bytes =
+      0; // minimal device-memory traffic per run (each input read once, output written once)
 };
 
 struct Validation {
   bool checked = false;
   bool passed = false;
   long long bad_elements = 0;
-  double max_error = 0;     // max |out - ref| / scale over all elements
-  double tolerance = 0;     // the bound each element had to meet (relative to its scale)
-  std::string first_bad;    // "(i,j): got x, expected y" of the first failing element (global i, j)
+  double max_error = 0;  // max |out - ref| / scale over all elements
+  double tolerance = 0;  // the bound each element had to meet (relative to its scale)
+  std::string first_bad; // "(i,j): got x, expected y" of the first failing element (global i, j)
   // Sum of the output, of the reference, and tolerance * sum of the scales: a whole-matrix check
   // that runs on any number of ranks compare (|checksum - checksum_ref| <= checksum_bound).
   double checksum = 0, checksum_ref = 0, checksum_bound = 0;
@@ -40,17 +41,19 @@ struct Block {
 class KernelCase {
 public:
   virtual ~KernelCase() = default;
-  virtual std::string label() const = 0;    // miniapp::<family>::<variant>
+  virtual std::string label() const = 0; // miniapp::<family>::<variant>
   virtual Work work() const = 0;
-  virtual void reset_inputs() {}            // restore inputs a previous run overwrote (in place)
-  virtual void upload() = 0;                // host inputs -> device (no-op copies on host spaces)
-  virtual void run() = 0;                   // one launch; the caller fences
-  virtual void poison() = 0;                // fill the outputs with a value no kernel produces
-  virtual void download() = 0;              // device outputs -> host
-  virtual Validation validate(double rtol) = 0; // compare the downloaded outputs with a host reference
+  virtual void reset_inputs() {} // restore inputs a previous run overwrote (in place)
+  virtual void upload() = 0;     // host inputs -> device (no-op copies on host spaces)
+  virtual void run() = 0;        // one launch; the caller fences
+  virtual void poison() = 0;     // fill the outputs with a value no kernel produces
+  virtual void download() = 0;   // device outputs -> host
+  virtual Validation
+  validate(double rtol) = 0; // compare the downloaded outputs with a host reference
   virtual bool transfers_are_copies() const = 0; // false when device memory is host memory
-  virtual void print(std::ostream& os) const = 0; // small results, as the source programs print them
-  virtual std::vector<double> result() const = 0;  // the downloaded output, row-major
+  virtual void
+  print(std::ostream& os) const = 0; // small results, as the source programs print them
+  virtual std::vector<double> result() const = 0; // the downloaded output, row-major
 };
 
 // Builds the case on the execution space named by backend ("serial", "openmp", "cuda", "hip").

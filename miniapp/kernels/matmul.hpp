@@ -27,7 +27,8 @@ void matmul_flat(const Exec& exec, const VA& A, const VB& B, const VC& C) {
       KOKKOS_LAMBDA(const std::int64_t idx) {
         const int i = int(idx / N), j = int(idx % N);
         T acc = 0;
-        for (int k = 0; k < K; ++k) acc += A(i, k) * B(k, j);
+        for (int k = 0; k < K; ++k)
+          acc += A(i, k) * B(k, j);
         C(i, j) = acc;
       });
 }
@@ -69,7 +70,8 @@ void matmul_tiled(const Exec& exec, const VA& A, const VB& B, const VC& C, int t
       for (int l = rank; l < tw_ * tw_; l += nthreads) {
         const int r = l / tw_, c = l % tw_;
         T s = 0;
-        for (int kk = 0; kk < tw_; ++kk) s += As[r * tw_ + kk] * Bs[kk * tw_ + c];
+        for (int kk = 0; kk < tw_; ++kk)
+          s += As[r * tw_ + kk] * Bs[kk * tw_ + c];
         if (one_per_thread) {
           acc += s;
         } else if (row0 + r < M && col0 + c < N) {
@@ -82,7 +84,8 @@ void matmul_tiled(const Exec& exec, const VA& A, const VB& B, const VC& C, int t
       C(row0 + rank / tw_, col0 + rank % tw_) = acc;
     if (K == 0)
       for (int l = rank; l < tw_ * tw_; l += nthreads)
-        if (row0 + l / tw_ < M && col0 + l % tw_ < N) C(row0 + l / tw_, col0 + l % tw_) = T(0);
+        if (row0 + l / tw_ < M && col0 + l % tw_ < N)
+          C(row0 + l / tw_, col0 + l % tw_) = T(0);
   };
   Policy probe(exec, league, Kokkos::AUTO);
   probe.set_scratch_size(0, Kokkos::PerTeam(bytes));
@@ -115,8 +118,9 @@ void matmul_tiled_rb_impl(const Exec& exec, const VA& A, const VB& B, const VC& 
   const std::size_t bytes = sizeof(T) * (std::size_t(BK) * Cfg::a_stride + std::size_t(BK) * BN);
   // GPUs: on-chip shared memory (level 0). Host tiles are larger than the 32 KiB level 0 allows,
   // and host level 1 is the same cache-resident memory.
-  constexpr int level = Kokkos::SpaceAccessibility<Kokkos::HostSpace,
-                                                   typename Exec::memory_space>::accessible ? 1 : 0;
+  constexpr int level =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible ? 1
+                                                                                             : 0;
   check_scratch<Policy>("miniapp::matmul::tiled_rb", bytes, level);
 
   auto body = KOKKOS_LAMBDA(const Member& team) {
@@ -127,7 +131,8 @@ void matmul_tiled_rb_impl(const Exec& exec, const VA& A, const VB& B, const VC& 
     const int nthreads = team.team_size(), rank = team.team_rank();
     T acc[TM][TN];
     for (int i = 0; i < TM; ++i)
-      for (int j = 0; j < TN; ++j) acc[i][j] = 0;
+      for (int j = 0; j < TN; ++j)
+        acc[i][j] = 0;
     auto row_of = [&](int tr, int i) { return IL ? tr + i * GR : tr * TM + i; };
     auto col_of = [&](int tc, int j) { return IL ? tc + j * GC : tc * TN + j; };
     auto a_at = [&](int r, int c) { return (row0 + r < M && c < K) ? A(row0 + r, c) : T(0); };
@@ -136,10 +141,13 @@ void matmul_tiled_rb_impl(const Exec& exec, const VA& A, const VB& B, const VC& 
     auto multiply = [&](int tr, int tc) {
       for (int kk = 0; kk < BK; ++kk) {
         T a[TM], b[TN];
-        for (int i = 0; i < TM; ++i) a[i] = As[kk * Cfg::a_stride + row_of(tr, i)];
-        for (int j = 0; j < TN; ++j) b[j] = Bs[kk * BN + col_of(tc, j)];
         for (int i = 0; i < TM; ++i)
-          for (int j = 0; j < TN; ++j) acc[i][j] += a[i] * b[j];
+          a[i] = As[kk * Cfg::a_stride + row_of(tr, i)];
+        for (int j = 0; j < TN; ++j)
+          b[j] = Bs[kk * BN + col_of(tc, j)];
+        for (int i = 0; i < TM; ++i)
+          for (int j = 0; j < TN; ++j)
+            acc[i][j] += a[i] * b[j];
       }
     };
 
@@ -166,16 +174,19 @@ void matmul_tiled_rb_impl(const Exec& exec, const VA& A, const VB& B, const VC& 
           const int l = rank + q * Cfg::threads;
           As[(l % BK) * Cfg::a_stride + l / BK] = next_a[q];
         }
-        for (int q = 0; q < LB; ++q) Bs[rank + q * Cfg::threads] = next_b[q];
+        for (int q = 0; q < LB; ++q)
+          Bs[rank + q * Cfg::threads] = next_b[q];
         team.team_barrier();
-        if (k0 + BK < K) fetch(k0 + BK);
+        if (k0 + BK < K)
+          fetch(k0 + BK);
         multiply(tr, tc);
         team.team_barrier();
       }
       for (int i = 0; i < TM; ++i)
         for (int j = 0; j < TN; ++j) {
           const int r = row_of(tr, i), c = col_of(tc, j);
-          if (row0 + r < M && col0 + c < N) C(row0 + r, col0 + c) = acc[i][j];
+          if (row0 + r < M && col0 + c < N)
+            C(row0 + r, col0 + c) = acc[i][j];
         }
       return;
     }
@@ -185,7 +196,8 @@ void matmul_tiled_rb_impl(const Exec& exec, const VA& A, const VB& B, const VC& 
     for (int k0 = 0; k0 < K; k0 += BK) {
       for (int l = rank; l < BM * BK; l += nthreads)
         As[(l % BK) * Cfg::a_stride + l / BK] = a_at(l / BK, k0 + l % BK);
-      for (int l = rank; l < BK * BN; l += nthreads) Bs[l] = b_at(k0 + l / BN, l % BN);
+      for (int l = rank; l < BK * BN; l += nthreads)
+        Bs[l] = b_at(k0 + l / BN, l % BN);
       team.team_barrier();
       for (int blk = rank; blk < Cfg::threads; blk += nthreads) {
         const int tr = blk / GC, tc = blk % GC;
@@ -198,14 +210,16 @@ void matmul_tiled_rb_impl(const Exec& exec, const VA& A, const VB& B, const VC& 
         for (int i = 0; i < TM; ++i)
           for (int j = 0; j < TN; ++j) {
             const int r = row_of(tr, i), c = col_of(tc, j);
-            if (row0 + r < M && col0 + c < N) C(row0 + r, col0 + c) = acc[i][j];
+            if (row0 + r < M && col0 + c < N)
+              C(row0 + r, col0 + c) = acc[i][j];
           }
       }
       team.team_barrier();
     }
     if (K == 0)
       for (int l = rank; l < BM * BN; l += nthreads)
-        if (row0 + l / BN < M && col0 + l % BN < N) C(row0 + l / BN, col0 + l % BN) = T(0);
+        if (row0 + l / BN < M && col0 + l % BN < N)
+          C(row0 + l / BN, col0 + l % BN) = T(0);
   };
   Policy probe(exec, league, Kokkos::AUTO);
   probe.set_scratch_size(level, Kokkos::PerTeam(bytes));
@@ -222,8 +236,8 @@ void matmul_tiled_rb_impl(const Exec& exec, const VA& A, const VB& B, const VC& 
 template <class Exec, class VA, class VB, class VC>
 void matmul_tiled_rb(const Exec& exec, const VA& A, const VB& B, const VC& C, int tile,
                      int team_size = 0) {
-  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace,
-                                                   typename Exec::memory_space>::accessible;
+  constexpr bool host =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible;
   if (host) {
     if (tile == 128)
       matmul_tiled_rb_impl<128, 128, 128, 4, 8, false>(exec, A, B, C, team_size);
@@ -245,12 +259,18 @@ template <class Exec, class VA, class VB, class VC>
 void matmul_tiled_any(const Exec& exec, const VA& A, const VB& B, const VC& C, int tw,
                       int team_size = 0) {
   switch (tw) {
-  case 2: return matmul_tiled<2>(exec, A, B, C, tw, team_size);
-  case 4: return matmul_tiled<4>(exec, A, B, C, tw, team_size);
-  case 8: return matmul_tiled<8>(exec, A, B, C, tw, team_size);
-  case 16: return matmul_tiled<16>(exec, A, B, C, tw, team_size);
-  case 32: return matmul_tiled<32>(exec, A, B, C, tw, team_size);
-  default: return matmul_tiled<0>(exec, A, B, C, tw, team_size);
+  case 2:
+    return matmul_tiled<2>(exec, A, B, C, tw, team_size);
+  case 4:
+    return matmul_tiled<4>(exec, A, B, C, tw, team_size);
+  case 8:
+    return matmul_tiled<8>(exec, A, B, C, tw, team_size);
+  case 16:
+    return matmul_tiled<16>(exec, A, B, C, tw, team_size);
+  case 32:
+    return matmul_tiled<32>(exec, A, B, C, tw, team_size);
+  default:
+    return matmul_tiled<0>(exec, A, B, C, tw, team_size);
   }
 }
 

@@ -17,7 +17,8 @@ public:
   explicit MatmulCase(const Case& c)
       : c_(c), A_("miniapp::matmul::A", c.m, c.k, c.pinned),
         B_("miniapp::matmul::B", c.k, c.n, c.pinned), C_("miniapp::matmul::C", c.m, c.n, c.pinned) {
-    if (c.variant == "vendor") check_vendor();
+    if (c.variant == "vendor")
+      check_vendor();
     fill_input(A_.h, c, 0, c.a_values);
     fill_input(B_.h, c, 1, c.b_values);
   }
@@ -55,8 +56,10 @@ public:
     const int threads = int(std::thread::hardware_concurrency());
     host_gemm(a.data(), b.data(), ref.data(), c_.m, c_.n, c_.k, threads);
     std::vector<double> abs_a(a.size()), abs_b(b.size());
-    for (size_t i = 0; i < a.size(); ++i) abs_a[i] = std::fabs(a[i]);
-    for (size_t i = 0; i < b.size(); ++i) abs_b[i] = std::fabs(b[i]);
+    for (size_t i = 0; i < a.size(); ++i)
+      abs_a[i] = std::fabs(a[i]);
+    for (size_t i = 0; i < b.size(); ++i)
+      abs_b[i] = std::fabs(b[i]);
     host_gemm(abs_a.data(), abs_b.data(), scale.data(), c_.m, c_.n, c_.k, threads);
     const double tol = rtol > 0 ? rtol : double(c_.k + 2) * unit_roundoff<T>();
     return compare(C_.h, ref, scale, tol);

@@ -24,7 +24,8 @@ bool pinned_memory_available() {
 }
 
 std::shared_ptr<void> allocate_host(std::size_t bytes, bool pinned) {
-  if (bytes == 0) bytes = 1;
+  if (bytes == 0)
+    bytes = 1;
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
   if (pinned) {
     void* p = Kokkos::kokkos_malloc<PinnedSpace>("miniapp::pinned", bytes);
@@ -34,7 +35,8 @@ std::shared_ptr<void> allocate_host(std::size_t bytes, bool pinned) {
   (void)pinned; // host backends use the device memory directly: nothing to pin
 #endif
   void* p = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
-  if (!p) throw std::bad_alloc();
+  if (!p)
+    throw std::bad_alloc();
   return std::shared_ptr<void>(p, [](void* q) { std::free(q); });
 }
 

@@ -14,7 +14,8 @@ namespace miniapp::kernels {
 template <class T, class MemSpace>
 using Matrix = Kokkos::View<T**, Kokkos::LayoutRight, MemSpace>;
 template <class T>
-using HostMatrix = Kokkos::View<T**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+using HostMatrix =
+    Kokkos::View<T**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
 
 // Host staging memory, optionally pinned (page-locked) where the backend has such a space.
 std::shared_ptr<void> allocate_host(std::size_t bytes, bool pinned);
@@ -41,10 +42,12 @@ struct DualMatrix {
     }
   }
   void upload() const {
-    if (!zero_copy) Kokkos::deep_copy(d, h);
+    if (!zero_copy)
+      Kokkos::deep_copy(d, h);
   }
   void download() const {
-    if (!zero_copy) Kokkos::deep_copy(h, d);
+    if (!zero_copy)
+      Kokkos::deep_copy(h, d);
   }
 };
 

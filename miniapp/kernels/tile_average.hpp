@@ -31,7 +31,8 @@ void tile_average_leader(const Exec& exec, const VX& X, const VOut& avg, int S, 
     team.team_barrier(); // tile loaded (tile_barrier::wait)
     if (team.team_rank() == 0) {
       T sum = 0;
-      for (int l = 0; l < S * S; ++l) sum += tile[l];
+      for (int l = 0; l < S * S; ++l)
+        sum += tile[l];
       avg(ti, tj) = sum / T(rows * cols);
     }
   };
@@ -55,10 +56,11 @@ void tile_average_team_reduce(const Exec& exec, const VX& X, const VOut& avg, in
   using Member = typename Policy::member_type;
   const int M = X.extent(0), N = X.extent(1);
   const int tiles_m = avg.extent(0), tiles_n = avg.extent(1);
-  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace,
-                                                   typename Exec::memory_space>::accessible;
+  constexpr bool host =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible;
   int lanes = 1; // a power of two no larger than S (and 32, the largest vector on GPUs)
-  while (!host && lanes * 2 <= S && lanes * 2 <= 32) lanes *= 2;
+  while (!host && lanes * 2 <= S && lanes * 2 <= 32)
+    lanes *= 2;
   const int tiles_per_team = host ? 1 : 256 / lanes;
   const int chunks = (tiles_n + tiles_per_team - 1) / tiles_per_team;
   auto body = KOKKOS_LAMBDA(const Member& team) {
@@ -67,13 +69,15 @@ void tile_average_team_reduce(const Exec& exec, const VX& X, const VOut& avg, in
     const int rows = (ti + 1) * S <= M ? S : M - ti * S;
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tiles_per_team), [&](const int t) {
       const int tj = tj0 + t;
-      if (tj >= tiles_n) return;
+      if (tj >= tiles_n)
+        return;
       const int cols = (tj + 1) * S <= N ? S : N - tj * S;
       T sum = 0;
       Kokkos::parallel_reduce(
           Kokkos::ThreadVectorRange(team, cols),
           [&](const int c, T& part) {
-            for (int r = 0; r < rows; ++r) part += X(ti * S + r, tj * S + c);
+            for (int r = 0; r < rows; ++r)
+              part += X(ti * S + r, tj * S + c);
           },
           sum);
       Kokkos::single(Kokkos::PerThread(team), [&]() { avg(ti, tj) = sum / T(rows * cols); });
@@ -81,8 +85,8 @@ void tile_average_team_reduce(const Exec& exec, const VX& X, const VOut& avg, in
   };
   const int league = tiles_m * chunks;
   Policy probe(exec, league, Kokkos::AUTO, lanes);
-  const int ts = fit_team_size(probe, body, tiles_per_team, team_size,
-                               "miniapp::tile_average::team_reduce");
+  const int ts =
+      fit_team_size(probe, body, tiles_per_team, team_size, "miniapp::tile_average::team_reduce");
   Kokkos::parallel_for("miniapp::tile_average::team_reduce", Policy(exec, league, ts, lanes), body);
 }
 

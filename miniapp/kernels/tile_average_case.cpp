@@ -23,7 +23,8 @@ public:
     fill_input(X_.h, c, 0, c.a_values, blk.row0, blk.col0, c.n);
   }
   std::string label() const override { return "miniapp::tile_average::" + c_.variant; }
-  // One addition per element, one division per tile; bytes: the matrix read once, the means written.
+  // One addition per element, one division per tile; bytes: the matrix read once, the means
+  // written.
   Work work() const override {
     const double elems = double(m_) * double(n_), tiles = double(avg_.h.size());
     return {elems + tiles, double(sizeof(T)) * (elems + tiles)};
@@ -56,8 +57,8 @@ public:
             abs_sum += std::fabs(double(X_.h(i, j)));
             ++count;
           }
-        ref[ti * tn + tj] = std::is_floating_point_v<T> ? sum / double(count)
-                                                        : double(std::int64_t(sum) / count);
+        ref[ti * tn + tj] =
+            std::is_floating_point_v<T> ? sum / double(count) : double(std::int64_t(sum) / count);
         scale[ti * tn + tj] = abs_sum / double(count);
       }
     const double tol = rtol > 0 ? rtol : double(S_ * S_ + 2) * unit_roundoff<T>();

@@ -17,9 +17,11 @@ void print_index_map(std::ostream& os, const IndexMap& map, bool colour) {
   const char* colours[2] = {"\033[31m", "\033[32m"};
   auto cell = [&](std::int64_t i, std::int64_t j, const std::string& text) {
     const int parity = int((map.at(i, j, 2) + map.at(i, j, 3)) % 2);
-    if (colour) os << colours[parity];
+    if (colour)
+      os << colours[parity];
     os << std::left << std::setw(15) << text; // the source prints 15-character cells
-    if (colour) os << "\033[0m";
+    if (colour)
+      os << "\033[0m";
   };
   for (std::int64_t i = 0; i < map.rows; ++i) {
     for (std::int64_t j = 0; j < map.cols; ++j) {
@@ -123,7 +125,8 @@ IndexMap compute_index_map(std::int64_t rows, std::int64_t cols, int tile_rows, 
     Kokkos::fence();
     tc.download();
     const Validation v = tc.validate(0);
-    if (!v.passed) throw std::runtime_error("tile_index map failed validation: " + v.first_bad);
+    if (!v.passed)
+      throw std::runtime_error("tile_index map failed validation: " + v.first_bad);
     return tc.map();
   });
 }

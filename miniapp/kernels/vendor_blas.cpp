@@ -23,7 +23,8 @@ namespace miniapp::kernels {
 
 namespace {
 int as_blas_int(std::int64_t v) {
-  if (v > 2147483647) throw std::runtime_error("matrix dimension exceeds the BLAS 32-bit index");
+  if (v > 2147483647)
+    throw std::runtime_error("matrix dimension exceeds the BLAS 32-bit index");
   return int(v);
 }
 } // namespace
@@ -46,7 +47,9 @@ void host_gemm(const double* A, const double* B, double* C, std::int64_t m, std:
   dgemm_("N", "N", &N, &M, &K, &one, B, &lda, A, &ldb, &zero, C, &lda);
 }
 
-std::string host_blas_name() { return std::string("OpenBLAS ") + openblas_get_config(); }
+std::string host_blas_name() {
+  return std::string("OpenBLAS ") + openblas_get_config();
+}
 
 #ifdef KOKKOS_ENABLE_CUDA
 namespace {
@@ -62,7 +65,8 @@ cublasHandle_t handle() {
 }
 void check(cublasStatus_t s, const char* what) {
   if (s != CUBLAS_STATUS_SUCCESS)
-    throw std::runtime_error(std::string(what) + " failed with cuBLAS status " + std::to_string(int(s)));
+    throw std::runtime_error(std::string(what) + " failed with cuBLAS status " +
+                             std::to_string(int(s)));
 }
 } // namespace
 

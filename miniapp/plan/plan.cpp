@@ -194,7 +194,9 @@ std::vector<std::vector<double>> read_matrix(const Source& src, const YAML::Node
 void check_case(const Source& src, const config::CaseSpec& spec, Case& c,
                 const std::map<std::string, YAML::Node>& given, const PlanLimits& limits,
                 const config::Settings& settings, parallel::GridShape grid) {
-  auto node_of = [&](const std::string& key) { return given.count(key) ? given.at(key) : spec.node; };
+  auto node_of = [&](const std::string& key) {
+    return given.count(key) ? given.at(key) : spec.node;
+  };
   if (!given.count("n"))
     src.fail(spec.node, "missing required key 'n' (the matrix size) in the " + c.family + " case");
   if (!given.count("m"))
@@ -223,8 +225,10 @@ void check_case(const Source& src, const config::CaseSpec& spec, Case& c,
       c.family == "tile_average" || c.family == "tile_index";
   const bool uses_team = c.family != "matmul" ? !(c.family == "axpby" && c.variant != "team")
                                               : (c.variant == "tiled" || c.variant == "tiled_rb");
-  if (!uses_tile) c.tile = 0;
-  if (!uses_team) c.team_size = 0;
+  if (!uses_tile)
+    c.tile = 0;
+  if (!uses_team)
+    c.team_size = 0;
   // Only tile widths that do not change the result are searched: tile_average's S and
   // tile_index's shape define the output.
   c.tile_auto = c.tile_auto && c.family == "matmul" && uses_tile;
@@ -241,8 +245,10 @@ void check_case(const Source& src, const config::CaseSpec& spec, Case& c,
     if (!c.tile_cols)
       c.tile_cols = 3;
   }
-  if (c.family == "tile_average" && !c.tile) c.tile = 16;
-  if (c.family == "matmul" && c.variant == "tiled" && !c.tile && !c.tile_auto) c.tile = 16;
+  if (c.family == "tile_average" && !c.tile)
+    c.tile = 16;
+  if (c.family == "matmul" && c.variant == "tiled" && !c.tile && !c.tile_auto)
+    c.tile = 16;
   // Explicit inputs.
   const bool integral = c.precision == Precision::int32;
   if (spec.has_a || spec.has_b) {
@@ -273,10 +279,11 @@ void check_case(const Source& src, const config::CaseSpec& spec, Case& c,
                                     "(or with one rank), or remove the case from this config");
     std::string dim;
     const std::string why = parallel::check_fits(c, grid, &dim);
-    if (!why.empty()) src.fail(given.count(dim) ? given.at(dim) : size_node, why);
+    if (!why.empty())
+      src.fail(given.count(dim) ? given.at(dim) : size_node, why);
   }
-  const std::uint64_t bytes = distributed ? parallel::rank_case_bytes(c, grid, settings.panel)
-                                          : case_bytes(c);
+  const std::uint64_t bytes =
+      distributed ? parallel::rank_case_bytes(c, grid, settings.panel) : case_bytes(c);
   if (bytes == UINT64_MAX)
     src.fail(size_node, "the case's data size overflows 64 bits; use smaller sizes");
   if (limits.memory_bytes && bytes > limits.memory_bytes) {
@@ -420,13 +427,15 @@ Plan make_plan(const config::ExperimentConfig& cfg, const PlanLimits& limits) {
 
 void print_plan(std::ostream& os, const Plan& plan) {
   const auto& s = plan.settings;
-  os << "experiment " << s.name << ": " << plan.cases.size() << " case(s) on backend " << plan.backend
-     << ", " << s.warmup << " warm-up + " << s.repetitions << " measured repetition(s), validation "
-     << (s.validate ? "on" : "off") << ", config hash " << plan.config_hash << "\n";
+  os << "experiment " << s.name << ": " << plan.cases.size() << " case(s) on backend "
+     << plan.backend << ", " << s.warmup << " warm-up + " << s.repetitions
+     << " measured repetition(s), validation " << (s.validate ? "on" : "off") << ", config hash "
+     << plan.config_hash << "\n";
   if (plan.ranks > 1)
     os << "distributed over " << plan.ranks << " MPI ranks, " << plan.grid_p << "x" << plan.grid_q
        << " process grid, SUMMA panel width " << parallel::panel_width(s.panel) << "\n";
-  for (const auto& c : plan.cases) os << "  [" << c.index + 1 << "] " << c.id() << "\n";
+  for (const auto& c : plan.cases)
+    os << "  [" << c.index + 1 << "] " << c.id() << "\n";
 }
 
 } // namespace miniapp

@@ -15,8 +15,8 @@ struct Plan {
   config::Settings settings;
   std::string backend; // resolved: never "auto"
   std::vector<Case> cases;
-  std::string config_hash; // FNV-1a 64 of the config text and overrides
-  int ranks = 1;            // MPI ranks the plan was made for
+  std::string config_hash;    // FNV-1a 64 of the config text and overrides
+  int ranks = 1;              // MPI ranks the plan was made for
   int grid_p = 1, grid_q = 1; // their process grid (parallel/grid.hpp)
 };
 

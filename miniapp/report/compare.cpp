@@ -1,4 +1,5 @@
 #include "report/compare.hpp"
+#include "report/results_writer.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -170,14 +171,6 @@ std::string rate_str(double v) {
 }
 std::string ms(double seconds) {
   return fmt("%.4g", seconds * 1e3);
-}
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos)
-    return s;
-  std::string out = "\"";
-  for (char ch : s)
-    out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-  return out + "\"";
 }
 
 std::string size_of(const Row& r) {
@@ -566,8 +559,8 @@ std::string to_csv(const Comparison& c) {
       if (!notes.empty())
         all += (all.empty() ? "" : "; ") + notes;
       os << li + 1 << "," << l.family << "," << l.variant << "," << l.precision << "," << l.m << ","
-         << l.n << "," << l.k << "," << l.tile << "," << i + 1 << "," << csv_field(r.label()) << ","
-         << csv_field(r.backend) << "," << csv_field(r.device) << "," << csv_field(r.host) << ","
+         << l.n << "," << l.k << "," << l.tile << "," << i + 1 << "," << csv_escape(r.label()) << ","
+         << csv_escape(r.backend) << "," << csv_escape(r.device) << "," << csv_escape(r.host) << ","
          << (i == b ? "true" : "false") << "," << (c.options.with_transfers ? "true" : "false")
          << "," << l.unit << ",";
       if (cell.present) {
@@ -583,7 +576,7 @@ std::string to_csv(const Comparison& c) {
       } else {
         os << ",,,,,,missing";
       }
-      os << "," << csv_field(all) << "\n";
+      os << "," << csv_escape(all) << "\n";
     }
   }
   return os.str();

@@ -14,7 +14,8 @@ std::string fmt(const char* f, double v) {
 }
 std::string size_of(const Case& c) {
   std::string s = std::to_string(c.m) + "x" + std::to_string(c.n);
-  if (c.family == "matmul") s += "x" + std::to_string(c.k);
+  if (c.family == "matmul")
+    s += "x" + std::to_string(c.k);
   return s;
 }
 } // namespace
@@ -24,11 +25,12 @@ void print_results_table(std::ostream& os, const Plan& plan, const std::vector<C
   os << std::left << std::setw(13) << "kernel" << std::setw(12) << "variant" << std::setw(8)
      << "type" << std::setw(20) << "size" << std::setw(7) << "tile" << std::right << std::setw(13)
      << "median [s]" << std::setw(12) << "GFLOP/s" << std::setw(11) << "GB/s" << std::setw(10)
-     << "%ceiling" << "  " << std::left << "valid\n";
+     << "%ceiling"
+     << "  " << std::left << "valid\n";
   for (const auto& r : rows) {
     const Case& c = r.c;
     const bool measured = r.status == "ok" || r.status == "invalid";
-    std::string valid = r.status == "ok" ? (r.validation.checked ? "yes" : "not checked")
+    std::string valid = r.status == "ok"        ? (r.validation.checked ? "yes" : "not checked")
                         : r.status == "invalid" ? "NO"
                                                 : r.status;
     os << std::left << std::setw(13) << c.family << std::setw(12) << c.variant << std::setw(8)
@@ -40,7 +42,8 @@ void print_results_table(std::ostream& os, const Plan& plan, const std::vector<C
        << (measured ? fmt("%.2f", r.gbs) : "-") << std::setw(10)
        << (measured && r.ceiling > 0 ? fmt("%.1f", r.pct_of_ceiling) : "-") << "  " << std::left
        << valid << "\n";
-    if (!r.message.empty() && r.status != "ok") os << "    " << r.message << "\n";
+    if (!r.message.empty() && r.status != "ok")
+      os << "    " << r.message << "\n";
   }
 }
 
@@ -65,7 +68,8 @@ void Progress::case_done(const CaseResult& r) {
 }
 
 void Progress::finish() {
-  if (tty_ && done_) os_ << "\n";
+  if (tty_ && done_)
+    os_ << "\n";
 }
 
 } // namespace miniapp

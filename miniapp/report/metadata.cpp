@@ -17,7 +17,6 @@
 
 extern char** environ;
 
-
 namespace miniapp {
 
 std::string iso8601_now() {
@@ -37,12 +36,22 @@ std::string kokkos_configuration() {
 }
 
 nlohmann::json case_to_json(const Case& c) {
-  nlohmann::json j = {{"index", c.index},     {"id", c.id()},         {"family", c.family},
-                      {"variant", c.variant}, {"precision", to_string(c.precision)},
-                      {"m", c.m},             {"n", c.n},             {"k", c.k},
-                      {"tile", c.tile},       {"tile_cols", c.tile_cols},
-                      {"team_size", c.team_size}, {"alpha", c.alpha}, {"beta", c.beta},
-                      {"in_place", c.in_place},   {"pinned", c.pinned}, {"init", c.init},
+  nlohmann::json j = {{"index", c.index},
+                      {"id", c.id()},
+                      {"family", c.family},
+                      {"variant", c.variant},
+                      {"precision", to_string(c.precision)},
+                      {"m", c.m},
+                      {"n", c.n},
+                      {"k", c.k},
+                      {"tile", c.tile},
+                      {"tile_cols", c.tile_cols},
+                      {"team_size", c.team_size},
+                      {"alpha", c.alpha},
+                      {"beta", c.beta},
+                      {"in_place", c.in_place},
+                      {"pinned", c.pinned},
+                      {"init", c.init},
                       {"seed", c.seed}};
   return j;
 }
@@ -50,18 +59,20 @@ nlohmann::json case_to_json(const Case& c) {
 nlohmann::json plan_to_json(const Plan& plan) {
   const auto& s = plan.settings;
   nlohmann::json cases = nlohmann::json::array();
-  for (const auto& c : plan.cases) cases.push_back(case_to_json(c));
-  return {{"name", s.name},
-          {"description", s.description},
-          {"backend", plan.backend},
-          {"precision", s.precision},
-          {"warmup", s.warmup},
-          {"repetitions", s.repetitions},
-          {"validation", {{"enabled", s.validate}, {"rtol", s.rtol}}},
-          {"output", {{"directory", s.output_directory}, {"formats", s.formats}, {"print", s.print}}},
-          {"pinned", s.pinned},
-          {"mpi", {{"grid", {s.grid_p, s.grid_q}}, {"panel", s.panel}}},
-          {"cases", cases}};
+  for (const auto& c : plan.cases)
+    cases.push_back(case_to_json(c));
+  return {
+      {"name", s.name},
+      {"description", s.description},
+      {"backend", plan.backend},
+      {"precision", s.precision},
+      {"warmup", s.warmup},
+      {"repetitions", s.repetitions},
+      {"validation", {{"enabled", s.validate}, {"rtol", s.rtol}}},
+      {"output", {{"directory", s.output_directory}, {"formats", s.formats}, {"print", s.print}}},
+      {"pinned", s.pinned},
+      {"mpi", {{"grid", {s.grid_p, s.grid_q}}, {"panel", s.panel}}},
+      {"cases", cases}};
 }
 
 namespace {
@@ -70,7 +81,8 @@ namespace {
 nlohmann::json load_average() {
   std::ifstream in("/proc/loadavg");
   double l1 = 0, l5 = 0, l15 = 0;
-  if (!(in >> l1 >> l5 >> l15)) return nullptr;
+  if (!(in >> l1 >> l5 >> l15))
+    return nullptr;
   return {l1, l5, l15};
 }
 } // namespace
@@ -85,27 +97,28 @@ nlohmann::json collect_metadata(const Plan& plan, const ParallelInfo& par) {
       slurm[kv.substr(0, eq)] = kv.substr(eq + 1);
     }
   }
-  return {{"miniapp_version", version()},
-          {"git_revision", git_revision()},
-          {"kokkos_version", compat::kokkos_version_string()},
-          {"kokkos_configuration", kokkos_configuration()},
-          {"backends_compiled", compiled_backends()},
-          {"backend", plan.backend},
-          {"default_execution_space", default_backend()},
-          {"device_name", dev.name},
-          {"device_memory_bytes", dev.memory_bytes},
-          {"concurrency", dev.concurrency},
-          {"host_name", host_name()},
-          {"host_cpus", std::thread::hardware_concurrency()},
-          {"load_average", load_average()},
-          {"compiler", compiler_description()},
-          {"host_blas", kernels::host_blas_name()},
-          {"mpi_library", par.mpi_library},
-          {"mpi_ranks", par.ranks},
-          {"mpi_grid", {par.grid_p, par.grid_q}},
-          {"config_hash", plan.config_hash},
-          {"slurm", slurm},
-          {"slurm_job_id", slurm.contains("SLURM_JOB_ID") ? slurm["SLURM_JOB_ID"] : nlohmann::json()}};
+  return {
+      {"miniapp_version", version()},
+      {"git_revision", git_revision()},
+      {"kokkos_version", compat::kokkos_version_string()},
+      {"kokkos_configuration", kokkos_configuration()},
+      {"backends_compiled", compiled_backends()},
+      {"backend", plan.backend},
+      {"default_execution_space", default_backend()},
+      {"device_name", dev.name},
+      {"device_memory_bytes", dev.memory_bytes},
+      {"concurrency", dev.concurrency},
+      {"host_name", host_name()},
+      {"host_cpus", std::thread::hardware_concurrency()},
+      {"load_average", load_average()},
+      {"compiler", compiler_description()},
+      {"host_blas", kernels::host_blas_name()},
+      {"mpi_library", par.mpi_library},
+      {"mpi_ranks", par.ranks},
+      {"mpi_grid", {par.grid_p, par.grid_q}},
+      {"config_hash", plan.config_hash},
+      {"slurm", slurm},
+      {"slurm_job_id", slurm.contains("SLURM_JOB_ID") ? slurm["SLURM_JOB_ID"] : nlohmann::json()}};
 }
 
 } // namespace miniapp

@@ -18,32 +18,30 @@ namespace miniapp {
 
 namespace {
 bool exists(const std::string& p) {
-  struct stat st{};
+  struct stat st {};
   return ::stat(p.c_str(), &st) == 0;
 }
 void make_dirs(const std::string& path) {
   std::string cur;
   std::stringstream ss(path);
-  if (!path.empty() && path[0] == '/') cur = "/";
+  if (!path.empty() && path[0] == '/')
+    cur = "/";
   for (std::string part; std::getline(ss, part, '/');) {
-    if (part.empty()) continue;
+    if (part.empty())
+      continue;
     cur += part + "/";
     if (::mkdir(cur.c_str(), 0755) != 0 && errno != EEXIST)
       throw std::runtime_error("cannot create directory " + cur + ": " + std::strerror(errno));
   }
 }
-std::string csv_escape(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char ch : s) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-  return out + "\"";
-}
 // JSON keeps numbers and booleans typed; the CSV text is the single source of both files' values.
 nlohmann::json typed(const std::string& s) {
-  if (s == "true" || s == "false") return s == "true";
+  if (s == "true" || s == "false")
+    return s == "true";
   char* end = nullptr;
   const double v = std::strtod(s.c_str(), &end);
-  if (!s.empty() && end && *end == '\0' && s.find_first_not_of("0123456789+-.eE") == std::string::npos)
+  if (!s.empty() && end && *end == '\0' &&
+      s.find_first_not_of("0123456789+-.eE") == std::string::npos)
     return v;
   return s;
 }
@@ -60,13 +58,23 @@ std::string num17(double v) {
 }
 } // namespace
 
+std::string csv_escape(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos)
+    return s;
+  std::string out = "\"";
+  for (char ch : s)
+    out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  return out + "\"";
+}
+
 void write_file_atomically(const std::string& path, const std::string& content) {
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     out << content;
     out.flush();
-    if (!out) throw std::runtime_error("cannot write " + tmp + " (resource: disk)");
+    if (!out)
+      throw std::runtime_error("cannot write " + tmp + " (resource: disk)");
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0)
     throw std::runtime_error("cannot rename " + tmp + " to " + path + ": " + std::strerror(errno));
@@ -76,10 +84,12 @@ std::string create_run_directory(const std::string& base, const std::string& nam
                                  const std::string& explicit_dir) {
   if (!explicit_dir.empty()) {
     if (exists(explicit_dir))
-      throw std::runtime_error("results directory " + explicit_dir +
-                               " already exists; results are never overwritten (resource: output directory)");
+      throw std::runtime_error(
+          "results directory " + explicit_dir +
+          " already exists; results are never overwritten (resource: output directory)");
     const auto slash = explicit_dir.find_last_of('/');
-    if (slash != std::string::npos && slash > 0) make_dirs(explicit_dir.substr(0, slash));
+    if (slash != std::string::npos && slash > 0)
+      make_dirs(explicit_dir.substr(0, slash));
     if (::mkdir(explicit_dir.c_str(), 0755) != 0)
       throw std::runtime_error("cannot create " + explicit_dir + ": " + std::strerror(errno));
     return explicit_dir;
@@ -91,34 +101,85 @@ std::string create_run_directory(const std::string& base, const std::string& nam
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
   std::string dir = base + "/" + name + "-" + stamp;
-  if (const char* job = std::getenv("SLURM_JOB_ID")) dir += std::string("-job") + job;
+  if (const char* job = std::getenv("SLURM_JOB_ID"))
+    dir += std::string("-job") + job;
   for (int i = 1;; ++i) {
     const std::string candidate = i == 1 ? dir : dir + "-" + std::to_string(i);
-    if (::mkdir(candidate.c_str(), 0755) == 0) return candidate;
+    if (::mkdir(candidate.c_str(), 0755) == 0)
+      return candidate;
     if (errno != EEXIST)
       throw std::runtime_error("cannot create " + candidate + ": " + std::strerror(errno));
   }
 }
 
 std::vector<std::string> csv_columns() {
-  return {"experiment", "case", "family", "variant", "precision", "m", "n", "k", "tile", "tile_cols",
-          "team_size", "alpha", "beta", "in_place", "pinned", "seed", "backend", "ranks", "grid_p",
-          "grid_q", "panel", "status",
-          "valid", "warmup", "repetitions", "time_min_s", "time_median_s", "time_max_s",
-          "time_mean_s", "h2d_median_s", "d2h_median_s", "total_median_s", "compute_rank_min_s",
-          "compute_rank_mean_s", "compute_rank_max_s", "comm_rank_min_s", "comm_rank_mean_s",
-          "comm_rank_max_s", "transfer_rank_min_s", "transfer_rank_mean_s", "transfer_rank_max_s",
-          "imbalance", "transfers", "flops",
-          "bytes", "gflops", "gbs", "gflops_with_transfers", "ceiling", "ceiling_value",
-          "ceiling_unit", "pct_of_ceiling", "max_error", "tolerance", "bad_elements", "checksum",
-          "checksum_ref", "checksum_bound", "tuning", "message"};
+  return {"experiment",
+          "case",
+          "family",
+          "variant",
+          "precision",
+          "m",
+          "n",
+          "k",
+          "tile",
+          "tile_cols",
+          "team_size",
+          "alpha",
+          "beta",
+          "in_place",
+          "pinned",
+          "seed",
+          "backend",
+          "ranks",
+          "grid_p",
+          "grid_q",
+          "panel",
+          "status",
+          "valid",
+          "warmup",
+          "repetitions",
+          "time_min_s",
+          "time_median_s",
+          "time_max_s",
+          "time_mean_s",
+          "h2d_median_s",
+          "d2h_median_s",
+          "total_median_s",
+          "compute_rank_min_s",
+          "compute_rank_mean_s",
+          "compute_rank_max_s",
+          "comm_rank_min_s",
+          "comm_rank_mean_s",
+          "comm_rank_max_s",
+          "transfer_rank_min_s",
+          "transfer_rank_mean_s",
+          "transfer_rank_max_s",
+          "imbalance",
+          "transfers",
+          "flops",
+          "bytes",
+          "gflops",
+          "gbs",
+          "gflops_with_transfers",
+          "ceiling",
+          "ceiling_value",
+          "ceiling_unit",
+          "pct_of_ceiling",
+          "max_error",
+          "tolerance",
+          "bad_elements",
+          "checksum",
+          "checksum_ref",
+          "checksum_bound",
+          "tuning",
+          "message"};
 }
 
 std::vector<std::string> csv_row(const CaseResult& r, const Plan& plan, int ranks) {
   const Case& c = r.c;
   const std::string valid = r.status == "ok" && r.validation.checked ? "true"
-                            : r.status == "invalid"                    ? "false"
-                                                                       : "not_checked";
+                            : r.status == "invalid"                  ? "false"
+                                                                     : "not_checked";
   // One rank: its own times are the spread (no communication; transfers = upload + download).
   CaseResult::Spread compute = r.compute_ranks, comm = r.comm_ranks, transfer = r.transfer_ranks;
   if (!r.distributed) {
@@ -126,22 +187,66 @@ std::vector<std::string> csv_row(const CaseResult& r, const Plan& plan, int rank
     const double t = r.h2d.median + r.d2h.median;
     transfer = {t, t, t};
   }
-  return {plan.settings.name, std::to_string(c.index), c.family, c.variant, to_string(c.precision),
-          std::to_string(c.m), std::to_string(c.n), std::to_string(c.k), std::to_string(c.tile),
-          std::to_string(c.tile_cols), std::to_string(c.team_size), num(c.alpha), num(c.beta),
-          c.in_place ? "true" : "false", c.pinned ? "true" : "false", std::to_string(c.seed),
-          plan.backend, std::to_string(ranks), std::to_string(plan.grid_p),
-          std::to_string(plan.grid_q), std::to_string(r.panel), r.status, valid, std::to_string(plan.settings.warmup),
-          std::to_string(plan.settings.repetitions), num(r.compute.min), num(r.compute.median),
-          num(r.compute.max), num(r.compute.mean), num(r.h2d.median), num(r.d2h.median),
-          num(r.total.median), num(compute.min), num(compute.mean), num(compute.max),
-          num(comm.min), num(comm.mean), num(comm.max), num(transfer.min), num(transfer.mean),
-          num(transfer.max), num(r.imbalance), r.transfers_are_copies ? "copies" : "none (host memory)",
-          num(r.work.flops), num(r.work.bytes), num(r.gflops), num(r.gbs),
-          num(r.gflops_with_transfers), r.ceiling_name, num(r.ceiling), r.ceiling_unit,
-          num(r.pct_of_ceiling), num(r.validation.max_error), num(r.validation.tolerance),
-          std::to_string(r.validation.bad_elements), num17(r.validation.checksum),
-          num17(r.validation.checksum_ref), num(r.validation.checksum_bound), r.c.tuning, r.message};
+  return {plan.settings.name,
+          std::to_string(c.index),
+          c.family,
+          c.variant,
+          to_string(c.precision),
+          std::to_string(c.m),
+          std::to_string(c.n),
+          std::to_string(c.k),
+          std::to_string(c.tile),
+          std::to_string(c.tile_cols),
+          std::to_string(c.team_size),
+          num(c.alpha),
+          num(c.beta),
+          c.in_place ? "true" : "false",
+          c.pinned ? "true" : "false",
+          std::to_string(c.seed),
+          plan.backend,
+          std::to_string(ranks),
+          std::to_string(plan.grid_p),
+          std::to_string(plan.grid_q),
+          std::to_string(r.panel),
+          r.status,
+          valid,
+          std::to_string(plan.settings.warmup),
+          std::to_string(plan.settings.repetitions),
+          num(r.compute.min),
+          num(r.compute.median),
+          num(r.compute.max),
+          num(r.compute.mean),
+          num(r.h2d.median),
+          num(r.d2h.median),
+          num(r.total.median),
+          num(compute.min),
+          num(compute.mean),
+          num(compute.max),
+          num(comm.min),
+          num(comm.mean),
+          num(comm.max),
+          num(transfer.min),
+          num(transfer.mean),
+          num(transfer.max),
+          num(r.imbalance),
+          r.transfers_are_copies ? "copies" : "none (host memory)",
+          num(r.work.flops),
+          num(r.work.bytes),
+          num(r.gflops),
+          num(r.gbs),
+          num(r.gflops_with_transfers),
+          r.ceiling_name,
+          num(r.ceiling),
+          r.ceiling_unit,
+          num(r.pct_of_ceiling),
+          num(r.validation.max_error),
+          num(r.validation.tolerance),
+          std::to_string(r.validation.bad_elements),
+          num17(r.validation.checksum),
+          num17(r.validation.checksum_ref),
+          num(r.validation.checksum_bound),
+          r.c.tuning,
+          r.message};
 }
 
 ResultsWriter::ResultsWriter(std::string dir, const Plan& plan, nlohmann::json metadata)
@@ -151,7 +256,8 @@ ResultsWriter::ResultsWriter(std::string dir, const Plan& plan, nlohmann::json m
 }
 
 void ResultsWriter::add(const CaseResult& r) {
-  if (r.status == "interrupted") return; // only completed cases become rows
+  if (r.status == "interrupted")
+    return; // only completed cases become rows
   rows_.push_back(r);
   write_files(false);
 }
@@ -171,11 +277,13 @@ void ResultsWriter::write_files(bool complete) {
   if (want("csv")) {
     std::ostringstream csv;
     const auto cols = csv_columns();
-    for (size_t i = 0; i < cols.size(); ++i) csv << (i ? "," : "") << cols[i];
+    for (size_t i = 0; i < cols.size(); ++i)
+      csv << (i ? "," : "") << cols[i];
     csv << "\n";
     for (const auto& r : rows_) {
       const auto row = csv_row(r, plan_, ranks);
-      for (size_t i = 0; i < row.size(); ++i) csv << (i ? "," : "") << csv_escape(row[i]);
+      for (size_t i = 0; i < row.size(); ++i)
+        csv << (i ? "," : "") << csv_escape(row[i]);
       csv << "\n";
     }
     write_file_atomically(dir_ + "/results.csv", csv.str());
@@ -186,7 +294,8 @@ void ResultsWriter::write_files(bool complete) {
     for (const auto& r : rows_) {
       const auto row = csv_row(r, plan_, ranks);
       nlohmann::json obj;
-      for (size_t i = 0; i < cols.size(); ++i) obj[cols[i]] = typed(row[i]);
+      for (size_t i = 0; i < cols.size(); ++i)
+        obj[cols[i]] = typed(row[i]);
       rows.push_back(obj);
     }
     nlohmann::json doc = {{"schema_version", 1},

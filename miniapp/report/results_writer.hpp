@@ -37,5 +37,6 @@ private:
 std::vector<std::string> csv_columns();
 std::vector<std::string> csv_row(const CaseResult& r, const Plan& plan, int ranks);
 void write_file_atomically(const std::string& path, const std::string& content);
+std::string csv_escape(const std::string& field); // RFC 4180 quoting where needed
 
 } // namespace miniapp

@@ -17,26 +17,34 @@
 namespace miniapp {
 
 std::string autotune_cache_path() {
-  if (const char* d = std::getenv("MINIAPP_CACHE_DIR")) return std::string(d) + "/autotune.json";
+  if (const char* d = std::getenv("MINIAPP_CACHE_DIR"))
+    return std::string(d) + "/autotune.json";
   const char* home = std::getenv("HOME");
   return std::string(home ? home : ".") + "/.cache/miniapp/autotune.json";
 }
 
 std::vector<int> tile_candidates(const Case& c, bool gpu) {
-  if (!c.tile_auto) return {c.tile};
-  if (c.variant == "tiled_rb") return {64, 128};
-  if (gpu) return {8, 16, 32};
+  if (!c.tile_auto)
+    return {c.tile};
+  if (c.variant == "tiled_rb")
+    return {64, 128};
+  if (gpu)
+    return {8, 16, 32};
   return {4, 8, 16, 32};
 }
 
 std::vector<int> team_candidates(const Case& c, bool gpu, int concurrency) {
-  if (!c.team_auto) return {c.team_size};
-  if (c.family == "matmul") return {0}; // the tile decides the team; 0 = as many as fit
+  if (!c.team_auto)
+    return {c.team_size};
+  if (c.family == "matmul")
+    return {0}; // the tile decides the team; 0 = as many as fit
   std::vector<int> out;
   if (gpu) {
-    for (int t = 32; t <= 1024; t *= 2) out.push_back(t);
+    for (int t = 32; t <= 1024; t *= 2)
+      out.push_back(t);
   } else {
-    for (int t = 1; t <= concurrency; t *= 2) out.push_back(t);
+    for (int t = 1; t <= concurrency; t *= 2)
+      out.push_back(t);
   }
   return out;
 }
@@ -46,13 +54,15 @@ std::string cache_key(const Case& c, const std::string& backend, const std::stri
   const auto largest = std::max({c.m, c.n, c.k});
   const int size_class = int(std::floor(std::log2(double(largest > 0 ? largest : 1))));
   return backend + "|" + device + "|" + c.family + "/" + c.variant + "|" + to_string(c.precision) +
-         "|2^" + std::to_string(size_class) + "|tile=" + (c.tile_auto ? "auto" : std::to_string(c.tile)) +
+         "|2^" + std::to_string(size_class) +
+         "|tile=" + (c.tile_auto ? "auto" : std::to_string(c.tile)) +
          "|team=" + (c.team_auto ? "auto" : std::to_string(c.team_size));
 }
 
 nlohmann::json load_cache() {
   std::ifstream in(autotune_cache_path());
-  if (!in) return nlohmann::json::object();
+  if (!in)
+    return nlohmann::json::object();
   try {
     return nlohmann::json::parse(in);
   } catch (const std::exception&) {
@@ -77,7 +87,8 @@ double time_once(const Case& c, const std::string& backend) {
 } // namespace
 
 Case autotune(const Case& c, const std::string& backend, const std::string& device) {
-  if (!c.tile_auto && !c.team_auto) return c;
+  if (!c.tile_auto && !c.team_auto)
+    return c;
   const std::string key = cache_key(c, backend, device);
   nlohmann::json cache = load_cache();
   Case best = c;
@@ -85,7 +96,8 @@ Case autotune(const Case& c, const std::string& backend, const std::string& devi
   if (cache.contains(key)) {
     best.tile = cache[key].value("tile", 0);
     best.team_size = cache[key].value("team_size", 0);
-    best.tuning = "cached: tile=" + std::to_string(best.tile) + " team=" + std::to_string(best.team_size);
+    best.tuning =
+        "cached: tile=" + std::to_string(best.tile) + " team=" + std::to_string(best.team_size);
     return best;
   }
   const bool gpu = backend == "cuda" || backend == "hip";
@@ -109,7 +121,8 @@ Case autotune(const Case& c, const std::string& backend, const std::string& devi
         // a configuration the backend refuses (scratch, team size) is simply not a candidate
       }
     }
-  if (!std::isfinite(best_t)) throw std::runtime_error("autotune: no configuration of " + c.id() + " ran");
+  if (!std::isfinite(best_t))
+    throw std::runtime_error("autotune: no configuration of " + c.id() + " ran");
   best.tuning = "searched tile/team" + tried + ": chose tile=" + std::to_string(best.tile) +
                 " team=" + std::to_string(best.team_size);
   cache[key] = {{"tile", best.tile}, {"team_size", best.team_size}, {"seconds", best_t}};

@@ -7,7 +7,8 @@ namespace miniapp {
 
 std::string join(const std::vector<std::string>& items, const std::string& sep) {
   std::string out;
-  for (size_t i = 0; i < items.size(); ++i) out += (i ? sep : "") + items[i];
+  for (size_t i = 0; i < items.size(); ++i)
+    out += (i ? sep : "") + items[i];
   return out;
 }
 

@@ -11,8 +11,8 @@
 
 namespace miniapp {
 
-std::vector<std::string> compiled_backends();      // e.g. {"serial", "openmp"}
-std::string default_backend();                      // the name of Kokkos' default execution space
+std::vector<std::string> compiled_backends();         // e.g. {"serial", "openmp"}
+std::string default_backend();                        // the name of Kokkos' default execution space
 std::string resolve_backend(const std::string& name); // "auto" -> default_backend()
 std::string join(const std::vector<std::string>& items, const std::string& sep);
 
@@ -23,31 +23,39 @@ struct UnknownBackend : std::runtime_error {
 template <class F>
 decltype(auto) with_backend(const std::string& name, F&& f) {
 #ifdef KOKKOS_ENABLE_SERIAL
-  if (name == "serial") return f(Kokkos::Serial());
+  if (name == "serial")
+    return f(Kokkos::Serial());
 #endif
 #ifdef KOKKOS_ENABLE_OPENMP
-  if (name == "openmp") return f(Kokkos::OpenMP());
+  if (name == "openmp")
+    return f(Kokkos::OpenMP());
 #endif
 #ifdef KOKKOS_ENABLE_CUDA
-  if (name == "cuda") return f(Kokkos::Cuda());
+  if (name == "cuda")
+    return f(Kokkos::Cuda());
 #endif
 #ifdef KOKKOS_ENABLE_HIP
 #if KOKKOS_VERSION >= 40000
-  if (name == "hip") return f(Kokkos::HIP());
+  if (name == "hip")
+    return f(Kokkos::HIP());
 #else
-  if (name == "hip") return f(Kokkos::Experimental::HIP());
+  if (name == "hip")
+    return f(Kokkos::Experimental::HIP());
 #endif
 #endif
-  throw UnknownBackend("backend '" + name + "' is not compiled in (compiled: " +
-                       join(compiled_backends(), ", ") + ")");
+  throw UnknownBackend("backend '" + name +
+                       "' is not compiled in (compiled: " + join(compiled_backends(), ", ") + ")");
 }
 
 template <class F>
 decltype(auto) with_precision(Precision p, F&& f) {
   switch (p) {
-  case Precision::int32: return f(std::int32_t());
-  case Precision::float32: return f(float());
-  default: return f(double());
+  case Precision::int32:
+    return f(std::int32_t());
+  case Precision::float32:
+    return f(float());
+  default:
+    return f(double());
   }
 }
 

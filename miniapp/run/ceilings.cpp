@@ -24,20 +24,23 @@ double copy_bandwidth(const Exec& exec, std::size_t bytes_per_array, int reps) {
     Kokkos::fence();
     Kokkos::Timer timer;
     if (host)
-      Kokkos::parallel_for("miniapp::ceiling::copy",
-                           Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
-                           KOKKOS_LAMBDA(const std::int64_t i) { b(i) = a(i); });
+      Kokkos::parallel_for(
+          "miniapp::ceiling::copy",
+          Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
+          KOKKOS_LAMBDA(const std::int64_t i) { b(i) = a(i); });
     else
       Kokkos::deep_copy(b, a);
     Kokkos::fence();
-    if (r) t.push_back(timer.seconds());
+    if (r)
+      t.push_back(timer.seconds());
   }
   return 2.0 * double(n) * sizeof(float) / summarize(t).median * 1e-9;
 }
 } // namespace
 
 double measure_copy_bandwidth(const std::string& backend, std::size_t bytes_per_array, int reps) {
-  return with_backend(backend, [&](auto exec) { return copy_bandwidth(exec, bytes_per_array, reps); });
+  return with_backend(backend,
+                      [&](auto exec) { return copy_bandwidth(exec, bytes_per_array, reps); });
 }
 
 double measure_pinned_h2d_bandwidth(const std::string& backend, std::size_t bytes, int reps) {
@@ -49,27 +52,32 @@ double measure_pinned_h2d_bandwidth(const std::string& backend, std::size_t byte
   c.pinned = true;
   c.in_place = true;
   auto k = make_kernel_case(c, backend);
-  if (!k->transfers_are_copies()) return 0;
+  if (!k->transfers_are_copies())
+    return 0;
   std::vector<double> t;
   for (int r = 0; r < reps + 1; ++r) {
     Kokkos::fence();
     Kokkos::Timer timer;
     k->upload(); // A and B: 2 arrays
     Kokkos::fence();
-    if (r) t.push_back(timer.seconds());
+    if (r)
+      t.push_back(timer.seconds());
   }
   return 2.0 * double(bytes) / summarize(t).median * 1e-9;
 }
 
 double MeasuredCeilings::copy_gbs() {
-  if (copy_gbs_ == 0) copy_gbs_ = measure_copy_bandwidth(backend_, std::size_t(128) << 20, 10);
+  if (copy_gbs_ == 0)
+    copy_gbs_ = measure_copy_bandwidth(backend_, std::size_t(128) << 20, 10);
   return copy_gbs_;
 }
 
 void MeasuredCeilings::attach(CaseResult& r, const std::string& backend) {
-  if (backend != backend_) return;
+  if (backend != backend_)
+    return;
   if (r.c.family == "matmul") {
-    if (r.c.precision == Precision::int32) return;
+    if (r.c.precision == Precision::int32)
+      return;
     const auto key = std::make_tuple(int(r.c.precision), r.c.m, r.c.n, r.c.k);
     if (!vendor_gflops_.count(key)) {
       if (r.c.variant == "vendor") {
@@ -104,12 +112,14 @@ void MeasuredCeilings::attach(CaseResult& r, const std::string& backend) {
 void MeasuredCeilings::print(std::ostream& os) const {
   char buf[200];
   if (copy_gbs_ > 0) {
-    std::snprintf(buf, sizeof buf, "ceiling: copy bandwidth %.1f GB/s on %s (bytes read + written)\n",
-                  copy_gbs_, backend_.c_str());
+    std::snprintf(buf, sizeof buf,
+                  "ceiling: copy bandwidth %.1f GB/s on %s (bytes read + written)\n", copy_gbs_,
+                  backend_.c_str());
     os << buf;
   }
   for (const auto& [key, g] : vendor_gflops_) {
-    if (g <= 0) continue;
+    if (g <= 0)
+      continue;
     std::snprintf(buf, sizeof buf, "ceiling: vendor GEMM %s %lldx%lldx%lld: %.1f GFLOP/s\n",
                   to_string(Precision(std::get<0>(key))), (long long)std::get<1>(key),
                   (long long)std::get<2>(key), (long long)std::get<3>(key), g);

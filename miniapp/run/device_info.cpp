@@ -20,7 +20,8 @@ namespace {
 std::string cpu_model() {
   std::ifstream in("/proc/cpuinfo");
   for (std::string line; std::getline(in, line);)
-    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+    if (line.rfind("model name", 0) == 0)
+      return line.substr(line.find(':') + 2);
   return "unknown CPU";
 }
 std::uint64_t host_memory() {
@@ -28,7 +29,8 @@ std::uint64_t host_memory() {
   std::string key;
   std::uint64_t kb = 0;
   while (in >> key >> kb) {
-    if (key == "MemTotal:") return kb * 1024;
+    if (key == "MemTotal:")
+      return kb * 1024;
     in.ignore(1 << 10, '\n');
   }
   return 0;

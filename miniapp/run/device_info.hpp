@@ -6,9 +6,9 @@
 namespace miniapp {
 
 struct DeviceInfo {
-  std::string name;          // GPU name, or the host CPU model
+  std::string name;               // GPU name, or the host CPU model
   std::uint64_t memory_bytes = 0; // device memory (GPU) or host memory (host backends)
-  int concurrency = 0;       // Kokkos concurrency of the backend's execution space
+  int concurrency = 0;            // Kokkos concurrency of the backend's execution space
 };
 
 DeviceInfo device_info(const std::string& backend);

@@ -38,12 +38,17 @@ void install_stop_handlers() {
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
 }
-bool stop_requested() { return g_signals.load() > 0; }
-void request_stop() { g_signals.fetch_add(1); }
+bool stop_requested() {
+  return g_signals.load() > 0;
+}
+void request_stop() {
+  g_signals.fetch_add(1);
+}
 
 Stats summarize(std::vector<double> v) {
   Stats s;
-  if (v.empty()) return s;
+  if (v.empty())
+    return s;
   std::sort(v.begin(), v.end());
   s.min = v.front();
   s.max = v.back();
@@ -58,7 +63,8 @@ CaseResult run_case(const Case& c, const config::Settings& s, const std::string&
   r.c = c;
   compat::ScopedRegion region("miniapp::case::" + c.id());
   try {
-    if (c.tile_auto || c.team_auto) r.c = autotune(c, backend, device_info(backend).name);
+    if (c.tile_auto || c.team_auto)
+      r.c = autotune(c, backend, device_info(backend).name);
     auto kernel = make_kernel_case(r.c, backend);
     r.work = kernel->work();
     r.transfers_are_copies = kernel->transfers_are_copies();
@@ -88,7 +94,8 @@ CaseResult run_case(const Case& c, const config::Settings& s, const std::string&
       r.gflops = r.work.flops / r.compute.median * 1e-9;
       r.gbs = r.work.bytes / r.compute.median * 1e-9;
     }
-    if (r.total.median > 0) r.gflops_with_transfers = r.work.flops / r.total.median * 1e-9;
+    if (r.total.median > 0)
+      r.gflops_with_transfers = r.work.flops / r.total.median * 1e-9;
     if (s.validate || opt.print || r.c.print) {
       kernel->reset_inputs();
       kernel->upload();
@@ -101,15 +108,16 @@ CaseResult run_case(const Case& c, const config::Settings& s, const std::string&
       r.validation = kernel->validate(s.rtol);
       if (!r.validation.passed) {
         r.status = "invalid";
-        r.message = std::to_string(r.validation.bad_elements) + " element(s) out of tolerance, first " +
-                    r.validation.first_bad;
+        r.message = std::to_string(r.validation.bad_elements) +
+                    " element(s) out of tolerance, first " + r.validation.first_bad;
       }
     }
     if (opt.print || r.c.print) {
       std::cout << "--- " << r.c.id() << "\n";
       kernel->print(std::cout);
     }
-    if (opt.ceilings) opt.ceilings->attach(r, backend);
+    if (opt.ceilings)
+      opt.ceilings->attach(r, backend);
   } catch (const UnsupportedCase& e) {
     r.status = "unsupported";
     r.message = e.what();
@@ -123,13 +131,16 @@ CaseResult run_case(const Case& c, const config::Settings& s, const std::string&
   return r;
 }
 
-std::vector<CaseResult> run_plan(const Plan& plan, const RunOptions& opt, const CaseCallback& done) {
+std::vector<CaseResult> run_plan(const Plan& plan, const RunOptions& opt,
+                                 const CaseCallback& done) {
   std::vector<CaseResult> results;
   for (const auto& c : plan.cases) {
-    if (stop_requested()) break;
+    if (stop_requested())
+      break;
     results.push_back(run_case(c, plan.settings, plan.backend, opt));
     done(results.back());
-    if (results.back().status == "interrupted") break;
+    if (results.back().status == "interrupted")
+      break;
   }
   return results;
 }

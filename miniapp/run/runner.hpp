@@ -23,7 +23,7 @@ struct CaseResult {
   bool transfers_are_copies = false;
   Validation validation;
   double gflops = 0, gbs = 0, gflops_with_transfers = 0; // from the median times
-  std::string ceiling_name;  // what the rate is compared with
+  std::string ceiling_name;                              // what the rate is compared with
   double ceiling = 0;        // in the unit of the compared rate (GB/s or GFLOP/s)
   double pct_of_ceiling = 0; // 100 * rate / ceiling
   std::string ceiling_unit;
