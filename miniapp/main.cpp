@@ -75,7 +75,8 @@ int main(int argc, char** argv) {
       "Kokkos flags (--kokkos-num-threads=N, --kokkos-device-id=N, ...) pass through.\n"
       "Under mpiexec with several ranks every case is distributed over a 2D process grid\n"
       "(SUMMA for matmul; one GPU per node-local rank): see docs/mpi.md.\n"
-      "Exit codes: 0 ok, 2 config/usage error, 3 runtime/resource error, 4 validation failed."};
+      "Exit codes: 0 ok, 2 config/usage error, 3 runtime/resource error, 4 validation failed.",
+      "miniapp"};
   app.set_version_flag("--version",
                        std::string("miniapp ") + version() + " (git " + git_revision() + ")");
   app.require_subcommand(1);
