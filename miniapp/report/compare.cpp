@@ -258,6 +258,16 @@ std::string Run::label() const {
   return s;
 }
 
+// One results row into the run; the first rows name the backend and experiment where the
+// metadata did not.
+static void add_row(Run& run, const nlohmann::json& o) {
+  run.rows.push_back(row_from(o));
+  if (run.backend.empty())
+    run.backend = str(o, "backend");
+  if (run.experiment.empty())
+    run.experiment = str(o, "experiment");
+}
+
 Run run_from_json(const nlohmann::json& doc, const std::string& source) {
   if (!doc.is_object() || !doc.contains("results") || !doc["results"].is_array())
     throw std::runtime_error(source + ": not a miniapp results.json (no \"results\" array)");
@@ -290,11 +300,7 @@ Run run_from_json(const nlohmann::json& doc, const std::string& source) {
   if (doc.contains("config") && doc["config"].is_object())
     run.experiment = str(doc["config"], "name");
   for (const auto& o : doc["results"]) {
-    run.rows.push_back(row_from(o));
-    if (run.backend.empty())
-      run.backend = str(o, "backend");
-    if (run.experiment.empty())
-      run.experiment = str(o, "experiment");
+    add_row(run, o);
   }
   return run;
 }
@@ -312,11 +318,7 @@ Run run_from_csv(const std::string& text, const std::string& source) {
     nlohmann::json o = nlohmann::json::object();
     for (std::size_t c = 0; c < header.size() && c < table[i].size(); ++c)
       o[header[c]] = table[i][c];
-    run.rows.push_back(row_from(o));
-    if (run.backend.empty())
-      run.backend = str(o, "backend");
-    if (run.experiment.empty())
-      run.experiment = str(o, "experiment");
+    add_row(run, o);
   }
   return run;
 }
@@ -559,10 +561,10 @@ std::string to_csv(const Comparison& c) {
       if (!notes.empty())
         all += (all.empty() ? "" : "; ") + notes;
       os << li + 1 << "," << l.family << "," << l.variant << "," << l.precision << "," << l.m << ","
-         << l.n << "," << l.k << "," << l.tile << "," << i + 1 << "," << csv_escape(r.label()) << ","
-         << csv_escape(r.backend) << "," << csv_escape(r.device) << "," << csv_escape(r.host) << ","
-         << (i == b ? "true" : "false") << "," << (c.options.with_transfers ? "true" : "false")
-         << "," << l.unit << ",";
+         << l.n << "," << l.k << "," << l.tile << "," << i + 1 << "," << csv_escape(r.label())
+         << "," << csv_escape(r.backend) << "," << csv_escape(r.device) << "," << csv_escape(r.host)
+         << "," << (i == b ? "true" : "false") << ","
+         << (c.options.with_transfers ? "true" : "false") << "," << l.unit << ",";
       if (cell.present) {
         os << fmt("%.6g", cell.rate) << "," << fmt("%.6g", cell.t_min) << ","
            << fmt("%.6g", cell.t_median) << "," << fmt("%.6g", cell.t_max) << ",";
