@@ -129,6 +129,32 @@ def test_run_header_and_metadata():
                and meta["devices_per_rank"] == 0, "results.json records them", meta)
 
 
+def complete(*words):
+    """What scripts/miniapp-completion.bash offers after `miniapp WORDS...` (last = being typed)."""
+    script = os.path.join(SRC, "scripts/miniapp-completion.bash")
+    line = " ".join([MINIAPP] + list(words))
+    cmd = (f"source {script}; COMP_WORDS=({line}); COMP_CWORD={len(words)}; _miniapp; "
+           "printf '%s\\n' \"${COMPREPLY[@]}\"")
+    p = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, timeout=60)
+    expect(p.returncode == 0, "completion runs", p.stderr)
+    return p.stdout.split()
+
+
+def test_completion_and_man():
+    expect(complete("va") == ["validate"], "a command completes", complete("va"))
+    expect("list" in complete(""), "every command is offered", complete(""))
+    expect(complete("jobscript", "--sys") == ["--system"], "an option completes",
+           complete("jobscript", "--sys"))
+    expect("generic-gpu" in complete("jobscript", "--system", "gen"), "profile names complete",
+           complete("jobscript", "--system", "gen"))
+    expect(complete("validate", "--ra") == ["--ranks"], "validate --ranks completes")
+    man = os.environ.get("MINIAPP_MAN", "")
+    if man:  # made only where help2man is installed (scripts/install-deps.sh installs it)
+        text = open(man).read()
+        expect(".TH MINIAPP" in text and "validate" in text and "list" in text,
+               "the man page is miniapp's --help", text[:500])
+
+
 def bench_env():
     env = dict(os.environ)
     env.pop("OMP_PROC_BIND", None)
