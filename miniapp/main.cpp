@@ -197,22 +197,24 @@ int main(int argc, char** argv) {
     subcommands.push_back(sub->get_name());
   // `miniapp help [COMMAND]`, and a suggestion for a mistyped command (CLI11 only says that a
   // subcommand is required).
-  if (!args.rest.empty() && args.rest[0] == "help") {
-    CLI::App* sub = nullptr;
-    if (args.rest.size() > 1 &&
-        std::find(subcommands.begin(), subcommands.end(), args.rest[1]) != subcommands.end())
-      sub = app.get_subcommand(args.rest[1]);
-    std::cout << (sub ? sub->help() : app.help());
-    return kOk;
-  }
-  if (!args.rest.empty() && args.rest[0][0] != '-' &&
-      std::find(subcommands.begin(), subcommands.end(), args.rest[0]) == subcommands.end()) {
-    const std::string hint = config::closest(args.rest[0], subcommands);
-    std::cerr << "miniapp: unknown command '" << args.rest[0] << "'"
+  const auto is_command = [&](const std::string& word) {
+    return std::find(subcommands.begin(), subcommands.end(), word) != subcommands.end();
+  };
+  const auto unknown_command = [&](const std::string& word) {
+    const std::string hint = config::closest(word, subcommands);
+    std::cerr << "miniapp: unknown command '" << word << "'"
               << (hint.empty() ? "" : " (did you mean '" + hint + "'?)")
               << "; commands: " << join(subcommands, ", ") << " (miniapp help COMMAND)\n";
     return kConfigError;
+  };
+  if (!args.rest.empty() && args.rest[0] == "help") {
+    if (args.rest.size() > 1 && !is_command(args.rest[1]))
+      return unknown_command(args.rest[1]);
+    std::cout << (args.rest.size() > 1 ? app.get_subcommand(args.rest[1])->help() : app.help());
+    return kOk;
   }
+  if (!args.rest.empty() && args.rest[0][0] != '-' && !is_command(args.rest[0]))
+    return unknown_command(args.rest[0]);
 
   std::vector<std::string> rest = args.rest;
   std::reverse(rest.begin(), rest.end()); // CLI11 takes the arguments in reverse order

@@ -80,6 +80,8 @@ def test_subcommand_suggestions():
            "a mistyped command gets a suggestion", code, err)
     code, out, err = run(["help"])
     expect(code == 0 and "list" in out and "validate" in out, "help lists the commands", out, err)
+    code, out, err = run(["help", "compar"])
+    expect(code == 2 and "did you mean 'compare'?" in err, "help of a mistyped command", code, err)
     code, out, err = run(["help", "validate"])
     expect(code == 0 and "--ranks" in out, "help COMMAND shows its options", out, err)
 
@@ -151,8 +153,9 @@ def test_completion_and_man():
     man = os.environ.get("MINIAPP_MAN", "")
     if man:  # made only where help2man is installed (scripts/install-deps.sh installs it)
         text = open(man).read()
-        expect(".TH MINIAPP" in text and "validate" in text and "list" in text,
-               "the man page is miniapp's --help", text[:500])
+        expect(".TH MINIAPP" in text and ".SH COMMANDS" in text and ".SS validate" in text,
+               "the man page is miniapp's --help with a section per command", text[:500])
+        expect(r"\-\-ranks" in text or "--ranks" in text, "with each command's options")
 
 
 def bench_env():
