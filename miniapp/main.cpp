@@ -230,6 +230,11 @@ int main(int argc, char** argv) {
   if (!kokkos_initialize_args(args.kokkos, "miniapp", kokkos_args))
     return kConfigError;
 
+  // The other commands are one process's work: under mpiexec/srun only the launcher's rank 0 does
+  // it (one job script written and submitted, not one per rank), without starting MPI.
+  if (!*run && !*validate && MpiEnv::launcher_rank() != 0)
+    return kOk;
+
   // These need neither MPI nor Kokkos.
   if (*compare)
     return cmd_compare(compare_args);

@@ -20,7 +20,7 @@ namespace miniapp {
 int cmd_info(const MpiEnv& mpi) {
   // info starts no MPI (it must answer at once); under a launcher the rank count is its word.
   const int ranks = std::max(mpi.size(), MpiEnv::launcher_ranks());
-  if (mpi.rank() != 0 || MpiEnv::launcher_rank() != 0)
+  if (mpi.rank() != 0)
     return kOk;
   std::cout << "miniapp " << version() << " (git " << git_revision() << ")\n"
             << "Kokkos version:          " << compat::kokkos_version_string() << "\n"

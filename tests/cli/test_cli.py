@@ -74,6 +74,18 @@ def test_no_mpi_for_quick_commands():
             expect(not re.search(r"orte|ORTE|PMIx|ess_|mpirun", out + err), "no MPI errors", out)
 
 
+def test_quick_commands_once_under_launcher():
+    # As mpiexec -n 2 starts them: only rank 0 writes (a job script once, not once per rank).
+    env = dict(os.environ, OMPI_COMM_WORLD_SIZE="2", OMPI_COMM_WORLD_RANK="1")
+    for args in (["list"], ["info"], ["jobscript", os.path.join(SRC, "configs/quickstart.yaml"),
+                                      "--system", "generic-cpu"]):
+        code, out, err = run(args, env)
+        expect(code == 0 and out == "", " ".join(args[:1]) + " is silent on rank 1", code, out)
+    env["OMPI_COMM_WORLD_RANK"] = "0"
+    code, out, err = run(["list", "backends", "--names"], env)
+    expect(code == 0 and "openmp" in out.split(), "rank 0 answers", code, out, err)
+
+
 def test_subcommand_suggestions():
     code, out, err = run(["runn", "x.yaml"])
     expect(code == 2 and "unknown command 'runn' (did you mean 'run'?)" in err,
