@@ -170,6 +170,22 @@ def test_completion_and_man():
         expect(r"\-\-ranks" in text or "--ranks" in text, "with each command's options")
 
 
+def test_install_layout():
+    # The completion and the man page land under the prefix (share/...), never outside it.
+    with tempfile.TemporaryDirectory() as prefix:
+        p = subprocess.run(["cmake", "--install", os.environ["MINIAPP_BUILD_DIR"], "--prefix",
+                            prefix], capture_output=True, text=True, timeout=300)
+        expect(p.returncode == 0, "cmake --install works", p.stdout, p.stderr)
+        installed = re.findall(r"-- (?:Installing|Up-to-date): (\S+)", p.stdout)
+        outside = [f for f in installed if not f.startswith(prefix + "/")]
+        expect(not outside, "everything lands under the prefix", outside)
+        expect(os.path.isfile(prefix + "/share/bash-completion/completions/miniapp"),
+               "bash completion installed", installed)
+        if os.environ.get("MINIAPP_MAN"):
+            expect(os.path.isfile(prefix + "/share/man/man1/miniapp.1"), "man page installed",
+                   installed)
+
+
 def bench_env():
     env = dict(os.environ)
     env.pop("OMP_PROC_BIND", None)
