@@ -86,7 +86,7 @@ void print_parameters(std::ostream& os, const std::string& family) {
     os << "    " << variant << ": n (required), m=n" << (family == "matmul" ? ", k=n" : "")
        << ", precision=" << to_string(c.precision);
     if (reads(family, variant, "tile", "64"))
-      os << ", tile=" << (c.tile ? std::to_string(c.tile) : "the backend's (docs/kernels.md)");
+      os << ", tile=" << (c.tile ? std::to_string(c.tile) : "the kernel's (docs/kernels.md)");
     if (reads(family, variant, "tile_cols", "4"))
       os << ", tile_cols=" << c.tile_cols;
     if (reads(family, variant, "team_size", "8"))
