@@ -25,7 +25,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -63,9 +62,13 @@ int parse_options(std::vector<std::string> own, Options& o) {
                "measured in the same process.",
                "miniapp-bench"};
   app.add_option("--miniapp-backend", o.backend,
-                 "Backend to run on: " + join(compiled_backends(), ", ") +
-                     " (default: " + default_backend() + ")")
-      ->check(CLI::IsMember(compiled_backends()));
+                 "Backend to run on: auto (" + default_backend() + "), " +
+                     join(compiled_backends(), ", "))
+      ->check(CLI::IsMember([] {
+        auto names = compiled_backends();
+        names.insert(names.begin(), "auto");
+        return names;
+      }()));
   app.add_option("--miniapp-sizes", o.sizes,
                  "Matrix sizes N (N x N), comma-separated, e.g. 1024,4096 (default: per backend)")
       ->delimiter(',')
