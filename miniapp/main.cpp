@@ -2,11 +2,13 @@
 // This file only wires the command line to app/*; see README.md for the data flow.
 #include "version.hpp"
 #include "app/commands.hpp"
+#include "app/kokkos_launch.hpp"
+#include "config/yaml_strict.hpp"
 #include "parallel/device_map.hpp"
 #include "parallel/mpi_env.hpp"
+#include "run/backends.hpp"
 
 #include <CLI/CLI.hpp>
-#include <Kokkos_Core.hpp>
 
 #include <algorithm>
 #include <cstdlib>
@@ -16,8 +18,8 @@
 
 namespace {
 
-// Kokkos' own flags (--kokkos-num-threads=4, --kokkos-device-id=1, ...) pass through to
-// Kokkos::initialize; everything else goes to CLI11.
+// Kokkos' own flags (--kokkos-num-threads=4, --kokkos-device-id=1, ...) go, translated for the
+// linked Kokkos (app/kokkos_launch.hpp), to Kokkos::initialize; everything else goes to CLI11.
 struct SplitArgs {
   std::vector<std::string> kokkos;
   std::vector<std::string> rest;
@@ -31,21 +33,6 @@ SplitArgs split_args(int argc, char** argv) {
   }
   return s;
 }
-
-class KokkosSession {
-public:
-  explicit KokkosSession(std::vector<std::string> args) : args_(std::move(args)) {
-    for (auto& a : args_)
-      ptrs_.push_back(a.data());
-    int argc = int(ptrs_.size());
-    Kokkos::initialize(argc, ptrs_.data());
-  }
-  ~KokkosSession() { Kokkos::finalize(); }
-
-private:
-  std::vector<std::string> args_;
-  std::vector<char*> ptrs_;
-};
 
 // "miniapp ARGS..." as a shell would take it back, for the header of generated job scripts.
 std::string command_line(const std::vector<std::string>& args) {
@@ -66,13 +53,15 @@ std::string command_line(const std::vector<std::string>& args) {
 
 int main(int argc, char** argv) {
   using namespace miniapp;
-  MpiEnv mpi(argc, argv);
   const SplitArgs args = split_args(argc, argv);
 
   CLI::App app{
       "miniapp: Kokkos teaching kernels (matrix multiply, R = a*A + b*B, tile averages,\n"
       "tile index maps) run as validated experiments from YAML configs.\n"
-      "Kokkos flags (--kokkos-num-threads=N, --kokkos-device-id=N, ...) pass through.\n"
+      "Kokkos flags of 3.4 and 4.x alike (--kokkos-num-threads=N or --kokkos-threads=N,\n"
+      "--kokkos-device-id=N, --kokkos-numa=N, ...) reach the linked Kokkos under the name it\n"
+      "knows; an unknown --kokkos-* option is an error. `miniapp list` shows what a config\n"
+      "may name; `miniapp help COMMAND` the options of a command.\n"
       "Under mpiexec with several ranks every case is distributed over a 2D process grid\n"
       "(SUMMA for matmul; one GPU per node-local rank): see docs/mpi.md.\n"
       "Exit codes: 0 ok, 2 config/usage error, 3 runtime/resource error, 4 validation failed.",
@@ -98,6 +87,11 @@ int main(int argc, char** argv) {
   auto* validate = app.add_subcommand("validate", "Check CONFIG and print the expanded plan");
   validate->add_option("config", validate_args.config, "Experiment config (YAML)")->required();
   validate->add_option("--set", validate_args.overrides, "Override a config field")->take_all();
+  validate
+      ->add_option("--ranks", validate_args.ranks,
+                   "Check the plan for N MPI ranks (process grid, blocks per rank, memory per "
+                   "rank, single-rank cases) without starting them")
+      ->check(CLI::Range(1, 1 << 20));
 
   JobscriptArgs job_args;
   auto* jobscript = app.add_subcommand(
@@ -128,7 +122,21 @@ int main(int argc, char** argv) {
                         "The program the job runs (default: this one, or the profile's 'miniapp')");
   jobscript->add_flag("--submit", job_args.submit, "Submit with sbatch and print the job id");
 
-  auto* info = app.add_subcommand("info", "Kokkos version, backends, devices, MPI");
+  auto* info = app.add_subcommand(
+      "info", "Kokkos version, backends, devices, ranks x threads, MPI (without starting it)");
+
+  ListArgs list_args;
+  auto* list = app.add_subcommand(
+      "list", "Families, variants, parameters (defaults, ranges), system profiles, backends");
+  list->add_option("what", list_args.what, "all, " + join(list_sections(), ", "))
+      ->check(CLI::IsMember([] {
+        auto s = list_sections();
+        s.insert(s.begin(), "all");
+        return s;
+      }()))
+      ->capture_default_str();
+  list->add_flag("--names", list_args.names,
+                 "Bare names, one per line (for scripts and shell completion)");
 
   std::int64_t rows = 8, cols = 9;
   std::string tile = "2x3", describe_backend = "auto", color = "auto";
@@ -184,6 +192,30 @@ int main(int argc, char** argv) {
   plot->add_flag("--with-transfers", plot_args.with_transfers,
                  "Rates from total time: host-to-device + compute + device-to-host");
 
+  std::vector<std::string> subcommands;
+  for (const auto* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    subcommands.push_back(sub->get_name());
+  // `miniapp help [COMMAND]`, and a suggestion for a mistyped command (CLI11 only says that a
+  // subcommand is required).
+  const auto is_command = [&](const std::string& word) {
+    return std::find(subcommands.begin(), subcommands.end(), word) != subcommands.end();
+  };
+  const auto unknown_command = [&](const std::string& word) {
+    const std::string hint = config::closest(word, subcommands);
+    std::cerr << "miniapp: unknown command '" << word << "'"
+              << (hint.empty() ? "" : " (did you mean '" + hint + "'?)")
+              << "; commands: " << join(subcommands, ", ") << " (miniapp help COMMAND)\n";
+    return kConfigError;
+  };
+  if (!args.rest.empty() && args.rest[0] == "help") {
+    if (args.rest.size() > 1 && !is_command(args.rest[1]))
+      return unknown_command(args.rest[1]);
+    std::cout << (args.rest.size() > 1 ? app.get_subcommand(args.rest[1])->help() : app.help());
+    return kOk;
+  }
+  if (!args.rest.empty() && args.rest[0][0] != '-' && !is_command(args.rest[0]))
+    return unknown_command(args.rest[0]);
+
   std::vector<std::string> rest = args.rest;
   std::reverse(rest.begin(), rest.end()); // CLI11 takes the arguments in reverse order
   try {
@@ -193,17 +225,29 @@ int main(int argc, char** argv) {
     return code == 0 ? kOk : kConfigError;
   }
 
-  // These read finished runs; they need no Kokkos.
-  if (*compare)
-    return mpi.rank() == 0 ? cmd_compare(compare_args) : kOk;
-  if (*plot)
-    return mpi.rank() == 0 ? cmd_plot(plot_args) : kOk;
+  // Checked before any work, whatever the command, so a typo never passes silently.
+  std::vector<std::string> kokkos_args;
+  if (!kokkos_initialize_args(args.kokkos, "miniapp", kokkos_args))
+    return kConfigError;
 
-  // Kokkos' recommended OpenMP placement, unless the user (or the job script) chose one.
-  setenv("OMP_PROC_BIND", "spread", 0);
-  setenv("OMP_PLACES", "threads", 0);
-  std::vector<std::string> kokkos_args = args.kokkos;
-  for (const auto& flag : parallel::device_mapping_flags(mpi, args.kokkos))
+  // The other commands are one process's work: under mpiexec/srun only the launcher's rank 0 does
+  // it (one job script written and submitted, not one per rank), without starting MPI.
+  if (!*run && !*validate && MpiEnv::launcher_rank() != 0)
+    return kOk;
+
+  // These need neither MPI nor Kokkos.
+  if (*compare)
+    return cmd_compare(compare_args);
+  if (*plot)
+    return cmd_plot(plot_args);
+  if (*list)
+    return cmd_list(list_args);
+
+  // MPI only where ranks work together, and only when a launcher started them: a singleton
+  // MPI_Init costs a daemon and, without ssh/rsh, a page of errors (parallel/mpi_env.hpp).
+  MpiEnv mpi(argc, argv, (*run || *validate) && MpiEnv::launched_by_mpi());
+  apply_thread_binding_policy();
+  for (const auto& flag : parallel::device_mapping_flags(mpi, kokkos_args))
     kokkos_args.push_back(flag);
   KokkosSession kokkos(kokkos_args);
   if (*run)

@@ -9,7 +9,9 @@ set -euo pipefail
 packages=(build-essential cmake ninja-build git ca-certificates xz-utils patch
   libopenmpi-dev openmpi-bin libyaml-cpp-dev libbenchmark-dev libbenchmark-tools
   libgtest-dev libcli11-dev nlohmann-json3-dev libopenblas-dev
-  python3-matplotlib shellcheck)
+  python3-matplotlib python3-scipy help2man shellcheck)
+# python3-scipy: Google Benchmark's compare.py (libbenchmark-tools) imports it.
+# help2man: the miniapp(1) man page, generated from --help at build time.
 for arg in "$@"; do
   case "$arg" in
     --gpu) packages+=(hipcc libamdhip64-dev) ;;

@@ -5,10 +5,12 @@
 #include "compat.hpp"
 #include "kernels/tile_index_case.hpp"
 #include "kernels/vendor_blas.hpp"
+#include "report/console.hpp"
 #include "report/metadata.hpp"
 #include "run/backends.hpp"
 #include "run/device_info.hpp"
 
+#include <algorithm>
 #include <iostream>
 #include <regex>
 #include <unistd.h>
@@ -16,6 +18,8 @@
 namespace miniapp {
 
 int cmd_info(const MpiEnv& mpi) {
+  // info starts no MPI (it must answer at once); under a launcher the rank count is its word.
+  const int ranks = std::max(mpi.size(), MpiEnv::launcher_ranks());
   if (mpi.rank() != 0)
     return kOk;
   std::cout << "miniapp " << version() << " (git " << git_revision() << ")\n"
@@ -29,7 +33,11 @@ int cmd_info(const MpiEnv& mpi) {
   }
   std::cout << "host BLAS:               " << kernels::host_blas_name() << "\n"
             << "MPI library:             " << mpi.library() << "\n"
-            << "MPI ranks:               " << mpi.size() << "\n"
+            << "MPI ranks:               " << ranks
+            << (MpiEnv::launched_by_mpi() ? " (as the launcher says; info starts no MPI)" : "")
+            << "\n"
+            << "ranks x threads:         "
+            << describe_parallelism(ranks, default_backend()).summary() << "\n"
             << "compiler:                " << compiler_description() << "\n"
             << "host:                    " << host_name() << "\n";
   return kOk;

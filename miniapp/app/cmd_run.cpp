@@ -54,7 +54,7 @@ Plan load_plan(const RunArgs& args, const MpiEnv& mpi) {
     }
   }();
   PlanLimits limits;
-  limits.ranks = mpi.size();
+  limits.ranks = args.ranks > 0 ? args.ranks : mpi.size();
   const auto comp = compiled_backends();
   if (std::find(comp.begin(), comp.end(), backend) != comp.end()) {
     const DeviceInfo dev = device_info(backend);
@@ -105,7 +105,8 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
   }
   if (!args.quiet) {
     print_plan(std::cout, plan);
-    std::cout << "results: " << writer->directory() << std::endl;
+    std::cout << "parallelism: " << describe_parallelism(plan.ranks, plan.backend).summary()
+              << "\nresults: " << writer->directory() << std::endl;
   }
   MeasuredCeilings ceilings(plan.backend);
   RunOptions opt;

@@ -18,6 +18,7 @@ struct RunArgs {
   std::string output_dir; // exact run directory (must not exist); empty = under output.directory
   bool print = false;
   bool quiet = false;
+  int ranks = 0; // validate --ranks N: check the plan for N ranks; 0 = the ranks running
 };
 
 struct JobscriptArgs {
@@ -53,12 +54,19 @@ struct PlotArgs {
   bool with_transfers = false;
 };
 
+struct ListArgs {
+  std::string what = "all"; // all or one of list_sections()
+  bool names = false;       // bare names, one per line (shell completion)
+};
+const std::vector<std::string>& list_sections();
+
 int cmd_run(const RunArgs& args, const MpiEnv& mpi);
 int cmd_validate(const RunArgs& args, const MpiEnv& mpi);
 int cmd_info(const MpiEnv& mpi);
 int cmd_jobscript(const JobscriptArgs& args, const MpiEnv& mpi);
 int cmd_describe(std::int64_t rows, std::int64_t cols, const std::string& tile,
                  const std::string& backend, const std::string& color);
+int cmd_list(const ListArgs& args);
 int cmd_compare(const CompareArgs& args);
 int cmd_plot(const PlotArgs& args); // runs scripts/miniapp-plot.py (installed as bin/miniapp-plot)
 

@@ -2,9 +2,14 @@
 // in the same process (device copy, host STREAM-like copy, vendor GEMM as matmul/vendor, pinned and
 // pageable host-to-device transfers) and the launch overhead of an empty kernel.
 //   miniapp-bench [--miniapp-backend=NAME] [--miniapp-sizes=1024,4096] [--miniapp-quick]
-//                 [--benchmark_* flags] [--kokkos-* flags]
+//                 [--benchmark_* flags] [--kokkos-* flags]     (--help lists them)
+// Its own flags are parsed with CLI11 (bad values exit 2); --benchmark_* go to Google Benchmark,
+// --kokkos-* (translated for the linked Kokkos) to Kokkos. Kokkos starts as in `miniapp run`
+// (app/kokkos_launch.hpp: same thread binding, nothing of Kokkos' on stdout), so stdout carries
+// only the benchmark report: `--benchmark_format=json > x.json` is JSON.
 // Timing: manual time, Kokkos::fence() closing each timed launch. Rates are counters
 // ("FLOP/s", "bytes/s"), so compare.py from libbenchmark-tools reads the JSON output.
+#include "app/kokkos_launch.hpp"
 #include "bench/launch_overhead.hpp"
 #include "compat.hpp"
 #include "kernels/kernel_case.hpp"
@@ -13,13 +18,13 @@
 #include "run/ceilings.hpp"
 #include "run/device_info.hpp"
 
+#include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -33,25 +38,71 @@ struct Options {
   bool quick = false;
 };
 
-Options take_options(int& argc, char** argv) {
-  Options o;
-  int out = 1;
+// The command line split by owner: argv[0] leads each list.
+struct SplitArgs {
+  std::vector<std::string> benchmark, kokkos, own;
+};
+SplitArgs split_args(int argc, char** argv) {
+  SplitArgs s;
+  s.benchmark = s.kokkos = {argv[0]};
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a.rfind("--miniapp-backend=", 0) == 0) {
-      o.backend = a.substr(18);
-    } else if (a.rfind("--miniapp-sizes=", 0) == 0) {
-      std::stringstream ss(a.substr(16));
-      for (std::string s; std::getline(ss, s, ',');)
-        o.sizes.push_back(std::stoll(s));
-    } else if (a == "--miniapp-quick") {
-      o.quick = true;
-    } else {
-      argv[out++] = argv[i];
-    }
+    (a.rfind("--benchmark_", 0) == 0 ? s.benchmark
+     : a.rfind("--kokkos-", 0) == 0  ? s.kokkos
+                                     : s.own)
+        .push_back(a);
   }
-  argc = out;
-  return o;
+  return s;
+}
+
+// Parses miniapp-bench's own flags; returns -1 to go on, else the exit code (0 after --help).
+int parse_options(std::vector<std::string> own, Options& o) {
+  CLI::App app{"miniapp-bench: Google Benchmark over every miniapp kernel family and variant, "
+               "with the ceilings (copy bandwidth, vendor GEMM, transfers, launch overhead) "
+               "measured in the same process.",
+               "miniapp-bench"};
+  app.add_option("--miniapp-backend", o.backend,
+                 "Backend to run on: auto (" + default_backend() + "), " +
+                     join(compiled_backends(), ", "))
+      ->check(CLI::IsMember([] {
+        auto names = compiled_backends();
+        names.insert(names.begin(), "auto");
+        return names;
+      }()));
+  app.add_option("--miniapp-sizes", o.sizes,
+                 "Matrix sizes N (N x N), comma-separated, e.g. 1024,4096 (default: per backend)")
+      ->delimiter(',')
+      ->check(CLI::Range(std::int64_t(1), std::int64_t(1) << 20));
+  app.add_flag("--miniapp-quick", o.quick, "Small sizes only (a smoke test)");
+  app.footer(
+      "Google Benchmark's flags pass through, e.g. --benchmark_filter=REGEX,\n"
+      "--benchmark_format=console|json|csv (stdout), --benchmark_out=FILE\n"
+      "--benchmark_out_format=json|console|csv, --benchmark_repetitions=N,\n"
+      "--benchmark_min_time=SECONDS, --benchmark_list_tests=true.\n"
+      "Kokkos flags of 3.4 and 4.x alike (--kokkos-num-threads=N or --kokkos-threads=N, ...)\n"
+      "reach the linked Kokkos under the name it knows.\n"
+      "Compare two runs: compare.py benchmarks A.json B.json (libbenchmark-tools;\n"
+      "docs/performance.md).");
+  std::reverse(own.begin(), own.end()); // CLI11 takes the arguments in reverse order
+  try {
+    app.parse(own);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  return -1;
+}
+
+// The unit each benchmark reports in, fixed per benchmark (compare.py compares the numbers of two
+// files as they stand, so a unit must not change between machines): the one in which the case's
+// fastest plausible time (GPU-class rates, a few microseconds of launch) is at least 1, so a
+// microsecond kernel does not read 0.000 ms.
+benchmark::TimeUnit display_unit(const Case& c) {
+  const double flops = c.family == "matmul" ? 2.0 * c.m * c.n * c.k : 3.0 * c.m * c.n;
+  const double bytes = 12.0 * c.m * c.n;
+  const double seconds = std::max({flops / 1e13, bytes / 1e12, 5e-6});
+  return seconds < 1e-3 ? benchmark::kMicrosecond
+         : seconds < 1  ? benchmark::kMillisecond
+                        : benchmark::kSecond;
 }
 
 // Google Benchmark calls a benchmark function several times while it sizes the iteration count:
@@ -158,7 +209,7 @@ void register_all(const Options& o, const std::string& backend) {
     benchmark::RegisterBenchmark(
         name.c_str(), [c, backend, name](benchmark::State& s) { run_kernel(s, name, c, backend); })
         ->UseManualTime()
-        ->Unit(benchmark::kMillisecond);
+        ->Unit(display_unit(c));
   };
   for (auto n : stream_sizes) {
     const std::string size = "/" + std::to_string(n);
@@ -196,6 +247,7 @@ void register_all(const Options& o, const std::string& backend) {
             benchmark::Counter(2.0 * copy_bytes, benchmark::Counter::kIsIterationInvariantRate);
       })
       ->UseManualTime()
+      ->Unit(benchmark::kMillisecond)
       ->Iterations(3);
   if (gpu) {
     benchmark::RegisterBenchmark(
@@ -209,6 +261,7 @@ void register_all(const Options& o, const std::string& backend) {
               benchmark::Counter(double(copy_bytes), benchmark::Counter::kIsIterationInvariantRate);
         })
         ->UseManualTime()
+        ->Unit(benchmark::kMillisecond)
         ->Iterations(3);
     const std::string host = compiled_backends().size() > 1 ? compiled_backends()[0] : "";
     if (!host.empty())
@@ -223,6 +276,7 @@ void register_all(const Options& o, const std::string& backend) {
                 double(copy_bytes / 2), benchmark::Counter::kIsIterationInvariantRate);
           })
           ->UseManualTime()
+          ->Unit(benchmark::kMillisecond)
           ->Iterations(3);
   }
   benchmark::RegisterBenchmark("launch/kokkos_empty",
@@ -245,25 +299,33 @@ void register_all(const Options& o, const std::string& backend) {
 } // namespace
 
 int main(int argc, char** argv) {
-  Options opt = take_options(argc, argv);
-  Kokkos::initialize(argc, argv);
-  {
-    const std::string backend = resolve_backend(opt.backend.empty() ? "auto" : opt.backend);
-    const DeviceInfo dev = device_info(backend);
-    benchmark::AddCustomContext("miniapp_backend", backend);
-    benchmark::AddCustomContext("miniapp_device", dev.name);
-    benchmark::AddCustomContext("miniapp_concurrency", std::to_string(dev.concurrency));
-    benchmark::AddCustomContext("kokkos_version", compat::kokkos_version_string());
-    benchmark::AddCustomContext("kokkos_backends", join(compiled_backends(), ","));
-    benchmark::AddCustomContext("host_blas", kernels::host_blas_name());
-    register_all(opt, backend);
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv))
-      return 2;
-    benchmark::RunSpecifiedBenchmarks();
-    release_prepared(); // device memory goes back before Kokkos::finalize
-    benchmark::Shutdown();
-  }
-  Kokkos::finalize();
+  SplitArgs args = split_args(argc, argv);
+  Options opt;
+  if (const int code = parse_options(args.own, opt); code >= 0)
+    return code;
+  std::vector<std::string> kokkos_args;
+  if (!kokkos_initialize_args(args.kokkos, "miniapp-bench", kokkos_args))
+    return 2;
+  apply_thread_binding_policy();
+  KokkosSession kokkos(kokkos_args);
+  const std::string backend = resolve_backend(opt.backend.empty() ? "auto" : opt.backend);
+  const DeviceInfo dev = device_info(backend);
+  benchmark::AddCustomContext("miniapp_backend", backend);
+  benchmark::AddCustomContext("miniapp_device", dev.name);
+  benchmark::AddCustomContext("miniapp_concurrency", std::to_string(dev.concurrency));
+  benchmark::AddCustomContext("kokkos_version", compat::kokkos_version_string());
+  benchmark::AddCustomContext("kokkos_backends", join(compiled_backends(), ","));
+  benchmark::AddCustomContext("host_blas", kernels::host_blas_name());
+  register_all(opt, backend);
+  std::vector<char*> bench_argv;
+  for (auto& a : args.benchmark)
+    bench_argv.push_back(a.data());
+  int bench_argc = int(bench_argv.size());
+  benchmark::Initialize(&bench_argc, bench_argv.data());
+  if (benchmark::ReportUnrecognizedArguments(bench_argc, bench_argv.data()))
+    return 2;
+  benchmark::RunSpecifiedBenchmarks();
+  release_prepared(); // device memory goes back before Kokkos::finalize
+  benchmark::Shutdown();
   return 0;
 }

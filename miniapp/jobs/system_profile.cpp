@@ -175,6 +175,17 @@ SystemProfile load_system_profile(const std::string& path) {
   return parse_system_profile(path, text.str());
 }
 
+std::vector<std::string> system_profile_dirs(const std::string& program_path) {
+  std::vector<std::string> dirs;
+  if (const char* env = std::getenv("MINIAPP_SYSTEMS_DIR"))
+    dirs.emplace_back(env);
+  const auto slash = program_path.rfind('/');
+  if (slash != std::string::npos)
+    dirs.push_back(program_path.substr(0, slash) + "/../share/miniapp/jobscripts/systems");
+  dirs.emplace_back(MINIAPP_SOURCE_DIR "/jobscripts/systems");
+  return dirs;
+}
+
 std::string find_system_profile(const std::string& name_or_path, const std::string& program_path) {
   const auto ends_with = [](const std::string& s, const std::string& suffix) {
     return s.size() >= suffix.size() &&
@@ -183,15 +194,8 @@ std::string find_system_profile(const std::string& name_or_path, const std::stri
   if (name_or_path.find('/') != std::string::npos || ends_with(name_or_path, ".yaml") ||
       ends_with(name_or_path, ".yml"))
     return name_or_path;
-  std::vector<std::string> dirs;
-  if (const char* env = std::getenv("MINIAPP_SYSTEMS_DIR"))
-    dirs.emplace_back(env);
-  const auto slash = program_path.rfind('/');
-  if (slash != std::string::npos)
-    dirs.push_back(program_path.substr(0, slash) + "/../share/miniapp/jobscripts/systems");
-  dirs.emplace_back(MINIAPP_SOURCE_DIR "/jobscripts/systems");
   std::string tried;
-  for (const auto& d : dirs) {
+  for (const auto& d : system_profile_dirs(program_path)) {
     const std::string f = d + "/" + name_or_path + ".yaml";
     if (std::ifstream(f))
       return f;

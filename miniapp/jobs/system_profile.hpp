@@ -40,6 +40,8 @@ SystemProfile parse_system_profile(const std::string& label, const std::string& 
 // NAME.yaml in $MINIAPP_SYSTEMS_DIR, then <program dir>/../share/miniapp/jobscripts/systems, then
 // the source tree's jobscripts/systems. Throws ConfigError naming the places tried.
 std::string find_system_profile(const std::string& name_or_path, const std::string& program_path);
+// Those places, in that order (`miniapp list systems` shows what they hold).
+std::vector<std::string> system_profile_dirs(const std::string& program_path);
 
 // Slurm's time formats: MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS.
 bool valid_slurm_time(const std::string& t);

@@ -310,7 +310,8 @@ int run(const RunArgs& args, const MpiEnv& mpi) {
     return c;
   if (root && !args.quiet) {
     print_plan(std::cout, plan);
-    std::cout << "results: " << writer->directory() << std::endl;
+    std::cout << "parallelism: " << describe_parallelism(plan.ranks, plan.backend).summary()
+              << "\nresults: " << writer->directory() << std::endl;
   }
   if (root && (args.print || plan.settings.print))
     std::cout << "note: result matrices are printed by single-rank runs only\n";

@@ -10,8 +10,43 @@
 
 namespace miniapp {
 
-MpiEnv::MpiEnv(int& argc, char**& argv) {
+namespace {
+// The rank count launchers announce: Open MPI, MPICH/Hydra (PMI), PMIx, MVAPICH, Slurm's srun.
+const char* const kLauncherSizeVars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE",
+                                         "MV2_COMM_WORLD_SIZE", "SLURM_STEP_NUM_TASKS"};
+const char* const kLauncherRankVars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
+                                         "MV2_COMM_WORLD_RANK"};
+} // namespace
+
+bool MpiEnv::launched_by_mpi() {
+  for (const char* v : kLauncherRankVars)
+    if (std::getenv(v))
+      return true;
+  // srun sets SLURM_PROCID in every step task; the batch script itself has no step task count.
+  return std::getenv("SLURM_PROCID") && std::getenv("SLURM_STEP_NUM_TASKS");
+}
+
+int MpiEnv::launcher_ranks() {
+  for (const char* v : kLauncherSizeVars)
+    if (const char* s = std::getenv(v))
+      return std::atoi(s) > 0 ? std::atoi(s) : 0;
+  return 0;
+}
+
+int MpiEnv::launcher_rank() {
+  for (const char* v : kLauncherRankVars)
+    if (const char* s = std::getenv(v))
+      return std::atoi(s);
+  if (launched_by_mpi())
+    if (const char* s = std::getenv("SLURM_PROCID"))
+      return std::atoi(s);
+  return 0;
+}
+
+MpiEnv::MpiEnv(int& argc, char**& argv, bool start) {
 #ifdef MINIAPP_HAVE_MPI
+  if (!start)
+    return;
   int already = 0;
   MPI_Initialized(&already);
   if (!already) {
@@ -30,6 +65,7 @@ MpiEnv::MpiEnv(int& argc, char**& argv) {
 #else
   (void)argc;
   (void)argv;
+  (void)start;
 #endif
 }
 

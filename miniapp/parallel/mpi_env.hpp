@@ -1,6 +1,9 @@
 #pragma once
 // MPI start-up and the facts about it the rest of the program needs. Without MPI (or without
-// MINIAPP_ENABLE_MPI) this is a single rank.
+// MINIAPP_ENABLE_MPI), or when not asked to start it, this is a single rank.
+// MPI starts only where it is needed (run and validate launched by mpiexec/srun): a singleton
+// MPI_Init spawns Open MPI's daemon (about 1 s) and, with no ssh/rsh on PATH, prints a page of
+// errors, which `miniapp --version` or `compare` must not do.
 #include <string>
 #include <vector>
 
@@ -8,7 +11,8 @@ namespace miniapp {
 
 class MpiEnv {
 public:
-  MpiEnv(int& argc, char**& argv);
+  // start = false: no MPI call at all (rank 0 of 1), library() excepted.
+  MpiEnv(int& argc, char**& argv, bool start);
   ~MpiEnv();
   MpiEnv(const MpiEnv&) = delete;
   MpiEnv& operator=(const MpiEnv&) = delete;
@@ -19,6 +23,11 @@ public:
   // Ends every rank with code (MPI_Abort when there are several), after printing message.
   [[noreturn]] void abort_all(int code, const std::string& message) const;
   static bool enabled();
+  // Whether an MPI launcher started this process (mpiexec, srun, a PMI/PMIx process manager),
+  // read from the variables launchers set; and the rank count it announces (0 = none).
+  static bool launched_by_mpi();
+  static int launcher_ranks();
+  static int launcher_rank(); // this process's rank as the launcher says (0 = none)
 
   // Collectives over every rank; with one rank (or without MPI) they return their input.
   // Text of `root`, on every rank.

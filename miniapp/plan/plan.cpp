@@ -233,12 +233,20 @@ void check_case(const Source& src, const config::CaseSpec& spec, Case& c,
   // tile_index's shape define the output.
   c.tile_auto = c.tile_auto && c.family == "matmul" && uses_tile;
   c.team_auto = c.team_auto && uses_team;
+  // A case that sweeps variants (variant left out, or a list) hands one tile list to variants
+  // that read it differently: say how to fix that, not only what failed.
+  const bool sweeps_variants =
+      !spec.params.count("variant") || spec.params.at("variant").size() > 1;
+  const std::string split_hint =
+      sweeps_variants ? "; this case sweeps variants that read tile differently (tiled: a width "
+                        "2 to 32, tiled_rb: 64 or 128): split it into one case per variant"
+                      : "";
   if (c.family == "matmul" && c.variant == "tiled" && c.tile && (c.tile < 2 || c.tile > 32))
-    src.fail(node_of("tile"),
-             "matmul tiled needs a tile width between 2 and 32, got " + std::to_string(c.tile));
+    src.fail(node_of("tile"), "matmul tiled needs a tile width between 2 and 32, got " +
+                                  std::to_string(c.tile) + split_hint);
   if (c.family == "matmul" && c.variant == "tiled_rb" && c.tile && c.tile != 64 && c.tile != 128)
-    src.fail(node_of("tile"),
-             "matmul tiled_rb needs tile 64 or 128 (or auto), got " + std::to_string(c.tile));
+    src.fail(node_of("tile"), "matmul tiled_rb needs tile 64 or 128 (or auto), got " +
+                                  std::to_string(c.tile) + split_hint);
   if (c.family == "tile_index") {
     if (!c.tile)
       c.tile = 2;

@@ -1,5 +1,8 @@
 #include "report/console.hpp"
 
+#include "run/device_info.hpp"
+
+#include <algorithm>
 #include <cstdio>
 #include <iomanip>
 #include <sstream>
@@ -20,31 +23,91 @@ std::string size_of(const Case& c) {
 }
 } // namespace
 
+Parallelism describe_parallelism(int ranks, const std::string& backend) {
+  const DeviceInfo d = device_info(backend);
+  Parallelism p;
+  p.ranks = ranks;
+  p.backend = backend;
+  p.device = d.name;
+  const bool gpu = backend == "cuda" || backend == "hip";
+  p.threads_per_rank = gpu ? 0 : d.concurrency;
+  p.devices_per_rank = gpu ? 1 : 0;
+  return p;
+}
+
+std::string Parallelism::summary() const {
+  const auto count = [](int n, const char* what) {
+    return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+  };
+  return count(ranks, "rank") + " x " +
+         (devices_per_rank ? count(devices_per_rank, "device")
+                           : count(threads_per_rank, "thread")) +
+         " (" + backend + ", " + device + ")";
+}
+
+// %ceiling says which ceiling by a letter explained under the table: copy bandwidth for
+// streaming kernels, the vendor GEMM of the same precision and size for products.
+struct CeilingLegend {
+  std::vector<std::string> keys;
+  std::vector<std::string> values; // the ceiling's value when every row of that key shares it
+  std::string letter(const CaseResult& r) {
+    std::string key = r.ceiling_name;
+    if (key.find("GEMM") != std::string::npos)
+      key += " " + std::string(to_string(r.c.precision)) + " (same size)";
+    const std::string value = fmt("%.1f ", r.ceiling) + r.ceiling_unit;
+    auto it = std::find(keys.begin(), keys.end(), key);
+    if (it == keys.end()) {
+      keys.push_back(key);
+      values.push_back(value);
+      it = keys.end() - 1;
+    } else if (values[size_t(it - keys.begin())] != value) {
+      values[size_t(it - keys.begin())].clear();
+    }
+    return std::string(1, char('a' + (it - keys.begin()) % 26));
+  }
+};
+
 void print_results_table(std::ostream& os, const Plan& plan, const std::vector<CaseResult>& rows) {
   os << "\n" << plan.settings.name << " on " << plan.backend << "\n";
-  os << std::left << std::setw(13) << "kernel" << std::setw(12) << "variant" << std::setw(8)
+  os << std::left << std::setw(13) << "kernel" << std::setw(18) << "variant" << std::setw(8)
      << "type" << std::setw(20) << "size" << std::setw(7) << "tile" << std::right << std::setw(13)
-     << "median [s]" << std::setw(12) << "GFLOP/s" << std::setw(11) << "GB/s" << std::setw(10)
+     << "median [s]" << std::setw(12) << "GFLOP/s" << std::setw(11) << "GB/s" << std::setw(11)
      << "%ceiling"
      << "  " << std::left << "valid\n";
+  CeilingLegend legend;
+  bool above = false;
   for (const auto& r : rows) {
     const Case& c = r.c;
     const bool measured = r.status == "ok" || r.status == "invalid";
     std::string valid = r.status == "ok"        ? (r.validation.checked ? "yes" : "not checked")
                         : r.status == "invalid" ? "NO"
                                                 : r.status;
-    os << std::left << std::setw(13) << c.family << std::setw(12) << c.variant << std::setw(8)
+    std::string pct = "-";
+    if (measured && r.ceiling > 0) {
+      // Above 100%: the data stayed in cache, so the memory ceiling did not bind.
+      const bool over = r.pct_of_ceiling > 100;
+      above = above || over;
+      pct = fmt("%.1f", r.pct_of_ceiling) + (over ? "*" : " ") + legend.letter(r);
+    }
+    // An in-place axpby (R = A) moves a third less data than out of place: say which it is.
+    const std::string variant = c.variant + (c.family == "axpby" && c.in_place ? ", in place" : "");
+    os << std::left << std::setw(13) << c.family << std::setw(18) << variant << std::setw(8)
        << to_string(c.precision) << std::setw(20) << size_of(c) << std::setw(7)
        << (c.tile ? std::to_string(c.tile) + (c.tile_cols ? "x" + std::to_string(c.tile_cols) : "")
                   : "-")
        << std::right << std::setw(13) << (measured ? fmt("%.4e", r.compute.median) : "-")
        << std::setw(12) << (measured ? fmt("%.2f", r.gflops) : "-") << std::setw(11)
-       << (measured ? fmt("%.2f", r.gbs) : "-") << std::setw(10)
-       << (measured && r.ceiling > 0 ? fmt("%.1f", r.pct_of_ceiling) : "-") << "  " << std::left
+       << (measured ? fmt("%.2f", r.gbs) : "-") << std::setw(11) << pct << "  " << std::left
        << valid << "\n";
     if (!r.message.empty() && r.status != "ok")
       os << "    " << r.message << "\n";
   }
+  for (size_t i = 0; i < legend.keys.size(); ++i)
+    os << "%ceiling " << char('a' + i % 26) << ": of the " << legend.keys[i]
+       << (legend.values[i].empty() ? "" : ", " + legend.values[i]) << ", measured in this run\n";
+  if (above)
+    os << "%ceiling *: above 100%: a copy-bandwidth row ran from cache (that ceiling is memory's), "
+          "a GEMM row beat the vendor library\n";
 }
 
 Progress::Progress(std::ostream& os, size_t total, bool tty)

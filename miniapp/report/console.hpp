@@ -6,9 +6,21 @@
 
 #include <chrono>
 #include <ostream>
+#include <string>
 #include <vector>
 
 namespace miniapp {
+
+// How a run is spread: ranks x threads per rank on host backends, ranks x one device each on
+// GPUs. Printed in the run header and by `info`, recorded in results.json.
+struct Parallelism {
+  int ranks = 1;
+  int threads_per_rank = 1; // host backends: Kokkos concurrency; GPUs: 0
+  int devices_per_rank = 0; // GPUs: 1
+  std::string backend, device;
+  std::string summary() const; // "2 ranks x 4 threads (openmp, <CPU>)"
+};
+Parallelism describe_parallelism(int ranks, const std::string& backend);
 
 void print_results_table(std::ostream& os, const Plan& plan, const std::vector<CaseResult>& rows);
 

@@ -1,6 +1,8 @@
 #include "version.hpp"
 #include "report/metadata.hpp"
 
+#include "report/console.hpp"
+
 #include "compat.hpp"
 #include "kernels/vendor_blas.hpp"
 #include "run/backends.hpp"
@@ -89,6 +91,7 @@ nlohmann::json load_average() {
 
 nlohmann::json collect_metadata(const Plan& plan, const ParallelInfo& par) {
   const DeviceInfo dev = device_info(plan.backend);
+  const Parallelism spread = describe_parallelism(par.ranks, plan.backend);
   nlohmann::json slurm = nlohmann::json::object();
   for (char** e = environ; *e; ++e) {
     const std::string kv = *e;
@@ -116,6 +119,8 @@ nlohmann::json collect_metadata(const Plan& plan, const ParallelInfo& par) {
       {"mpi_library", par.mpi_library},
       {"mpi_ranks", par.ranks},
       {"mpi_grid", {par.grid_p, par.grid_q}},
+      {"threads_per_rank", spread.threads_per_rank},
+      {"devices_per_rank", spread.devices_per_rank},
       {"config_hash", plan.config_hash},
       {"slurm", slurm},
       {"slurm_job_id", slurm.contains("SLURM_JOB_ID") ? slurm["SLURM_JOB_ID"] : nlohmann::json()}};

@@ -1,0 +1,220 @@
+#!/usr/bin/python3
+"""The command line as a new user meets it (issue 15): Kokkos flags of either generation, unknown
+flags, clean benchmark JSON, subcommands that start no MPI, `list`, `help`, `validate --ranks`.
+
+Run by ctest (label cli) as: test_cli.py TEST_NAME, with MINIAPP, MINIAPP_BENCH (may be empty)
+and MINIAPP_SOURCE_DIR in the environment.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+MINIAPP = os.environ["MINIAPP"]
+BENCH = os.environ.get("MINIAPP_BENCH", "")
+SRC = os.environ["MINIAPP_SOURCE_DIR"]
+
+
+def run(args, env=None, program=None):
+    e = dict(os.environ) if env is None else env
+    p = subprocess.run([program or MINIAPP] + args, capture_output=True, text=True, env=e,
+                       timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+def expect(cond, what, *outputs):
+    if not cond:
+        sys.exit("FAILED: " + what + "\n" + "\n---\n".join(str(o) for o in outputs))
+
+
+def concurrency(out):
+    m = re.search(r"^  openmp: concurrency (\d+)", out, re.M)
+    expect(m, "info names the openmp concurrency", out)
+    return int(m.group(1))
+
+
+def test_thread_flags():
+    # OMP_NUM_THREADS=2 from ctest; either spelling of the thread flag must win over it.
+    for flag in ("--kokkos-num-threads=1", "--kokkos-threads=1"):
+        code, out, err = run(["info", flag])
+        expect(code == 0, flag + " exits 0", code, err)
+        expect(concurrency(out) == 1, flag + " gives one thread", out)
+        expect(re.search(r"ranks x threads: +1 rank x 1 thread \(openmp", out),
+               "info prints ranks x threads", out)
+    # Old and new spellings of the device flags are accepted on host builds too.
+    for flag in ("--kokkos-device-id=0", "--kokkos-device=0", "--kokkos-numa=1"):
+        code, out, err = run(["info", flag])
+        expect(code == 0, flag + " is accepted", code, err)
+
+
+def test_unknown_kokkos_flag():
+    code, out, err = run(["info", "--kokkos-num-thread=1"])
+    expect(code == 2, "a misspelt Kokkos flag exits 2", code, out, err)
+    expect("did you mean '--kokkos-num-threads'?" in err, "with a did-you-mean", err)
+    for bad in ("--kokkos-threads=two", "--kokkos-threads", "--kokkos-help=1"):
+        code, out, err = run(["validate", os.path.join(SRC, "configs/quickstart.yaml"), bad])
+        expect(code == 2 and "Kokkos option" in err, bad + " exits 2 with a sentence", code, err)
+
+
+def test_no_mpi_for_quick_commands():
+    # No launcher variables and no ssh/rsh on PATH: a singleton MPI_Init would print Open MPI's
+    # errors here. These commands must not start MPI at all.
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("OMPI_", "PMI", "PMIX_", "SLURM_"))}
+    with tempfile.TemporaryDirectory() as empty:
+        env["PATH"] = empty
+        code, out, err = run(["--version"], env)
+        expect(code == 0 and re.fullmatch(r"miniapp \S+ \(git \S+\)\n", out) and err == "",
+               "--version prints one line and nothing else", code, out, err)
+        for args in (["list"], ["info"], ["help"]):
+            code, out, err = run(args, env)
+            expect(code == 0 and err == "", " ".join(args) + " runs without MPI text", code, err)
+            expect(not re.search(r"orte|ORTE|PMIx|ess_|mpirun", out + err), "no MPI errors", out)
+
+
+def test_quick_commands_once_under_launcher():
+    # As mpiexec -n 2 starts them: only rank 0 writes (a job script once, not once per rank).
+    env = dict(os.environ, OMPI_COMM_WORLD_SIZE="2", OMPI_COMM_WORLD_RANK="1")
+    for args in (["list"], ["info"], ["jobscript", os.path.join(SRC, "configs/quickstart.yaml"),
+                                      "--system", "generic-cpu"]):
+        code, out, err = run(args, env)
+        expect(code == 0 and out == "", " ".join(args[:1]) + " is silent on rank 1", code, out)
+    env["OMPI_COMM_WORLD_RANK"] = "0"
+    code, out, err = run(["list", "backends", "--names"], env)
+    expect(code == 0 and "openmp" in out.split(), "rank 0 answers", code, out, err)
+
+
+def test_subcommand_suggestions():
+    code, out, err = run(["runn", "x.yaml"])
+    expect(code == 2 and "unknown command 'runn' (did you mean 'run'?)" in err,
+           "a mistyped command gets a suggestion", code, err)
+    code, out, err = run(["help"])
+    expect(code == 0 and "list" in out and "validate" in out, "help lists the commands", out, err)
+    code, out, err = run(["help", "compar"])
+    expect(code == 2 and "did you mean 'compare'?" in err, "help of a mistyped command", code, err)
+    code, out, err = run(["help", "validate"])
+    expect(code == 0 and "--ranks" in out, "help COMMAND shows its options", out, err)
+
+
+def test_validate_ranks():
+    mpi = os.path.join(SRC, "tests/mpi")
+    code, out, err = run(["validate", mpi + "/tile_index.yaml", "--ranks", "2"])
+    expect(code == 2 and "tile_index.yaml:4:13: tile_index runs on one rank only" in err,
+           "validate --ranks 2 finds the single-rank case", code, err)
+    code, out, err = run(["validate", mpi + "/too_many_ranks.yaml", "--ranks", "3"])
+    expect(code == 2 and "mpi.grid [1, 4] needs 4 rank(s) but this run has 3" in err,
+           "validate --ranks 3 finds the grid mismatch", code, err)
+    code, out, err = run(["validate", mpi + "/tile_index.yaml", "--ranks", "1"])
+    expect(code == 0, "one rank is fine", code, err)
+    code, out, err = run(["validate", mpi + "/compare.yaml", "--ranks", "4"])
+    expect(code == 0 and "distributed over 4 MPI ranks" in out, "the plan for 4 ranks", out, err)
+
+
+def test_list():
+    code, out, err = run(["list"])
+    expect(code == 0, "list exits 0", code, err)
+    for word in ("matmul", "tiled_rb", "team_reduce", "tile_index", "generic-gpu", "openmp",
+                 "matmul tiled needs a tile width between 2 and 32",
+                 "matmul tiled_rb needs tile 64 or 128"):
+        expect(word in out, "list names " + word, out)
+    # tile_average's default sample size is the plan's (16), not a copy.
+    expect(re.search(r"leader: .*tile=16", out), "tile_average default tile", out)
+    code, out, err = run(["list", "systems", "--names"])
+    expect(code == 0 and "generic-cpu" in out.split(), "bare system names", out, err)
+    code, out, err = run(["list", "famlies"])
+    expect(code == 2, "an unknown section exits 2", code, err)
+
+
+def test_run_header_and_metadata():
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = os.path.join(tmp, "c.yaml")
+        with open(cfg, "w") as f:
+            f.write("name: hdr\nwarmup: 0\nrepetitions: 1\ncases:\n"
+                    "  - {family: axpby, variant: flat, n: 16}\n")
+        out_dir = os.path.join(tmp, "run")
+        code, out, err = run(["run", cfg, "--output-dir", out_dir, "--kokkos-threads=1"])
+        expect(code == 0, "the run succeeds", code, out, err)
+        expect(re.search(r"^parallelism: 1 rank x 1 thread \(openmp, ", out, re.M),
+               "the run header says ranks x threads", out)
+        meta = json.load(open(os.path.join(out_dir, "results.json")))["metadata"]
+        expect(meta["mpi_ranks"] == 1 and meta["threads_per_rank"] == 1
+               and meta["devices_per_rank"] == 0, "results.json records them", meta)
+
+
+def complete(*words):
+    """What scripts/miniapp-completion.bash offers after `miniapp WORDS...` (last = being typed)."""
+    script = os.path.join(SRC, "scripts/miniapp-completion.bash")
+    line = " ".join([MINIAPP] + list(words))
+    cmd = (f"source {script}; COMP_WORDS=({line}); COMP_CWORD={len(words)}; _miniapp; "
+           "printf '%s\\n' \"${COMPREPLY[@]}\"")
+    p = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, timeout=60)
+    expect(p.returncode == 0, "completion runs", p.stderr)
+    return p.stdout.split()
+
+
+def test_completion_and_man():
+    expect(complete("va") == ["validate"], "a command completes", complete("va"))
+    expect("list" in complete(""), "every command is offered", complete(""))
+    expect(complete("jobscript", "--sys") == ["--system"], "an option completes",
+           complete("jobscript", "--sys"))
+    expect("generic-gpu" in complete("jobscript", "--system", "gen"), "profile names complete",
+           complete("jobscript", "--system", "gen"))
+    expect(complete("validate", "--ra") == ["--ranks"], "validate --ranks completes")
+    man = os.environ.get("MINIAPP_MAN", "")
+    if man:  # made only where help2man is installed (scripts/install-deps.sh installs it)
+        text = open(man).read()
+        expect(".TH MINIAPP" in text and ".SH COMMANDS" in text and ".SS validate" in text,
+               "the man page is miniapp's --help with a section per command", text[:500])
+        expect(r"\-\-ranks" in text or "--ranks" in text, "with each command's options")
+
+
+def test_install_layout():
+    # The completion and the man page land under the prefix (share/...), never outside it.
+    with tempfile.TemporaryDirectory() as prefix:
+        p = subprocess.run(["cmake", "--install", os.environ["MINIAPP_BUILD_DIR"], "--prefix",
+                            prefix], capture_output=True, text=True, timeout=300)
+        expect(p.returncode == 0, "cmake --install works", p.stdout, p.stderr)
+        installed = re.findall(r"-- (?:Installing|Up-to-date): (\S+)", p.stdout)
+        outside = [f for f in installed if not f.startswith(prefix + "/")]
+        expect(not outside, "everything lands under the prefix", outside)
+        expect(os.path.isfile(prefix + "/share/bash-completion/completions/miniapp"),
+               "bash completion installed", installed)
+        if os.environ.get("MINIAPP_MAN"):
+            expect(os.path.isfile(prefix + "/share/man/man1/miniapp.1"), "man page installed",
+                   installed)
+
+
+def bench_env():
+    env = dict(os.environ)
+    env.pop("OMP_PROC_BIND", None)
+    env.pop("OMP_PLACES", None)
+    return env
+
+
+def test_bench_json_stdout():
+    expect(BENCH, "miniapp-bench was built")
+    code, out, err = run(["--miniapp-quick", "--benchmark_min_time=0.01",
+                          "--benchmark_filter=^axpby/flat/float32/64/",
+                          "--benchmark_format=json"], bench_env(), BENCH)
+    expect(code == 0, "miniapp-bench runs", code, err)
+    doc = json.loads(out)  # the whole of stdout is one JSON document
+    b = [x for x in doc["benchmarks"] if x["name"].startswith("axpby/flat/float32/64")]
+    expect(b and b[0]["time_unit"] == "us", "a microsecond kernel is reported in us", b)
+
+
+def test_bench_options():
+    expect(BENCH, "miniapp-bench was built")
+    code, out, err = run(["--help"], bench_env(), BENCH)
+    expect(code == 0 and out.startswith("miniapp-bench") and "--miniapp-sizes" in out
+           and "--benchmark_filter" in out, "--help names the program and its flags", out, err)
+    for bad in (["--miniapp-sizes=abc"], ["--miniapp-sizes=0"], ["--miniapp-backend=cuda9"],
+                ["--miniapp-nope"], ["--kokkos-thread=1"]):
+        code, out, err = run(bad, bench_env(), BENCH)
+        expect(code == 2, " ".join(bad) + " exits 2", code, out, err)
+
+
+if __name__ == "__main__":
+    globals()["test_" + sys.argv[1]]()
+    print("ok:", sys.argv[1])

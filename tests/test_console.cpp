@@ -1,0 +1,60 @@
+// The console results table (report/console.cpp): an in-place axpby row is told apart from the
+// out-of-place one, %ceiling names its ceiling, and a result above its ceiling carries a mark.
+#include "report/console.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+
+namespace miniapp {
+namespace {
+
+CaseResult axpby_row(bool in_place, double pct) {
+  CaseResult r;
+  r.c.family = "axpby";
+  r.c.variant = "flat";
+  r.c.m = r.c.n = 64;
+  r.c.in_place = in_place;
+  r.compute.median = 1e-5;
+  r.gbs = pct / 10;
+  r.ceiling_name = "copy bandwidth";
+  r.ceiling = 10;
+  r.ceiling_unit = "GB/s";
+  r.pct_of_ceiling = pct;
+  return r;
+}
+
+std::string line_of(const std::string& table, const std::string& marker) {
+  std::istringstream in(table);
+  for (std::string line; std::getline(in, line);)
+    if (line.find(marker) != std::string::npos)
+      return line;
+  return "";
+}
+
+TEST(ConsoleTable, InPlaceRowDiffersAndCeilingIsNamed) {
+  Plan plan;
+  plan.settings.name = "t";
+  plan.backend = "openmp";
+  std::ostringstream os;
+  print_results_table(os, plan, {axpby_row(false, 50), axpby_row(true, 250)});
+  const std::string out = os.str();
+  const std::string in_place = line_of(out, "flat, in place");
+  ASSERT_FALSE(in_place.empty()) << out;
+  EXPECT_NE(in_place.find("250.0*a"), std::string::npos) << out;
+  EXPECT_NE(line_of(out, "50.0 a").find("flat "), std::string::npos) << out;
+  EXPECT_NE(out.find("%ceiling a: of the copy bandwidth, 10.0 GB/s"), std::string::npos) << out;
+  EXPECT_NE(out.find("%ceiling *: above 100%"), std::string::npos) << out;
+}
+
+TEST(ConsoleTable, NoMarkWithinTheCeiling) {
+  Plan plan;
+  std::ostringstream os;
+  print_results_table(os, plan, {axpby_row(false, 80)});
+  EXPECT_EQ(os.str().find("%ceiling *"), std::string::npos) << os.str();
+  EXPECT_EQ(os.str().find("in place"), std::string::npos) << os.str();
+}
+
+} // namespace
+} // namespace miniapp
