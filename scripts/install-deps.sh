@@ -8,7 +8,7 @@ set -euo pipefail
 
 packages=(build-essential cmake ninja-build git ca-certificates xz-utils patch
   libopenmpi-dev openmpi-bin libyaml-cpp-dev libbenchmark-dev libbenchmark-tools
-  libgtest-dev libcli11-dev nlohmann-json3-dev libopenblas-dev
+  libgtest-dev libcli11-dev nlohmann-json3-dev libopenblas-dev libhwloc-dev pkg-config
   python3-matplotlib shellcheck)
 for arg in "$@"; do
   case "$arg" in

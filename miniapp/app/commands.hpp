@@ -4,6 +4,7 @@
 // 4 validation failed (the rows are marked invalid).
 #include "parallel/mpi_env.hpp"
 #include "plan/plan.hpp"
+#include "report/metadata.hpp"
 
 #include <string>
 #include <vector>
@@ -18,7 +19,13 @@ struct RunArgs {
   std::string output_dir; // exact run directory (must not exist); empty = under output.directory
   bool print = false;
   bool quiet = false;
+  std::string label;             // --label: names the run in compare tables and plots
+  std::vector<std::string> argv; // the whole command line, recorded in results.json
 };
+
+inline LaunchInfo launch_info(const RunArgs& a) {
+  return {a.argv, a.overrides, a.config, a.label};
+}
 
 struct JobscriptArgs {
   std::string config;
@@ -51,6 +58,9 @@ struct PlotArgs {
   std::string kind = "all"; // rate | speedup | roofline | all
   std::string baseline;
   bool with_transfers = false;
+  std::string x_axis = "size"; // size | tile | variant | run
+  std::string format = "png";  // comma-separated: png, svg, pdf
+  int dpi = 200;
 };
 
 int cmd_run(const RunArgs& args, const MpiEnv& mpi);
