@@ -276,7 +276,8 @@ def safe_name(text):
 
 class Writer:
     def __init__(self, outdir, formats, dpi):
-        self.outdir, self.formats, self.dpi = os.path.realpath(outdir), formats, dpi
+        self.given, self.formats, self.dpi = outdir, formats, dpi
+        self.outdir = os.path.realpath(outdir)
         self.written = []
 
     def save(self, fig, title, stem, legend_handles=None, legend_ax=None):
@@ -290,7 +291,7 @@ class Writer:
                              borderaxespad=0, fontsize=8, frameon=False)
             legend_text = "legend: " + " | ".join(labels)
         for fmt in self.formats:
-            path = os.path.join(self.outdir, f"{safe_name(stem)}.{fmt}")
+            path = os.path.join(self.given, f"{safe_name(stem)}.{fmt}")
             if os.path.dirname(os.path.realpath(path)) != self.outdir:
                 raise InputError(f"{stem}: would be written outside {self.outdir}")
             # The legend's entries go in the file too: tests (and readers) check them there.
@@ -361,10 +362,15 @@ def draw(ax, points, xaxis, categories, color, style, yerr=None):
 
 
 def plain_ticks(axis, unit=""):
-    """Log-axis ticks at 1, 2, 5 x 10^k written 128, 0.25, 4096 rather than 2^7 or 6x10^1."""
+    """Log-axis ticks at 1, 2, 5 x 10^k (more over short ranges), written 128, 0.25, 4096
+    rather than 2^7 or 6x10^1."""
     import matplotlib.ticker as ticker
     if axis.axis_name == "y":
-        axis.set_major_locator(ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        lo, hi = sorted(axis.get_view_interval())  # the data are drawn: limits are known
+        decades = math.log10(hi / lo) if lo > 0 else 9
+        subs = (1.0, 1.5, 2.0, 3.0, 5.0) if decades < 1.5 else (1.0, 2.0, 5.0) if decades < 4 \
+            else (1.0,)
+        axis.set_major_locator(ticker.LogLocator(base=10, subs=subs))
     elif axis.get_scale() == "log" and axis.get_transform().base == 2:
         axis.set_major_locator(ticker.LogLocator(base=2, numticks=24))
     axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}{unit}"))
@@ -449,7 +455,9 @@ def plot_family(runs, fam, xaxis, writer, title, stem, ylabel, value_of, errors,
         handles = ([Line2D([], [], color=c, marker=styles[s][0], linestyle=styles[s][1])
                     for s, c in zip(series, colors)], series)
     else:
-        handles = legend([r["label"] for r in runs], colors, series, styles)
+        shown = sorted({i for _, d in panels for (i, _) in d})  # runs with a point drawn
+        handles = legend([runs[i]["label"] for i in shown], [colors[i] for i in shown], series,
+                         styles)
     writer.save(fig, title, stem, handles, axes[-1])
     return True
 
@@ -539,15 +547,18 @@ def plot_roofline(runs, writer, with_transfers):
         if with_transfers:
             bw = transfer_roof(run)
             if bw > 0:
-                roofs.add(("host<->device transfers", "", bw, "GB/s"))
+                roofs.add(("host<->device transfers", bw, "GB/s"))
         for r in run["rows"]:
             if r["ceiling_value"] > 0 and not (with_transfers and r.get("ceiling_unit") == "GB/s"
                                                and r.get("transfers") == "copies"):
-                roofs.add((r.get("ceiling", ""), r["precision"], r["ceiling_value"],
-                           r.get("ceiling_unit", "")))
-        for j, (name, prec, value, unit) in enumerate(sorted(roofs)):
+                # A compute ceiling holds for its precision (and, for vendor GEMM, its size).
+                name = r.get("ceiling", "")
+                if r.get("ceiling_unit") == "GFLOP/s":
+                    name += f" {r['precision']} {size_text(r)}"
+                roofs.add((name, r["ceiling_value"], r.get("ceiling_unit", "")))
+        for j, (name, value, unit) in enumerate(sorted(roofs)):
             ls = ["--", ":", "-.", (0, (5, 1))][j % 4]
-            text = f"{name}{' ' + prec if prec and unit == 'GFLOP/s' else ''} {value:.3g} {unit}"
+            text = f"{name}: {value:.3g} {unit}"
             if unit == "GB/s":  # a memory or transfer roof: GFLOP/s = GB/s * FLOP/byte
                 ax.plot([lo, hi], [value * lo, value * hi], linestyle=ls, color=colors[i])
             elif unit == "GFLOP/s":

@@ -319,7 +319,7 @@ class CompareCli(unittest.TestCase):
         p = self.plot(run, "-o", out, "--kind", "rate")
         self.assertEqual(p.returncode, 0, p.stderr)
         for path in p.stdout.split():
-            self.assertEqual(os.path.dirname(path), os.path.realpath(out), path)
+            self.assertEqual(os.path.dirname(os.path.realpath(path)), os.path.realpath(out), path)
         self.assertEqual(sorted(os.listdir(os.path.join(self.tmp, "evil-out"))), ["inner"])
         self.assertFalse(os.path.exists(os.path.join(self.tmp, "escaped.png")))
 
