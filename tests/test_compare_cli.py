@@ -110,21 +110,23 @@ class RunIdentity(unittest.TestCase):
                 self.assertEqual(len(r["h2d_times_s"]), 4)
                 self.assertAlmostEqual(sorted(r["compute_times_s"])[0], r["time_min_s"],
                                        delta=1e-6 + 1e-5 * r["time_min_s"])
-            # Default label: backend, ranks x threads, device, host.
+            # Default label: backend, ranks x threads, device, host; Serial has one thread.
             out2 = os.path.join(tmp, "second")
             p = subprocess.run([MINIAPP, "run", config, "--quiet", "--output-dir", out2,
-                                "--set", "repetitions=4"], capture_output=True, text=True,
-                               timeout=300)
+                                "--set", "repetitions=4", "backend=serial"], capture_output=True,
+                               text=True, timeout=300)
             self.assertEqual(p.returncode, 0, p.stderr)
             with open(os.path.join(out2, "results.json")) as f:
                 md2 = json.load(f)["metadata"]
-            self.assertTrue(md2["label"].startswith(
-                f"{md2['backend']} 1x{md2['threads_per_rank']} on "), md2["label"])
+            self.assertEqual(md2["threads_per_rank"], 1)
+            self.assertTrue(md2["label"].startswith("serial 1x1 on "), md2["label"])
             q = subprocess.run([MINIAPP, "compare", out, out2], capture_output=True, text=True,
                                timeout=120)
             self.assertEqual(q.returncode, 0, q.stderr)
             self.assertIn("| my \\| run |", q.stdout)
             self.assertIn("(p ", q.stdout)  # repetition times: the significance test ran
+            if md["threads_per_rank"] > 1:
+                self.assertIn("warning: threads per rank differ", q.stderr)
         finally:
             shutil.rmtree(tmp)
 

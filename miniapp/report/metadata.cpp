@@ -175,7 +175,12 @@ nlohmann::json collect_metadata(const Plan& plan, const ParallelInfo& par,
   for (const auto& kv : env.items())
     if (kv.key().rfind("SLURM_", 0) == 0)
       slurm[kv.key()] = kv.value();
-  const int threads = compat::concurrency(Kokkos::DefaultHostExecutionSpace());
+  // Host threads per rank: the backend's own on a host backend (Serial: 1), else the host
+  // execution space's (it prepares, copies and checks the data for the device).
+  const bool on_host =
+      plan.backend == "serial" || plan.backend == "openmp" || plan.backend == "threads";
+  const int threads =
+      on_host ? dev.concurrency : compat::concurrency(Kokkos::DefaultHostExecutionSpace());
   nlohmann::json argv = nlohmann::json::array(), sets = nlohmann::json::array();
   std::string command;
   for (const auto& a : launch.argv) {
