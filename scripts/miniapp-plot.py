@@ -624,6 +624,9 @@ def run(argv):
 
     import matplotlib
     matplotlib.use("Agg")
+    # Labels, family and variant names come from the inputs: "$" is text, never TeX math (an
+    # unbalanced one would otherwise stop the plot).
+    matplotlib.rcParams["text.parse_math"] = False
     os.makedirs(a.output_dir, exist_ok=True)
     writer = Writer(a.output_dir, a.formats, a.dpi)
     if a.kind in ("rate", "all"):

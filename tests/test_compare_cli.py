@@ -325,6 +325,19 @@ class CompareCli(unittest.TestCase):
         self.assertEqual(sorted(os.listdir(os.path.join(self.tmp, "evil-out"))), ["inner"])
         self.assertFalse(os.path.exists(os.path.join(self.tmp, "escaped.png")))
 
+    def test_plot_labels_are_text_not_tex(self):
+        run = os.path.join(self.tmp, "dollar")
+        write_run(run, "openmp", "CPU", "d", [row("axpby", "flat", 64, 1e-3, 1e-3, 1e-3)])
+        with open(os.path.join(run, "results.json")) as f:
+            doc = json.load(f)
+        doc["metadata"]["label"] = "costs $x^{$ run"
+        with open(os.path.join(run, "results.json"), "w") as f:
+            json.dump(doc, f)
+        out = os.path.join(self.tmp, "dollar-out")
+        p = self.plot(run, "-o", out, "--kind", "rate")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("costs $x^{$ run", png_text(os.path.join(out, "rate-axpby.png"))["Description"])
+
     def test_compare_refuses_deep_json(self):
         deep = os.path.join(self.tmp, "deep")
         os.makedirs(deep)
