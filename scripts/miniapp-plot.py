@@ -572,6 +572,7 @@ def plot_roofline(runs, writer, with_transfers):
     ax.set_yscale("log")
     ax.set_xlim(lo, hi)
     ax.set_ylim(min(ys) / 3, max(ys) * 3)  # the points and flat roofs, not the sloped roofs' ends
+    plain_ticks(ax.xaxis)
     plain_ticks(ax.yaxis)
     ax.set_xlabel("arithmetic intensity (FLOP/byte = flops / bytes moved)")
     ax.set_ylabel(f"achieved GFLOP/s{suffix(with_transfers)}")

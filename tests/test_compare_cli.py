@@ -337,6 +337,11 @@ class CompareCli(unittest.TestCase):
         p = self.plot(run, "-o", out, "--kind", "rate")
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn("costs $x^{$ run", png_text(os.path.join(out, "rate-axpby.png"))["Description"])
+        # With TeX off, no axis may fall back to matplotlib's TeX tick labels ("$\\mathdefault{...}$").
+        p = self.plot(run, "-o", out, "--kind", "roofline", "--format", "svg")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(os.path.join(out, "roofline.svg")) as f:
+            self.assertNotIn("mathdefault", f.read())
 
     def test_compare_refuses_deep_json(self):
         deep = os.path.join(self.tmp, "deep")
