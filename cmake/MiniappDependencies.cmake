@@ -50,6 +50,16 @@ else()
   target_link_libraries(miniapp_yaml INTERFACE yaml-cpp)
 endif()
 
+# hwloc: the CPU topology and the process binding recorded in results.json (report/metadata.cpp).
+# Debian ships a pkg-config file and no CMake package.
+find_package(PkgConfig)
+if(PkgConfig_FOUND)
+  pkg_check_modules(HWLOC IMPORTED_TARGET hwloc)
+endif()
+if(NOT HWLOC_FOUND)
+  message(FATAL_ERROR "miniapp: hwloc not found; run scripts/install-deps.sh (Debian package libhwloc-dev).")
+endif()
+
 option(MINIAPP_ENABLE_MPI "Build with MPI (2D block distribution, SUMMA)" ON)
 if(MINIAPP_ENABLE_MPI)
   miniapp_require_package(MPI "libopenmpi-dev openmpi-bin" COMPONENTS CXX)

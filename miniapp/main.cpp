@@ -82,6 +82,10 @@ int main(int argc, char** argv) {
                   "<output.directory>/<name>-<UTC time>[-job<SLURM_JOB_ID>]");
   run->add_flag("--print", run_args.print, "Print result matrices up to 16x16");
   run->add_flag("--quiet", run_args.quiet, "Do not print the plan before running");
+  run->add_option("--label", run_args.label,
+                  "Name of the run in compare tables and plot legends; default: backend, "
+                  "ranks x threads, device, host");
+  run_args.argv.assign(argv, argv + argc);
 
   RunArgs validate_args;
   auto* validate = app.add_subcommand("validate", "Check CONFIG and print the expanded plan");
@@ -179,10 +183,12 @@ int main(int argc, char** argv) {
 
   PlotArgs plot_args;
   auto* plot = app.add_subcommand(
-      "plot", "PNG plots of runs (rate vs size, speedup, roofline) via miniapp-plot (matplotlib)");
-  plot->add_option("runs", plot_args.inputs, "Run directories or results.json/.csv files")
+      "plot", "Plots of runs or miniapp-bench JSON (rate, speedup, roofline; PNG/SVG/PDF) via "
+              "miniapp-plot (matplotlib)");
+  plot->add_option("runs", plot_args.inputs,
+                   "Run directories, results.json/.csv files or miniapp-bench JSON")
       ->required();
-  plot->add_option("-o,--output-dir", plot_args.output_dir, "Directory for the PNG files")
+  plot->add_option("-o,--output-dir", plot_args.output_dir, "Directory for the plot files")
       ->capture_default_str();
   plot->add_option("--kind", plot_args.kind, "rate, speedup, roofline or all")
       ->check(CLI::IsMember({"rate", "speedup", "roofline", "all"}))
@@ -191,6 +197,12 @@ int main(int argc, char** argv) {
                    "Base of the speedups: run number (from 1) or a run directory; default run 1");
   plot->add_flag("--with-transfers", plot_args.with_transfers,
                  "Rates from total time: host-to-device + compute + device-to-host");
+  plot->add_option("--x", plot_args.x_axis, "x axis: size, tile, variant or run")
+      ->check(CLI::IsMember({"size", "tile", "variant", "run"}))
+      ->capture_default_str();
+  plot->add_option("--format", plot_args.format, "File formats, comma-separated: png, svg, pdf")
+      ->capture_default_str();
+  plot->add_option("--dpi", plot_args.dpi, "PNG resolution")->capture_default_str();
 
   std::vector<std::string> subcommands;
   for (const auto* sub : app.get_subcommands([](const CLI::App*) { return true; }))

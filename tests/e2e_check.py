@@ -111,8 +111,12 @@ def cmd_results(a):
             doc["config"]["cases"])):
         fail(f"row counts differ: csv {len(rows)}, json {len(doc['results'])}, planned {planned}")
     for csv_row, json_row in zip(rows, doc["results"]):
-        if sorted(json_row.keys()) != sorted(header):
-            fail("JSON rows and the CSV header name different columns")
+        # JSON rows: the CSV columns plus every repetition's times (compare's significance test).
+        times = ("compute_times_s", "h2d_times_s", "d2h_times_s")
+        if sorted(json_row.keys()) != sorted(header + list(times)):
+            fail("JSON rows name other columns than the CSV header plus the repetition times")
+        if any(len(json_row[t]) != json_row["repetitions"] for t in times):
+            fail(f"row {csv_row['case']}: not one time per repetition")
         if csv_row["valid"] != "true" or json_row["valid"] is not True:
             fail(f"row {csv_row['case']} not valid")
         if float(csv_row["time_median_s"]) <= 0 or json_row["gflops"] <= 0:

@@ -174,10 +174,17 @@ TEST(Compare, WarnsOnABusyHost) {
   b["metadata"]["load_average"] = {5.9, 5.0, 4.0};
   const Comparison c = compare_runs({run_from_json(a, "a"), run_from_json(b, "b")}, {});
   ASSERT_EQ(c.warnings.size(), 1u);
-  EXPECT_NE(c.warnings[0].find("run 2 (openmp on CPU (h-openmp)) started on a busy host: load "
-                               "average 5.90 on 2 CPUs"),
-            std::string::npos)
+  EXPECT_NE(c.warnings[0].find("busy host when the run started"), std::string::npos);
+  EXPECT_NE(c.warnings[0].find("run 2 (load average 5.90 on 2 CPUs)"), std::string::npos)
       << c.warnings[0];
+  EXPECT_EQ(c.warnings[0].find("run 1"), std::string::npos) << c.warnings[0];
+  // Once in the CSV too: on run 2's first row, not on every row of it.
+  const std::string csv = to_csv(c);
+  std::size_t count = 0;
+  for (std::size_t at = csv.find("busy host"); at != std::string::npos;
+       at = csv.find("busy host", at + 1))
+    ++count;
+  EXPECT_EQ(count, 1u) << csv;
 }
 
 TEST(Compare, WarnsOnInvalidAndMissingRows) {
@@ -187,7 +194,8 @@ TEST(Compare, WarnsOnInvalidAndMissingRows) {
   runs[1].rows.pop_back(); // tile_average only in run 1
   const Comparison c = compare_runs(runs, {});
   EXPECT_TRUE(has_warning(c, "valid=false (status invalid)"));
-  EXPECT_TRUE(has_warning(c, "tile_average/leader/float32/512x512 is missing from run 2"));
+  EXPECT_TRUE(has_warning(c, "missing from run 2 (cuda on GPU Y (h-cuda)) in 1 case: "
+                             "tile_average/leader/float32/512x512"));
   EXPECT_FALSE(line_of(c, "tile_average").cells[1].present);
   EXPECT_NE(to_markdown(c).find("(!)"), std::string::npos);
 }
@@ -210,10 +218,11 @@ TEST(Compare, MarkdownAndCsvCarryTheNumbers) {
   EXPECT_NE(md.find("| 1.20x ~ |"), std::string::npos) << md;
   EXPECT_NE(md.find("| cuda | GPU Y | h-cuda |"), std::string::npos) << md;
   const std::string csv = to_csv(c);
-  EXPECT_NE(csv.find(",2,cuda on GPU Y (h-cuda),cuda,GPU Y,h-cuda,false,false,GB/s,"),
+  EXPECT_NE(csv.find(",2,cuda on GPU Y (h-cuda),cuda,GPU Y,h-cuda,,,false,false,GB/s,"),
             std::string::npos)
       << csv;
-  EXPECT_NE(csv.find(",4,false,true,"), std::string::npos) << csv; // ratio 4, not noise, valid
+  // ratio 4, not noise, no p (no repetition times), valid
+  EXPECT_NE(csv.find(",4,false,,true,"), std::string::npos) << csv;
 }
 
 std::string temp_dir() {
@@ -245,6 +254,161 @@ TEST(Compare, LoadsRunDirectoriesJsonAndCsv) {
   EXPECT_THROW(load_run(dir + "/nope"), std::runtime_error);
   std::remove((dir + "/results.json").c_str());
   std::remove((dir + "/results.csv").c_str());
+  ::rmdir(dir.c_str());
+}
+
+// Reference p-values from scipy.stats.mannwhitneyu(a, b, alternative='two-sided',
+// method='asymptotic') (scipy 1.10), which Google Benchmark's compare.py calls.
+TEST(Compare, MannWhitneyMatchesScipy) {
+  EXPECT_NEAR(mann_whitney_p({1, 2, 3, 4, 5}, {6, 7, 8, 9, 10}), 0.012185780355344813, 1e-12);
+  EXPECT_NEAR(mann_whitney_p({6, 7, 8, 9, 10}, {1, 2, 3, 4, 5}), 0.012185780355344813, 1e-12);
+  EXPECT_NEAR(mann_whitney_p({1, 1, 2, 2, 3}, {2, 3, 3, 4, 4}), 0.05241162867102868, 1e-12);
+  EXPECT_DOUBLE_EQ(mann_whitney_p({2, 2, 2}, {2, 2, 2}), 1.0);
+  EXPECT_EQ(mann_whitney_p({1}, {2, 3, 4}), -1); // too few to test
+  EXPECT_EQ(mann_whitney_p({}, {}), -1);
+}
+
+// Two runs with every repetition recorded: axpby's times are disjoint (significant), matmul's
+// interleave (not significant although the medians differ).
+std::vector<Run> runs_with_times(const std::string& backend_b) {
+  auto ra = row("axpby", "flat", 256, 1e-3, 1.2e-3, 1.4e-3);
+  auto rb = row("axpby", "flat", 256, 0.5e-3, 0.6e-3, 0.7e-3);
+  ra["compute_times_s"] = {1.0e-3, 1.1e-3, 1.2e-3, 1.3e-3, 1.4e-3};
+  rb["compute_times_s"] = {0.5e-3, 0.55e-3, 0.6e-3, 0.65e-3, 0.7e-3};
+  auto ma = row("matmul", "tiled", 64, 1e-3, 1.3e-3, 2e-3);
+  auto mb = row("matmul", "tiled", 64, 1.1e-3, 1.4e-3, 2.1e-3);
+  ma["compute_times_s"] = {1.0e-3, 1.3e-3, 1.5e-3, 1.8e-3, 2.0e-3};
+  mb["compute_times_s"] = {1.1e-3, 1.2e-3, 1.4e-3, 1.9e-3, 2.1e-3};
+  for (auto* r : {&ra, &rb, &ma, &mb}) {
+    (*r)["h2d_times_s"] = std::vector<double>(5, 1e-4);
+    (*r)["d2h_times_s"] = std::vector<double>(5, 1e-4);
+  }
+  auto b = doc(backend_b, "B", "abc", {rb, mb});
+  b["metadata"]["mpi_ranks"] = 1;
+  b["metadata"]["threads_per_rank"] = 4;
+  auto a = doc("openmp", "A", "abc", {ra, ma});
+  a["metadata"]["mpi_ranks"] = 1;
+  a["metadata"]["threads_per_rank"] = 4;
+  return {run_from_json(a, "a"), run_from_json(b, "b")};
+}
+
+TEST(Compare, SignificanceFromRepetitionTimes) {
+  const Comparison c = compare_runs(runs_with_times("serial"), {});
+  const Cell& ax = line_of(c, "axpby").cells[1];
+  EXPECT_NEAR(ax.p_value, 0.012185780355344813, 1e-12);
+  EXPECT_FALSE(ax.within_noise); // disjoint: significant
+  const Cell& mm = line_of(c, "matmul").cells[1];
+  EXPECT_GT(mm.p_value, kAlpha);
+  EXPECT_TRUE(mm.within_noise);
+  const std::string md = to_markdown(c);
+  EXPECT_NE(md.find("| 2.00x * (p 0.012) |"), std::string::npos) << md;
+  EXPECT_NE(md.find("x ~ (p "), std::string::npos) << md;
+  EXPECT_NE(md.find("Mann-Whitney U"), std::string::npos);
+  EXPECT_NE(md.find("alpha = 0.05"), std::string::npos);
+  EXPECT_NE(md.find(" run 1 (1x4) rate |"), std::string::npos) << md; // ranks x threads
+  EXPECT_NE(to_csv(c).find(",2,false,0.0121858,true,"), std::string::npos) << to_csv(c);
+  // With transfers the test runs on h2d + compute + d2h per repetition: still disjoint.
+  Options opt;
+  opt.with_transfers = true;
+  EXPECT_NEAR(line_of(compare_runs(runs_with_times("serial"), opt), "axpby").cells[1].p_value,
+              0.012185780355344813, 1e-12);
+}
+
+TEST(Compare, TooFewRepetitionsForTheTestAreNamedOnce) {
+  auto runs = runs_with_times("serial");
+  for (auto& run : runs)
+    for (auto& r : run.rows)
+      r.compute_times.resize(3);
+  const Comparison c = compare_runs(runs, {});
+  EXPECT_TRUE(has_warning(c, "too few repetitions for the significance test"));
+  EXPECT_TRUE(has_warning(c, "in 2 cases:"));
+}
+
+TEST(Compare, WarningsAggregatedPerKindAndOnlyWhereRelevant) {
+  nlohmann::json ra = nlohmann::json::array(), rb = nlohmann::json::array();
+  for (int n : {64, 128, 256, 512, 1024, 2048, 4096, 8192}) {
+    ra.push_back(row("axpby", "flat", n, 1, 1, 1));
+    auto r = row("axpby", "flat", n, 1, 1, 1);
+    r["pinned"] = true;
+    r["alpha"] = 3.0;
+    rb.push_back(r);
+  }
+  // openmp vs serial: pinning means nothing on host backends; alpha does, once for 8 cases.
+  auto host = compare_runs({run_from_json(doc("openmp", "C", "h", ra), "a"),
+                            run_from_json(doc("serial", "C", "h", rb), "b")},
+                           {});
+  EXPECT_FALSE(has_warning(host, "pinned"));
+  ASSERT_EQ(host.warnings.size(), 1u);
+  EXPECT_NE(host.warnings[0].find("alpha differs: 2 in run 1 (openmp on C (h-openmp)), 3 in run 2 "
+                                  "(serial on C (h-serial)) in 8 cases: "
+                                  "axpby/flat/float32/64x64, "),
+            std::string::npos)
+      << host.warnings[0];
+  EXPECT_NE(host.warnings[0].find(" and 2 more"), std::string::npos) << host.warnings[0];
+  // openmp vs cuda: pinned host buffers change the transfers, so it is reported (once).
+  auto dev = compare_runs({run_from_json(doc("openmp", "C", "h", ra), "a"),
+                           run_from_json(doc("cuda", "G", "h", rb), "b")},
+                          {});
+  EXPECT_EQ(dev.warnings.size(), 2u);
+  EXPECT_TRUE(has_warning(dev, "pinned differs: false in run 1"));
+}
+
+TEST(Compare, WarnsWhenRanksThreadsOrBindingDiffer) {
+  auto a = doc("openmp", "C", "h", {row("axpby", "flat", 64, 1, 1, 1)});
+  auto b = a;
+  a["metadata"]["mpi_ranks"] = 1;
+  a["metadata"]["threads_per_rank"] = 2;
+  a["metadata"]["environment"] = {{"OMP_PROC_BIND", "spread"}, {"OMP_PLACES", "threads"}};
+  b["metadata"]["mpi_ranks"] = 4;
+  b["metadata"]["threads_per_rank"] = 16;
+  b["metadata"]["environment"] = {{"OMP_PROC_BIND", "close"}, {"OMP_PLACES", "cores"}};
+  const Comparison c = compare_runs({run_from_json(a, "a"), run_from_json(b, "b")}, {});
+  EXPECT_TRUE(has_warning(c, "MPI ranks differ: 1 in run 1 (openmp 1x2 on C (h-openmp)), 4 in"));
+  EXPECT_TRUE(has_warning(c, "threads per rank differ: 2 in run 1"));
+  EXPECT_TRUE(has_warning(c, "thread bindings differ: OMP_PROC_BIND=spread, OMP_PLACES=threads"));
+  EXPECT_EQ(c.runs[1].label(), "openmp 4x16 on C (h-openmp)");
+  // A label given at run time (miniapp run --label) names the run.
+  b["metadata"]["label"] = "my tuned run";
+  EXPECT_EQ(run_from_json(b, "b").label(), "my tuned run");
+}
+
+TEST(Compare, MetadataCannotInjectMarkdownOrCsv) {
+  auto a = doc("openmp", "CPU | x\n# Injected\n<img src=x onerror=alert(1)>", "h",
+               {row("axpby", "flat", 64, 1, 1, 1)});
+  auto b =
+      doc("serial", "dev,with \"quotes\"\nand a line", "h", {row("axpby", "flat", 64, 1, 1, 1)});
+  a["results"][0]["family"] = "ax,py|by";
+  b["results"][0]["family"] = "ax,py|by";
+  const Comparison c = compare_runs({run_from_json(a, "a"), run_from_json(b, "b")}, {});
+  const std::string md = to_markdown(c);
+  EXPECT_EQ(md.find("\n# Injected"), std::string::npos) << md;
+  EXPECT_EQ(md.find("<img"), std::string::npos) << md;
+  EXPECT_NE(md.find("CPU \\| x # Injected &lt;img src=x onerror=alert(1)&gt;"), std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| ax,py\\|by/flat/float32 |"), std::string::npos) << md;
+  EXPECT_EQ(markdown_cell("a|b\r\nc`d&"), "a\\|b  c\\`d&amp;");
+  const std::string csv = to_csv(c);
+  EXPECT_NE(csv.find(",\"ax,py|by\",flat,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",\"dev,with \"\"quotes\"\"\nand a line\","), std::string::npos) << csv;
+}
+
+TEST(Compare, DeeplyNestedJsonIsRefusedNotACrash) {
+  const std::string dir = temp_dir();
+  std::string deep = "{\"results\": [], \"metadata\": {\"x\": ";
+  deep += std::string(100000, '[') + std::string(100000, ']') + "}}";
+  write_file_atomically(dir + "/results.json", deep);
+  try {
+    load_run(dir);
+    ADD_FAILURE() << "a 100,000-deep results.json was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("nested deeper than 64 levels"), std::string::npos)
+        << e.what();
+  }
+  // Brackets inside strings are text, not nesting.
+  write_file_atomically(dir + "/results.json", "{\"results\": [], \"metadata\": {\"x\": \"" +
+                                                   std::string(1000, '[') + "\\\"\"}}");
+  EXPECT_NO_THROW(load_run(dir));
+  std::remove((dir + "/results.json").c_str());
   ::rmdir(dir.c_str());
 }
 

@@ -71,6 +71,66 @@ def png_text(path):
     return out
 
 
+class RunIdentity(unittest.TestCase):
+    """`miniapp run` records how it was launched; compare shows it."""
+
+    def test_label_launch_metadata_and_repetition_times(self):
+        tmp = tempfile.mkdtemp(prefix="miniapp-e2e-identity-")
+        try:
+            config = os.path.join(os.path.dirname(os.path.abspath(__file__)), "e2e_configs",
+                                  "results_small.yaml")
+            out = os.path.join(tmp, "nested", "myrun")
+            env = dict(os.environ, KOKKOS_TEST_VAR="k", LOADEDMODULES="gcc/12:openmpi/4.1",
+                       SLURM_FAKE="s\udcff")  # byte 0xff: not UTF-8
+            p = subprocess.run([MINIAPP, "run", config, "--quiet", "--output-dir", out,
+                                "--set", "repetitions=4", "--label", "my | run"],
+                               capture_output=True, text=True, timeout=300, env=env)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(os.path.join(out, "results.json"), encoding="utf-8") as f:
+                doc = json.load(f)
+            md = doc["metadata"]
+            self.assertEqual(md["label"], "my | run")
+            self.assertIn("--label", md["command_line"])
+            self.assertEqual(md["overrides"], ["repetitions=4"])
+            self.assertEqual(md["config_path"], os.path.realpath(config))
+            self.assertEqual(md["environment"]["KOKKOS_TEST_VAR"], "k")
+            self.assertIn("OMP_PROC_BIND", md["environment"])
+            self.assertEqual(md["loaded_modules"], ["gcc/12", "openmpi/4.1"])
+            self.assertEqual(md["slurm"]["SLURM_FAKE"], "s\ufffd")
+            topo = md["cpu_topology"]
+            self.assertGreaterEqual(topo["pus"], topo["cores"])
+            self.assertGreaterEqual(topo["cores"], 1)
+            self.assertGreaterEqual(topo["numa_nodes"], 1)
+            self.assertTrue(topo["process_binding"])
+            self.assertGreaterEqual(md["threads_per_rank"], 1)
+            self.assertEqual(doc["config"]["output"]["directory"], os.path.join(tmp, "nested"))
+            self.assertEqual(doc["config"]["output"]["run_directory"], out)
+            for r in doc["results"]:
+                self.assertEqual(len(r["compute_times_s"]), 4)
+                self.assertEqual(len(r["h2d_times_s"]), 4)
+                self.assertAlmostEqual(sorted(r["compute_times_s"])[0], r["time_min_s"],
+                                       delta=1e-6 + 1e-5 * r["time_min_s"])
+            # Default label: backend, ranks x threads, device, host; Serial has one thread.
+            out2 = os.path.join(tmp, "second")
+            p = subprocess.run([MINIAPP, "run", config, "--quiet", "--output-dir", out2,
+                                "--set", "repetitions=4", "backend=serial"], capture_output=True,
+                               text=True, timeout=300)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(os.path.join(out2, "results.json")) as f:
+                md2 = json.load(f)["metadata"]
+            self.assertEqual(md2["threads_per_rank"], 1)
+            self.assertTrue(md2["label"].startswith("serial 1x1 on "), md2["label"])
+            q = subprocess.run([MINIAPP, "compare", out, out2], capture_output=True, text=True,
+                               timeout=120)
+            self.assertEqual(q.returncode, 0, q.stderr)
+            self.assertIn("| my \\| run |", q.stdout)
+            self.assertIn("(p ", q.stdout)  # repetition times: the significance test ran
+            if md["threads_per_rank"] > 1:
+                self.assertIn("warning: threads per rank differ", q.stderr)
+        finally:
+            shutil.rmtree(tmp)
+
+
 class CompareCli(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -99,8 +159,8 @@ class CompareCli(unittest.TestCase):
     def test_markdown_numbers_and_names(self):
         p = self.miniapp("compare", self.cpu, self.gpu)
         self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertIn("| 1 (baseline) | openmp | CPU X | h |", p.stdout)
-        self.assertIn("| 2 | cuda | GPU Y | h |", p.stdout)
+        self.assertIn("| 1 (baseline) | openmp on CPU X (h) | ? | openmp | CPU X | h |", p.stdout)
+        self.assertIn("| 2 | cuda on GPU Y (h) | ? | cuda | GPU Y | h |", p.stdout)
         self.assertEqual(p.stdout.count("| 4.00x |"), 4, p.stdout)  # 3 axpby + 1 matmul
         self.assertIn("No warnings", p.stdout)
         self.assertNotIn("warning", p.stderr)
@@ -127,7 +187,7 @@ class CompareCli(unittest.TestCase):
             lines = f.read().splitlines()
         self.assertTrue(lines[0].startswith("case,family,variant,precision,m,n,k,tile,run,"))
         self.assertEqual(len(lines), 1 + 4 * 2)
-        self.assertEqual(sum(",4,false,true," in x for x in lines), 4)
+        self.assertEqual(sum(",4,false,,true," in x for x in lines), 4)
 
     def test_table_paper1_pending(self):
         p = self.miniapp("compare", "--table", "paper1", self.cpu)
@@ -156,6 +216,9 @@ class CompareCli(unittest.TestCase):
         self.check_png(os.path.join(out, "speedup-axpby.png"), "miniapp axpby: speedup vs openmp")
         self.check_png(os.path.join(out, "roofline.png"), "miniapp roofline: measured ceilings")
         self.assertEqual(len(p.stdout.split()), 5, p.stdout)  # + speedup-matmul.png
+        # One legend entry per run and one per variant, however many cases.
+        self.assertEqual(png_text(os.path.join(out, "rate-axpby.png")).get("Description"),
+                         "legend: openmp on CPU X (h) | cuda on GPU Y (h) | flat")
 
     def test_plot_script_directly_with_transfers(self):
         out = os.path.join(self.tmp, "plots-direct")
@@ -165,6 +228,129 @@ class CompareCli(unittest.TestCase):
         self.check_png(os.path.join(out, "rate-axpby.png"),
                        "miniapp axpby: rate vs size (with transfers)")
         self.assertFalse(os.path.exists(os.path.join(out, "roofline.png")))
+
+    def plot(self, *args):
+        return subprocess.run(["/usr/bin/python3", PLOT_PY, *args], capture_output=True,
+                              text=True, timeout=120)
+
+    def assert_one_sentence(self, p, code):
+        self.assertEqual(p.returncode, code, p.stderr)
+        self.assertNotIn("Traceback", p.stderr)
+        self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
+        self.assertTrue(p.stderr.startswith("miniapp-plot: "), p.stderr)
+
+    def test_plot_formats_and_x_axes(self):
+        out = os.path.join(self.tmp, "plots-formats")
+        p = self.plot(self.cpu, self.gpu, "-o", out, "--kind", "rate", "--format", "png,svg,pdf",
+                      "--x", "run")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        for ext, magic in (("png", b"\x89PNG"), ("svg", b"<?xml"), ("pdf", b"%PDF")):
+            with open(os.path.join(out, "rate-axpby." + ext), "rb") as f:
+                self.assertEqual(f.read(len(magic)), magic, ext)
+        self.assertIn("rate vs run", png_text(os.path.join(out, "rate-axpby.png"))["Title"])
+        for x in ("variant", "size"):
+            q = self.plot(self.cpu, "-o", out, "--kind", "rate", "--x", x)
+            self.assertEqual(q.returncode, 0, q.stderr)
+        q = self.plot(self.cpu, "-o", out, "--format", "gif")
+        self.assertEqual(q.returncode, 2)
+
+    def test_plot_speedup_axis_is_logarithmic_and_labelled(self):
+        out = os.path.join(self.tmp, "plots-speedup")
+        p = self.plot(self.cpu, self.gpu, "-o", out, "--kind", "speedup", "--format", "svg")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(os.path.join(out, "speedup-axpby.svg")) as f:
+            svg = f.read()
+        # Ticks at 1, 2, 5 x 10^k written as ratios (a log axis: 0.25x does not read as 0).
+        self.assertTrue("<!-- 1x -->" in svg and "<!-- 2x -->" in svg, "no 1x/2x tick labels")
+
+    def test_plot_bench_json(self):
+        bench = {"context": {"miniapp_backend": "openmp", "miniapp_device": "CPU Z",
+                             "miniapp_concurrency": "2"},
+                 "benchmarks": [
+                     {"name": f"axpby/{v}/float32/{n}/manual_time",
+                      "run_name": f"axpby/{v}/float32/{n}/manual_time", "run_type": "iteration",
+                      "real_time": 0.01 * n / 1024, "time_unit": "ms",
+                      "FLOP/s": 3.0 * n * n / (1e-5 * n / 1024), "bytes/s": 12.0 * n * n / (1e-5 * n / 1024)}
+                     for v in ("flat", "team") for n in (1024, 2048)] + [
+                     {"name": "ceiling/copy/iterations:3/manual_time", "run_type": "iteration",
+                      "real_time": 1.0, "time_unit": "ms", "bytes/s": 5e10},
+                     {"name": "launch/kokkos_empty/manual_time", "run_type": "iteration",
+                      "real_time": 3.0, "time_unit": "us"}]}
+        path = os.path.join(self.tmp, "bench.json")
+        with open(path, "w") as f:
+            json.dump(bench, f)
+        out = os.path.join(self.tmp, "plots-bench")
+        p = self.miniapp("plot", path, "-o", out)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.check_png(os.path.join(out, "rate-axpby.png"), "miniapp axpby: rate vs size")
+        self.assertIn("openmp 1x2 on CPU Z | flat | team",
+                      png_text(os.path.join(out, "rate-axpby.png"))["Description"])
+        self.assertTrue(os.path.isfile(os.path.join(out, "roofline.png")))
+        # Benchmark JSON with nothing of miniapp's in it: an error, never "nothing written, exit 0".
+        empty = os.path.join(self.tmp, "bench-empty.json")
+        with open(empty, "w") as f:
+            json.dump({"context": {}, "benchmarks": []}, f)
+        self.assert_one_sentence(self.miniapp("plot", empty, "-o", out), 2)
+
+    def test_plot_corrupt_inputs_exit_2_with_one_sentence(self):
+        bad = os.path.join(self.tmp, "bad")
+        os.makedirs(bad, exist_ok=True)
+        cases = {"trunc.json": b'{"results": [', "deep.json": b"[" * 100000 + b"]" * 100000,
+                 "notutf8.json": b'{"results": ["\xff\xfe"]}', "rows.json": b'{"results": [1, 2]}',
+                 "nan.json": b'{"results": [{"family": "axpby", "gbs": "abc"}]}',
+                 "bad.csv": b"family,gbs\naxpby,not-a-number\n", "nofamily.csv": b"a,b\n1,2\n"}
+        for name, data in cases.items():
+            path = os.path.join(bad, name)
+            with open(path, "wb") as f:
+                f.write(data)
+            with self.subTest(name):
+                self.assert_one_sentence(self.plot(path, "-o", os.path.join(self.tmp, "x")), 2)
+        self.assert_one_sentence(self.plot(os.path.join(bad, "missing"), "-o", bad), 2)
+
+    def test_plot_unwritable_output_is_a_resource_error(self):
+        blocker = os.path.join(self.tmp, "a-file")
+        with open(blocker, "w") as f:
+            f.write("x")
+        self.assert_one_sentence(self.plot(self.cpu, "-o", os.path.join(blocker, "sub")), 3)
+
+    def test_plot_family_names_cannot_leave_the_output_dir(self):
+        run = os.path.join(self.tmp, "evil")
+        write_run(run, "openmp", "CPU", "e", [row("/../../escaped", "flat", 64, 1e-3, 1e-3, 1e-3),
+                                              row("../up", "flat", 64, 1e-3, 1e-3, 1e-3)])
+        out = os.path.join(self.tmp, "evil-out", "inner")
+        p = self.plot(run, "-o", out, "--kind", "rate")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        for path in p.stdout.split():
+            self.assertEqual(os.path.dirname(os.path.realpath(path)), os.path.realpath(out), path)
+        self.assertEqual(sorted(os.listdir(os.path.join(self.tmp, "evil-out"))), ["inner"])
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "escaped.png")))
+
+    def test_plot_labels_are_text_not_tex(self):
+        run = os.path.join(self.tmp, "dollar")
+        write_run(run, "openmp", "CPU", "d", [row("axpby", "flat", 64, 1e-3, 1e-3, 1e-3)])
+        with open(os.path.join(run, "results.json")) as f:
+            doc = json.load(f)
+        doc["metadata"]["label"] = "costs $x^{$ run"
+        with open(os.path.join(run, "results.json"), "w") as f:
+            json.dump(doc, f)
+        out = os.path.join(self.tmp, "dollar-out")
+        p = self.plot(run, "-o", out, "--kind", "rate")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("costs $x^{$ run", png_text(os.path.join(out, "rate-axpby.png"))["Description"])
+        # With TeX off, no axis may fall back to matplotlib's TeX tick labels ("$\\mathdefault{...}$").
+        p = self.plot(run, "-o", out, "--kind", "roofline", "--format", "svg")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(os.path.join(out, "roofline.svg")) as f:
+            self.assertNotIn("mathdefault", f.read())
+
+    def test_compare_refuses_deep_json(self):
+        deep = os.path.join(self.tmp, "deep")
+        os.makedirs(deep)
+        with open(os.path.join(deep, "results.json"), "w") as f:
+            f.write('{"results": [], "metadata": {"x": ' + "[" * 100000 + "]" * 100000 + "}}")
+        p = self.miniapp("compare", deep)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("nested deeper than 64 levels", p.stderr)
 
     def test_speedup_needs_two_runs(self):
         p = self.miniapp("plot", self.cpu, "--kind", "speedup", "-o", os.path.join(self.tmp, "x"))

@@ -144,6 +144,8 @@ int cmd_plot(const PlotArgs& args) {
     argv.insert(argv.end(), {"--baseline", args.baseline});
   if (args.with_transfers)
     argv.push_back("--with-transfers");
+  argv.insert(argv.end(),
+              {"--x", args.x_axis, "--format", args.format, "--dpi", std::to_string(args.dpi)});
   std::vector<char*> cargv;
   for (auto& a : argv)
     cargv.push_back(&a[0]);

@@ -98,7 +98,8 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
   try {
     const std::string dir =
         create_run_directory(plan.settings.output_directory, plan.settings.name, args.output_dir);
-    writer = std::make_unique<ResultsWriter>(dir, plan, collect_metadata(plan, par));
+    writer =
+        std::make_unique<ResultsWriter>(dir, plan, collect_metadata(plan, par, launch_info(args)));
   } catch (const std::exception& e) {
     std::cerr << "miniapp: rank " << mpi.rank() << ": " << e.what() << std::endl;
     return kRuntimeError;

@@ -4,6 +4,7 @@
 // 4 validation failed (the rows are marked invalid).
 #include "parallel/mpi_env.hpp"
 #include "plan/plan.hpp"
+#include "report/metadata.hpp"
 
 #include <string>
 #include <vector>
@@ -19,7 +20,13 @@ struct RunArgs {
   bool print = false;
   bool quiet = false;
   int ranks = 0; // validate --ranks N: check the plan for N ranks; 0 = the ranks running
+  std::string label;             // --label: names the run in compare tables and plots
+  std::vector<std::string> argv; // the whole command line, recorded in results.json
 };
+
+inline LaunchInfo launch_info(const RunArgs& a) {
+  return {a.argv, a.overrides, a.config, a.label};
+}
 
 struct JobscriptArgs {
   std::string config;
@@ -52,6 +59,9 @@ struct PlotArgs {
   std::string kind = "all"; // rate | speedup | roofline | all
   std::string baseline;
   bool with_transfers = false;
+  std::string x_axis = "size"; // size | tile | variant | run
+  std::string format = "png";  // comma-separated: png, svg, pdf
+  int dpi = 200;
 };
 
 struct ListArgs {

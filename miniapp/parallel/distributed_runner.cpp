@@ -300,7 +300,7 @@ int run(const RunArgs& args, const MpiEnv& mpi) {
     return end_phase(mpi, "output", c, m).code;
   };
   if (const int c = output_phase([&] {
-        nlohmann::json md = collect_metadata(plan, par);
+        nlohmann::json md = collect_metadata(plan, par, launch_info(args));
         md["mpi_device_memory"] = device_aware; // false: transfers staged through host buffers
         md["summa_panel"] = panel;
         const std::string dir = create_run_directory(plan.settings.output_directory,

@@ -23,6 +23,10 @@ struct Row {
   double flops = 0, bytes = 0, gflops = 0, gbs = 0;
   std::string ceiling, ceiling_unit;
   double ceiling_value = 0;
+  std::int64_t ranks = 0;
+  // Every repetition (results.json since the significance test; empty in results.csv and older
+  // results): seconds, in run order.
+  std::vector<double> compute_times, h2d_times, d2h_times;
 };
 
 // One run: where it came from, what it ran on, its rows.
@@ -30,11 +34,16 @@ struct Run {
   std::string source; // the path the user gave
   std::string backend, device, host, config_hash, experiment;
   bool complete = true;
-  std::string details; // Kokkos version, compiler, start time (for the reader)
-  double load1 = -1;   // 1-minute load average when the run started; < 0 unknown
-  int host_cpus = 0;   // hardware threads of the host
+  std::string details;     // Kokkos version, compiler, start time (for the reader)
+  double load1 = -1;       // 1-minute load average when the run started; < 0 unknown
+  int host_cpus = 0;       // hardware threads of the host
+  int ranks = 0;           // MPI ranks; 0 unknown
+  int threads = 0;         // host threads per rank; 0 unknown
+  std::string binding;     // OMP_PROC_BIND, OMP_PLACES and the CPUs the process was bound to
+  std::string given_label; // metadata "label" (miniapp run --label or its default)
   std::vector<Row> rows;
-  std::string label() const; // "cuda on NVIDIA H100 (gpu01)"
+  std::string label() const; // "cuda 1x16 on NVIDIA H100 (gpu01)"
+  std::string shape() const; // "1x16" (ranks x threads), "?" parts unknown
 };
 
 // A run directory (holding results.json or results.csv), or either file. A results.csv whose
@@ -44,6 +53,14 @@ Run run_from_json(const nlohmann::json& doc, const std::string& source);
 Run run_from_csv(const std::string& text, const std::string& source);
 
 enum class RateKind { Auto, Gflops, Gbs };
+
+// Significance level of the Mann-Whitney U test (Google Benchmark's compare.py uses 0.05 too).
+constexpr double kAlpha = 0.05;
+
+// Two-sided Mann-Whitney U test of two samples (as scipy.stats.mannwhitneyu, asymptotic method:
+// normal approximation with tie and continuity correction). The p-value, or -1 when either sample
+// has fewer than 2 values.
+double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b);
 
 struct Options {
   std::size_t baseline = 0;    // index into the runs
@@ -57,8 +74,12 @@ struct Cell {
   double rate = 0;                           // in Line::unit
   double t_min = 0, t_median = 0, t_max = 0; // seconds; with transfers the range is estimated
   std::string valid;
+  std::vector<double> times; // every repetition (total times with transfers); may be empty
   double ratio = 0;          // rate / baseline rate (0 when either is missing)
-  bool within_noise = false; // the [min, max] time ranges of this run and the baseline overlap
+  // Mann-Whitney U p-value of this run's repetition times against the baseline's; -1 when either
+  // run lacks them (results.csv, older results.json): then the [min, max] overlap decides.
+  double p_value = -1;
+  bool within_noise = false; // not significant (p >= kAlpha), or without p: ranges overlap
 };
 
 // One case, across all runs.
@@ -74,12 +95,16 @@ struct Comparison {
   std::vector<Run> runs; // rows dropped; the identity of each run
   Options options;
   std::vector<Line> lines;
-  std::vector<std::string> warnings; // every warning, run-level and per case
+  std::vector<std::string> warnings;     // run-level, then one per kind with its cases counted
+  std::vector<std::string> run_warnings; // the run-level ones alone (also in warnings)
 };
 
 Comparison compare_runs(const std::vector<Run>& runs, const Options& opt);
 
 std::string to_markdown(const Comparison& c);
+// Cell text safe inside a markdown table: | escaped, line breaks joined, HTML characters as
+// entities (metadata comes from files and must not inject rows, links or markup).
+std::string markdown_cell(const std::string& s);
 std::string to_csv(const Comparison& c);
 
 // The paper's Table 1 (R = a*A + b*B, axpby/flat/float32, square N): N, CPU time and GFLOPS,

@@ -9,8 +9,10 @@
 #include "run/device_info.hpp"
 
 #include <Kokkos_Core.hpp>
+#include <hwloc.h>
 
 #include <chrono>
+#include <climits>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
@@ -89,18 +91,123 @@ nlohmann::json load_average() {
 }
 } // namespace
 
-nlohmann::json collect_metadata(const Plan& plan, const ParallelInfo& par) {
-  const DeviceInfo dev = device_info(plan.backend);
-  const Parallelism spread = describe_parallelism(par.ranks, plan.backend);
-  nlohmann::json slurm = nlohmann::json::object();
+std::string utf8_clean(const std::string& s) {
+  // nlohmann's dump replaces invalid sequences with U+FFFD; parsing back gives the clean text.
+  const nlohmann::json j = s;
+  return nlohmann::json::parse(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+      .get<std::string>();
+}
+
+std::string default_label(const std::string& backend, int ranks, int threads,
+                          const std::string& device, const std::string& host) {
+  std::string s = backend + " " + std::to_string(ranks) + "x" + std::to_string(threads);
+  if (!device.empty())
+    s += " on " + device;
+  if (!host.empty())
+    s += " (" + host + ")";
+  return s;
+}
+
+nlohmann::json run_environment() {
+  static const char* const prefixes[] = {"OMP_", "KOKKOS_", "SLURM_"};
+  static const char* const names[] = {"CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",
+                                      "HIP_VISIBLE_DEVICES", "LOADEDMODULES"};
+  nlohmann::json env = nlohmann::json::object();
   for (char** e = environ; *e; ++e) {
     const std::string kv = *e;
-    if (kv.rfind("SLURM_", 0) == 0) {
-      const auto eq = kv.find('=');
-      slurm[kv.substr(0, eq)] = kv.substr(eq + 1);
-    }
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos)
+      continue;
+    const std::string name = kv.substr(0, eq);
+    bool wanted = false;
+    for (const char* p : prefixes)
+      wanted = wanted || name.rfind(p, 0) == 0;
+    for (const char* n : names)
+      wanted = wanted || name == n;
+    if (wanted)
+      env[utf8_clean(name)] = utf8_clean(kv.substr(eq + 1));
   }
+  return env;
+}
+
+namespace {
+// "0-3,8" as hwloc writes CPU sets.
+std::string cpuset_list(hwloc_const_bitmap_t set) {
+  char* text = nullptr;
+  if (hwloc_bitmap_list_asprintf(&text, set) < 0 || !text)
+    return "";
+  std::string out = text;
+  std::free(text);
+  return out;
+}
+} // namespace
+
+nlohmann::json cpu_topology() {
+  hwloc_topology_t topo = nullptr;
+  if (hwloc_topology_init(&topo) != 0)
+    return nullptr;
+  if (hwloc_topology_load(topo) != 0) {
+    hwloc_topology_destroy(topo);
+    return nullptr;
+  }
+  const auto count = [&](hwloc_obj_type_t t) { return hwloc_get_nbobjs_by_type(topo, t); };
+  nlohmann::json j = {{"packages", count(HWLOC_OBJ_PACKAGE)},
+                      {"cores", count(HWLOC_OBJ_CORE)},
+                      {"pus", count(HWLOC_OBJ_PU)},
+                      {"numa_nodes", count(HWLOC_OBJ_NUMANODE)},
+                      {"machine_cpus", cpuset_list(hwloc_topology_get_topology_cpuset(topo))}};
+  // The process binding (inherited from mpiexec/srun/taskset): its threads run only there.
+  hwloc_bitmap_t bound = hwloc_bitmap_alloc();
+  if (bound && hwloc_get_cpubind(topo, bound, HWLOC_CPUBIND_PROCESS) == 0) {
+    j["process_binding"] = cpuset_list(bound);
+    j["bound_cpus"] = hwloc_bitmap_weight(bound);
+    j["bound_to_whole_machine"] =
+        hwloc_bitmap_isincluded(hwloc_topology_get_topology_cpuset(topo), bound) != 0;
+  }
+  hwloc_bitmap_free(bound);
+  hwloc_topology_destroy(topo);
+  return j;
+}
+
+nlohmann::json collect_metadata(const Plan& plan, const ParallelInfo& par,
+                                const LaunchInfo& launch) {
+  const DeviceInfo dev = device_info(plan.backend);
+  const Parallelism spread = describe_parallelism(par.ranks, plan.backend);
+  const nlohmann::json env = run_environment();
+  nlohmann::json slurm = nlohmann::json::object();
+  for (const auto& kv : env.items())
+    if (kv.key().rfind("SLURM_", 0) == 0)
+      slurm[kv.key()] = kv.value();
+  // Host threads per rank: the backend's own on a host backend (Serial: 1), else the host
+  // execution space's (it prepares, copies and checks the data for the device).
+  const bool on_host =
+      plan.backend == "serial" || plan.backend == "openmp" || plan.backend == "threads";
+  const int threads =
+      on_host ? dev.concurrency : compat::concurrency(Kokkos::DefaultHostExecutionSpace());
+  nlohmann::json argv = nlohmann::json::array(), sets = nlohmann::json::array();
+  std::string command;
+  for (const auto& a : launch.argv) {
+    argv.push_back(utf8_clean(a));
+    command += (command.empty() ? "" : " ") + utf8_clean(a);
+  }
+  for (const auto& o : launch.overrides)
+    sets.push_back(utf8_clean(o));
+  std::string config_path = launch.config_path;
+  char resolved[PATH_MAX];
+  if (!config_path.empty() && ::realpath(config_path.c_str(), resolved))
+    config_path = resolved;
+  nlohmann::json modules = nlohmann::json::array();
+  if (env.contains("LOADEDMODULES")) {
+    std::stringstream ss(env["LOADEDMODULES"].get<std::string>());
+    for (std::string m; std::getline(ss, m, ':');)
+      if (!m.empty())
+        modules.push_back(m);
+  }
+  const std::string host = host_name();
   return {
+      {"label", launch.label.empty()
+                    ? default_label(plan.backend, par.ranks, threads, dev.name, host)
+                    : utf8_clean(launch.label)},
       {"miniapp_version", version()},
       {"git_revision", git_revision()},
       {"kokkos_version", compat::kokkos_version_string()},
@@ -111,17 +218,24 @@ nlohmann::json collect_metadata(const Plan& plan, const ParallelInfo& par) {
       {"device_name", dev.name},
       {"device_memory_bytes", dev.memory_bytes},
       {"concurrency", dev.concurrency},
-      {"host_name", host_name()},
+      {"threads_per_rank", threads},
+      {"host_name", host},
       {"host_cpus", std::thread::hardware_concurrency()},
+      {"cpu_topology", cpu_topology()},
       {"load_average", load_average()},
       {"compiler", compiler_description()},
       {"host_blas", kernels::host_blas_name()},
       {"mpi_library", par.mpi_library},
       {"mpi_ranks", par.ranks},
       {"mpi_grid", {par.grid_p, par.grid_q}},
-      {"threads_per_rank", spread.threads_per_rank},
       {"devices_per_rank", spread.devices_per_rank},
       {"config_hash", plan.config_hash},
+      {"config_path", utf8_clean(config_path)},
+      {"command_line", command},
+      {"argv", argv},
+      {"overrides", sets},
+      {"environment", env},
+      {"loaded_modules", modules},
       {"slurm", slurm},
       {"slurm_job_id", slurm.contains("SLURM_JOB_ID") ? slurm["SLURM_JOB_ID"] : nlohmann::json()}};
 }

@@ -4,6 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <string>
+#include <vector>
+
 namespace miniapp {
 
 struct ParallelInfo {
@@ -12,7 +15,26 @@ struct ParallelInfo {
   std::string mpi_library = "none (built without MPI)";
 };
 
-nlohmann::json collect_metadata(const Plan& plan, const ParallelInfo& par);
+// How the run was launched, for telling runs apart later (`miniapp compare` shows the label).
+struct LaunchInfo {
+  std::vector<std::string> argv;      // the command line as given, program name first
+  std::vector<std::string> overrides; // the --set list
+  std::string config_path;
+  std::string label; // --label; empty: default_label()
+};
+
+nlohmann::json collect_metadata(const Plan& plan, const ParallelInfo& par,
+                                const LaunchInfo& launch = {});
+// "openmp 1x16 on AMD EPYC 7763 (node01)": backend, ranks x threads per rank, device, host.
+std::string default_label(const std::string& backend, int ranks, int threads,
+                          const std::string& device, const std::string& host);
+// The environment variables that change how a run behaves (OMP_*, KOKKOS_*, SLURM_*, the GPU
+// lists, LOADEDMODULES), as valid UTF-8 strings.
+nlohmann::json run_environment();
+// hwloc: packages, cores, PUs, NUMA nodes and the CPUs this process is bound to.
+nlohmann::json cpu_topology();
+// Invalid UTF-8 bytes become U+FFFD, so results.json can always be written.
+std::string utf8_clean(const std::string& s);
 nlohmann::json case_to_json(const Case& c);
 nlohmann::json plan_to_json(const Plan& plan);
 std::string iso8601_now();

@@ -59,7 +59,7 @@ std::string num17(double v) {
 } // namespace
 
 std::string csv_escape(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos)
+  if (s.find_first_of(",\"\r\n") == std::string::npos)
     return s;
   std::string out = "\"";
   for (char ch : s)
@@ -296,14 +296,26 @@ void ResultsWriter::write_files(bool complete) {
       nlohmann::json obj;
       for (size_t i = 0; i < cols.size(); ++i)
         obj[cols[i]] = typed(row[i]);
+      // Every repetition's times (JSON only): `miniapp compare` tests significance on them.
+      obj["compute_times_s"] = r.compute.samples;
+      obj["h2d_times_s"] = r.h2d.samples;
+      obj["d2h_times_s"] = r.d2h.samples;
       rows.push_back(obj);
     }
+    // The directory the results really went to (--output-dir overrides the config's value).
+    nlohmann::json config = plan_to_json(plan_);
+    const std::string run_dir = dir_.substr(0, dir_.find_last_not_of('/') + 1);
+    const auto slash = run_dir.find_last_of('/');
+    config["output"]["directory"] = slash == std::string::npos ? "."
+                                    : slash == 0               ? "/"
+                                                               : run_dir.substr(0, slash);
+    config["output"]["run_directory"] = dir_;
     nlohmann::json doc = {{"schema_version", 1},
                           {"complete", complete},
                           {"status", status_},
                           {"cases_planned", plan_.cases.size()},
                           {"cases_completed", rows_.size()},
-                          {"config", plan_to_json(plan_)},
+                          {"config", config},
                           {"metadata", metadata_},
                           {"results", rows}};
     write_file_atomically(dir_ + "/results.json", doc.dump(2) + "\n");

@@ -49,6 +49,7 @@ Stats summarize(std::vector<double> v) {
   Stats s;
   if (v.empty())
     return s;
+  s.samples = v;
   std::sort(v.begin(), v.end());
   s.min = v.front();
   s.max = v.back();

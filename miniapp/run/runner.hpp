@@ -11,6 +11,7 @@ namespace miniapp {
 
 struct Stats {
   double min = 0, median = 0, max = 0, mean = 0;
+  std::vector<double> samples; // every repetition, in run order: compare's significance test
 };
 Stats summarize(std::vector<double> samples);
 
