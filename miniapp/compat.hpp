@@ -1,5 +1,6 @@
 #pragma once
-// The one place where Kokkos 3.4.01 and Kokkos 4.x/5.x differ for this project.
+// The one place where Kokkos 3.4.01 and Kokkos 4.x/5.x differ for this project, and where a
+// backend needs its own API (CUDA streams and events for SUMMA's overlap).
 #include <Kokkos_Core.hpp>
 
 #include <string>
