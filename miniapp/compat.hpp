@@ -1,5 +1,6 @@
 #pragma once
-// The one place where Kokkos 3.4.01 and Kokkos 4.x/5.x differ for this project.
+// The one place where Kokkos 3.4.01 and Kokkos 4.x/5.x differ for this project, and where a
+// backend needs its own API (CUDA streams and events for SUMMA's overlap).
 #include <Kokkos_Core.hpp>
 
 #include <string>
@@ -89,5 +90,87 @@ inline const std::vector<KokkosFlag>& kokkos_flags() {
   };
   return flags;
 }
+
+// A second instance of ExecSpace for copies that run beside the default instance's kernels
+// (SUMMA's panel packing and staging). Host backends: the default instance (kernels there are
+// synchronous, and their staging copies do not exist).
+template <class ExecSpace>
+class SideInstance {
+public:
+  const ExecSpace& get() const { return space_; }
+
+private:
+  ExecSpace space_;
+};
+
+// Device time of the default instance's work between start() and stop(), without making the
+// host wait, so the host can communicate meanwhile; one interval per take(), which waits for
+// it. Host backends run kernels synchronously, so a host timer. Other device backends fence
+// in stop() (correct times; their communication then does not overlap the product).
+template <class ExecSpace>
+class KernelClock {
+public:
+  void start(const ExecSpace& space) {
+    space.fence();
+    timer_.reset();
+  }
+  void stop(const ExecSpace& space) {
+    space.fence();
+    elapsed_ = timer_.seconds();
+  }
+  double take() { return elapsed_; }
+
+private:
+  Kokkos::Timer timer_;
+  double elapsed_ = 0;
+};
+
+#ifdef KOKKOS_ENABLE_CUDA
+// Its own stream, created non-blocking: Kokkos 3.4.01's default instance and cuBLAS use the
+// legacy stream 0, which would otherwise serialize with it. The stream outlives the instance.
+template <>
+class SideInstance<Kokkos::Cuda> {
+public:
+  SideInstance() : stream_(), space_(stream_.s) {}
+  const Kokkos::Cuda& get() const { return space_; }
+
+private:
+  struct Stream {
+    cudaStream_t s = nullptr;
+    Stream() { cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking); }
+    ~Stream() { cudaStreamDestroy(s); }
+    Stream(const Stream&) = delete;
+    Stream& operator=(const Stream&) = delete;
+  } stream_;
+  Kokkos::Cuda space_;
+};
+
+// CUDA events on the instance's stream (cuBLAS's stream 0 is ordered with it).
+template <>
+class KernelClock<Kokkos::Cuda> {
+public:
+  KernelClock() {
+    cudaEventCreate(&a_);
+    cudaEventCreate(&b_);
+  }
+  ~KernelClock() {
+    cudaEventDestroy(a_);
+    cudaEventDestroy(b_);
+  }
+  KernelClock(const KernelClock&) = delete;
+  KernelClock& operator=(const KernelClock&) = delete;
+  void start(const Kokkos::Cuda& space) { cudaEventRecord(a_, space.cuda_stream()); }
+  void stop(const Kokkos::Cuda& space) { cudaEventRecord(b_, space.cuda_stream()); }
+  double take() {
+    float ms = 0;
+    cudaEventSynchronize(b_);
+    cudaEventElapsedTime(&ms, a_, b_);
+    return 1e-3 * double(ms);
+  }
+
+private:
+  cudaEvent_t a_ = nullptr, b_ = nullptr;
+};
+#endif
 
 } // namespace miniapp::compat

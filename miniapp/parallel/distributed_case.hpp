@@ -2,6 +2,7 @@
 // One rank's part of a distributed case. Like KernelCase, but run() may communicate (all ranks
 // call it together) and reports where its time went.
 #include "kernels/kernel_case.hpp"
+#include "parallel/fault.hpp"
 #include "parallel/process_grid.hpp"
 
 #include <memory>
@@ -31,8 +32,10 @@ public:
 
 // matmul: SUMMA (parallel/summa.hpp); axpby and tile_average: the one-rank KernelCase on this
 // rank's block, no communication. Throws UnsupportedCase / ResourceError like make_kernel_case.
+// `fault` (kept by reference) may fail SUMMA's pipeline with broadcasts in flight.
 std::unique_ptr<DistributedCase> make_distributed_case(const Case& c, const std::string& backend,
                                                        const ProcessGrid& grid, int panel,
-                                                       bool device_aware_mpi);
+                                                       bool device_aware_mpi,
+                                                       const FaultInjection& fault);
 
 } // namespace miniapp::parallel

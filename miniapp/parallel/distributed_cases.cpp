@@ -45,12 +45,13 @@ private:
 
 std::unique_ptr<DistributedCase> make_distributed_case(const Case& c, const std::string& backend,
                                                        const ProcessGrid& grid, int panel,
-                                                       bool device_aware_mpi) {
+                                                       bool device_aware_mpi,
+                                                       const FaultInjection& fault) {
   if (c.family == "matmul")
     return with_backend(backend, [&](auto exec) {
       return with_precision(c.precision, [&](auto value) -> std::unique_ptr<DistributedCase> {
-        return std::make_unique<SummaMatmul<decltype(exec), decltype(value)>>(c, grid, panel,
-                                                                              device_aware_mpi);
+        return std::make_unique<SummaMatmul<decltype(exec), decltype(value)>>(
+            c, grid, panel, device_aware_mpi, fault);
       });
     });
   if (c.family == "axpby" || c.family == "tile_average")

@@ -14,6 +14,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
@@ -89,7 +90,7 @@ CaseResult run_one(const Case& c, const Context& x) {
   std::string msg;
   try {
     x.fault.trigger("allocation");
-    k = make_distributed_case(c, x.plan.backend, x.grid, x.panel, x.device_aware);
+    k = make_distributed_case(c, x.plan.backend, x.grid, x.panel, x.device_aware, x.fault);
   } catch (const UnsupportedCase& e) {
     code = kUnsupported;
     msg = e.what();
@@ -113,7 +114,7 @@ CaseResult run_one(const Case& c, const Context& x) {
 
   // Kernels: every rank is inside collectives here, so a failure cannot wait for the others;
   // it ends the whole job (MPI_Abort) with the failing rank named.
-  std::vector<double> h2d, op, d2h, total, compute, comm, transfer;
+  std::vector<double> h2d, op, d2h, total, compute, comm, transfer, exposed, overlap;
   bool interrupted = false;
   try {
     x.fault.trigger("kernel");
@@ -135,6 +136,11 @@ CaseResult run_one(const Case& c, const Context& x) {
       compute.push_back(t.compute);
       comm.push_back(t.comm);
       transfer.push_back(t.transfer + h2d.back() + d2h.back());
+      // What the local product did not cover is communication or staging left in the open;
+      // the rest of their time ran behind the product.
+      exposed.push_back(std::max(0.0, op.back() - t.compute));
+      const double busy = t.comm + t.transfer;
+      overlap.push_back(busy > 0 ? std::clamp(1.0 - exposed.back() / busy, 0.0, 1.0) : 0.0);
     }
     if (!interrupted && (s.validate || c.print)) {
       k->reset_inputs();
@@ -158,6 +164,8 @@ CaseResult run_one(const Case& c, const Context& x) {
   r.compute_ranks = spread(mpi, summarize(compute).median);
   r.comm_ranks = spread(mpi, summarize(comm).median);
   r.transfer_ranks = spread(mpi, summarize(transfer).median);
+  r.exposed_ranks = spread(mpi, summarize(exposed).median);
+  r.overlap_ranks = spread(mpi, summarize(overlap).median);
   r.imbalance = r.compute_ranks.mean > 0 ? r.compute_ranks.max / r.compute_ranks.mean : 1;
   if (r.compute.median > 0) {
     r.gflops = r.work.flops / r.compute.median * 1e-9;
@@ -235,10 +243,16 @@ void print_rank_table(std::ostream& os, const std::vector<CaseResult>& rows, int
   os << "\nper-rank medians over repetitions, min / mean / max over " << ranks << " ranks [s]\n";
   os << std::left << std::setw(13) << "kernel" << std::setw(12) << "variant" << std::setw(32)
      << "compute" << std::setw(32) << "communication" << std::setw(32) << "transfer"
+     << std::setw(32) << "exposed" << std::setw(17) << "overlap"
      << "imbalance\n";
   const auto cell = [](const CaseResult::Spread& s) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.2e %.2e %.2e", s.min, s.mean, s.max);
+    return std::string(buf);
+  };
+  const auto fraction = [](const CaseResult::Spread& s) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.2f %.2f %.2f", s.min, s.mean, s.max);
     return std::string(buf);
   };
   for (const auto& r : rows) {
@@ -248,7 +262,8 @@ void print_rank_table(std::ostream& os, const std::vector<CaseResult>& rows, int
     std::snprintf(imb, sizeof imb, "%.2f", r.imbalance);
     os << std::left << std::setw(13) << r.c.family << std::setw(12) << r.c.variant << std::setw(32)
        << cell(r.compute_ranks) << std::setw(32) << cell(r.comm_ranks) << std::setw(32)
-       << cell(r.transfer_ranks) << imb << "\n";
+       << cell(r.transfer_ranks) << std::setw(32) << cell(r.exposed_ranks) << std::setw(17)
+       << fraction(r.overlap_ranks) << imb << "\n";
   }
 }
 

@@ -12,15 +12,15 @@ FaultInjection FaultInjection::from_environment(int my_rank) {
   const char* env = std::getenv("MINIAPP_FAULT");
   if (!env || !*env)
     return f;
-  static const std::vector<std::string> phases = {"config", "allocation", "kernel", "validation",
-                                                  "output"};
+  static const std::vector<std::string> phases = {"config",   "allocation", "kernel",
+                                                  "pipeline", "validation", "output"};
   std::smatch m;
   const std::string spec = env;
   if (!std::regex_match(spec, m, std::regex("([0-9]+):([a-z]+)")) ||
       std::find(phases.begin(), phases.end(), m[2].str()) == phases.end())
     throw std::invalid_argument("MINIAPP_FAULT='" + spec +
                                 "' must be <rank>:<phase>, phase one of config, allocation, "
-                                "kernel, validation, output");
+                                "kernel, pipeline, validation, output");
   f.spec_ = spec;
   f.phase_ = m[2].str();
   f.mine_ = std::stol(m[1].str()) == my_rank;

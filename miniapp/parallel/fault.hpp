@@ -1,7 +1,8 @@
 #pragma once
 // Fault injection for the multi-rank error paths: MINIAPP_FAULT=<rank>:<phase> makes that rank
-// fail in that phase (config, allocation, kernel, validation, output), so tests can check that
-// every rank stops with the right exit code and a message naming the rank, and never hangs.
+// fail in that phase (config, allocation, kernel, pipeline, validation, output), so tests can
+// check that every rank stops with the right exit code and a message naming the rank, and never
+// hangs. pipeline: inside SUMMA's loop while the next panel's broadcasts are in flight.
 #include <stdexcept>
 #include <string>
 

@@ -94,7 +94,7 @@ std::uint64_t rank_case_bytes(const Case& c, GridShape g, int panel) {
   if (c.family == "matmul") {
     const long double w = std::min<std::int64_t>(panel_width(panel), c.k);
     elems = r * b.inner_a.size + b.inner_b.size * cl + r * cl // A, B, C blocks
-            + r * w + w * cl + r * cl;                        // panels, partial product
+            + 2 * (r * w + w * cl) + r * cl;                  // 2 panels each, partial
   } else if (c.family == "axpby") {
     elems = (c.in_place ? 2 : 3) * r * cl;
   } else {

@@ -40,17 +40,4 @@ bool mpi_accepts_device_memory(const std::string& backend) {
   return false;
 }
 
-void broadcast(void* data, std::int64_t count, MPI_Datatype type, int root, MPI_Comm comm) {
-  if (count > INT_MAX)
-    throw std::runtime_error("a SUMMA panel of " + std::to_string(count) +
-                             " elements exceeds MPI's int count; use a smaller mpi.panel");
-  const int rc = MPI_Bcast(data, int(count), type, root, comm);
-  if (rc != MPI_SUCCESS) {
-    char text[MPI_MAX_ERROR_STRING];
-    int len = 0;
-    MPI_Error_string(rc, text, &len);
-    throw std::runtime_error("MPI_Bcast failed (resource: network): " + std::string(text, len));
-  }
-}
-
 } // namespace miniapp::parallel

@@ -46,7 +46,4 @@ MPI_Datatype mpi_type() {
 // MPIX_Query_cuda_support). Otherwise transfers are staged through host buffers.
 bool mpi_accepts_device_memory(const std::string& backend);
 
-// Broadcast with the error turned into an exception (the communicators return errors).
-void broadcast(void* data, std::int64_t count, MPI_Datatype type, int root, MPI_Comm comm);
-
 } // namespace miniapp::parallel

@@ -7,12 +7,20 @@
 // two panels to its C block with the case's kernel variant (flat, tiled, tiled_rb, vendor).
 // Our kernels overwrite their output: the first panel writes C, later ones write a partial
 // product that the axpby kernel adds to C (C = 1*C + 1*T).
+//
+// Pipelined: panel s+1 travels (MPI_Ibcast) while the product of panel s runs; the panels are
+// double-buffered. On GPUs the product is launched first (asynchronous) and the packing and the
+// host staging of the next panel run on a second execution-space instance (its own stream); on
+// host backends the broadcasts are posted first and the product runs in row chunks with an
+// MPI_Testall between them, so the library can move data. docs/mpi.md has the model.
+#include "compat.hpp"
 #include "kernels/axpby.hpp"
 #include "kernels/case_support.hpp"
 #include "kernels/matmul.hpp"
 #include "kernels/matrix.hpp"
 #include "kernels/vendor_blas.hpp"
 #include "parallel/distributed_case.hpp"
+#include "parallel/pending_broadcasts.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -36,9 +44,10 @@ class SummaMatmul final : public DistributedCase {
   };
 
 public:
-  SummaMatmul(const Case& c, const ProcessGrid& g, int panel, bool device_aware)
-      : c_(c), g_(g), b_(rank_blocks(c, g.shape(), g.row(), g.col())), rows_(b_.rows.size),
-        cols_(b_.cols.size), staged_(!Dual::zero_copy && !device_aware),
+  SummaMatmul(const Case& c, const ProcessGrid& g, int panel, bool device_aware,
+              const FaultInjection& fault)
+      : c_(c), g_(g), fault_(fault), b_(rank_blocks(c, g.shape(), g.row(), g.col())),
+        rows_(b_.rows.size), cols_(b_.cols.size), staged_(!Dual::zero_copy && !device_aware),
         A_("miniapp::summa::A", rows_, b_.inner_a.size, c.pinned),
         B_("miniapp::summa::B", b_.inner_b.size, cols_, c.pinned),
         C_("miniapp::summa::C", rows_, cols_, c.pinned) {
@@ -56,10 +65,12 @@ public:
     std::int64_t wmax = 0;
     for (const auto& s : steps_)
       wmax = std::max(wmax, s.w);
-    Ap_ = Kokkos::View<T*, Mem>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "miniapp::summa::A_panel"), rows_ * wmax);
-    Bp_ = Kokkos::View<T*, Mem>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "miniapp::summa::B_panel"), wmax * cols_);
+    for (int i = 0; i < 2; ++i) { // double buffer: panel s computes while s+1 arrives
+      Ap_[i] = Kokkos::View<T*, Mem>(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "miniapp::summa::A_panel"), rows_ * wmax);
+      Bp_[i] = Kokkos::View<T*, Mem>(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "miniapp::summa::B_panel"), wmax * cols_);
+    }
     if (steps_.size() > 1)
       T_ = kernels::Matrix<T, Mem>(
           Kokkos::view_alloc(Kokkos::WithoutInitializing, "miniapp::summa::partial"), rows_, cols_);
@@ -95,25 +106,26 @@ public:
 
   RepTimes run() override {
     RepTimes t;
-    for (std::size_t s = 0; s < steps_.size(); ++s) {
-      const Step& st = steps_[s];
-      Panel Ap(Ap_.data(), rows_, st.w), Bp(Bp_.data(), st.w, cols_);
-      const std::int64_t a0 = st.k0 - b_.inner_a.begin, b0 = st.k0 - b_.inner_b.begin;
-      share(Ap, g_.col() == st.owner_a, st.owner_a, g_.row_comm(), hAp_.get(), t, [&] {
-        Kokkos::deep_copy(Ap, Kokkos::subview(A_.d, Kokkos::ALL, std::make_pair(a0, a0 + st.w)));
-      });
-      share(Bp, g_.row() == st.owner_b, st.owner_b, g_.col_comm(), hBp_.get(), t, [&] {
-        Kokkos::deep_copy(Bp, Kokkos::subview(B_.d, std::make_pair(b0, b0 + st.w), Kokkos::ALL));
-      });
-      t.compute += timed([&] {
-        if (s == 0) {
-          product(Ap, Bp, C_.d);
-        } else {
-          product(Ap, Bp, T_);
-          kernels::axpby_flat(exec_, T(1), C_.d, T(1), T_, C_.d);
-        }
-      });
+    {
+      PendingBroadcasts first; // the prologue: nothing to hide panel 0 behind
+      send(0, 0, first, t);
+      receive(0, 0, first, t);
     }
+    for (std::size_t s = 0; s < steps_.size(); ++s) {
+      const int cur = int(s % 2);
+      const bool more = s + 1 < steps_.size();
+      PendingBroadcasts next;
+      if (more && !kAsyncKernels)
+        send(s + 1, 1 - cur, next, t); // host: posted first, progressed between chunks
+      multiply(s, cur, next, t);
+      if (more && kAsyncKernels)
+        send(s + 1, 1 - cur, next, t); // device: while the product runs
+      fault_.trigger("pipeline");      // `next` completes its broadcasts on the way out
+      if (more)
+        receive(s + 1, 1 - cur, next, t);
+      t.compute += clock_.take(); // also waits for the product: buffer cur is free again
+    }
+    exec_.fence();
     return t;
   }
 
@@ -142,33 +154,94 @@ public:
   }
 
 private:
-  template <class F>
-  static double timed(F&& f) {
-    Kokkos::fence();
-    Kokkos::Timer timer;
-    f();
-    Kokkos::fence();
-    return timer.seconds();
+  Panel panel_a(int buf, std::int64_t w) const { return Panel(Ap_[buf].data(), rows_, w); }
+  Panel panel_b(int buf, std::int64_t w) const { return Panel(Bp_[buf].data(), w, cols_); }
+
+  // The owners pack panel s into buffer buf (and stage it to the host unless MPI takes device
+  // memory or the backend's memory is host memory), then post its broadcasts.
+  void send(std::size_t s, int buf, PendingBroadcasts& pending, RepTimes& t) {
+    const Step& st = steps_[s];
+    const Panel Ap = panel_a(buf, st.w), Bp = panel_b(buf, st.w);
+    const bool own_a = g_.col() == st.owner_a, own_b = g_.row() == st.owner_b;
+    const auto& side = side_.get();
+    t.transfer += host_timed([&] {
+      const std::int64_t a0 = st.k0 - b_.inner_a.begin, b0 = st.k0 - b_.inner_b.begin;
+      if (own_a)
+        Kokkos::deep_copy(side, Ap,
+                          Kokkos::subview(A_.d, Kokkos::ALL, std::make_pair(a0, a0 + st.w)));
+      if (own_b)
+        Kokkos::deep_copy(side, Bp,
+                          Kokkos::subview(B_.d, std::make_pair(b0, b0 + st.w), Kokkos::ALL));
+      if (staged_ && own_a)
+        Kokkos::deep_copy(side, host_a(st.w), Ap);
+      if (staged_ && own_b)
+        Kokkos::deep_copy(side, host_b(st.w), Bp);
+      side.fence();
+    });
+    t.comm += host_timed([&] {
+      pending.post(staged_ ? hAp_.get() : static_cast<void*>(Ap.data()), std::int64_t(Ap.size()),
+                   mpi_type<T>(), st.owner_a, g_.row_comm());
+      pending.post(staged_ ? hBp_.get() : static_cast<void*>(Bp.data()), std::int64_t(Bp.size()),
+                   mpi_type<T>(), st.owner_b, g_.col_comm());
+    });
   }
 
-  // The owner packs its panel; through host staging unless MPI takes device memory (or the
-  // backend's memory is host memory); everyone receives it.
-  template <class Pack>
-  void share(const Panel& p, bool owner, int root, MPI_Comm comm, void* host, RepTimes& t,
-             Pack&& pack) {
-    kernels::HostMatrix<T> h(static_cast<T*>(host), p.extent(0), p.extent(1));
-    if (owner)
-      t.transfer += timed([&] {
-        pack();
-        if (staged_)
-          Kokkos::deep_copy(h, p);
-      });
-    t.comm += timed([&] {
-      broadcast(staged_ ? host : static_cast<void*>(p.data()), std::int64_t(p.size()),
-                mpi_type<T>(), root, comm);
+  // Completes panel s's broadcasts; where staged, the receivers copy it to the device.
+  void receive(std::size_t s, int buf, PendingBroadcasts& pending, RepTimes& t) {
+    t.comm += host_timed([&] { pending.wait(); });
+    if (!staged_)
+      return;
+    const Step& st = steps_[s];
+    const auto& side = side_.get();
+    t.transfer += host_timed([&] {
+      if (g_.col() != st.owner_a)
+        Kokkos::deep_copy(side, panel_a(buf, st.w), host_a(st.w));
+      if (g_.row() != st.owner_b)
+        Kokkos::deep_copy(side, panel_b(buf, st.w), host_b(st.w));
+      side.fence();
     });
-    if (!owner && staged_)
-      t.transfer += timed([&] { Kokkos::deep_copy(p, h); });
+  }
+
+  // C += A_s * B_s. On host backends in row chunks, with the pending broadcasts progressed
+  // between them; on devices one asynchronous launch (clock_ times it on the device).
+  void multiply(std::size_t s, int buf, PendingBroadcasts& pending, RepTimes& t) {
+    const std::int64_t w = steps_[s].w;
+    const Panel Ap = panel_a(buf, w), Bp = panel_b(buf, w);
+    const std::int64_t chunks =
+        kAsyncKernels || !pending.active() ? 1 : std::clamp<std::int64_t>(rows_ / 64, 1, 4);
+    for (std::int64_t c = 0; c < chunks; ++c) {
+      const std::int64_t r0 = rows_ * c / chunks, r1 = rows_ * (c + 1) / chunks;
+      const Panel A(Ap.data() + r0 * w, r1 - r0, w), C(C_.d.data() + r0 * cols_, r1 - r0, cols_);
+      clock_.start(exec_);
+      if (s == 0) {
+        product(A, Bp, C);
+      } else {
+        const Panel P(T_.data() + r0 * cols_, r1 - r0, cols_);
+        product(A, Bp, P);
+        kernels::axpby_flat(exec_, T(1), C, T(1), P, C);
+      }
+      clock_.stop(exec_);
+      if (c + 1 < chunks) {
+        t.compute += clock_.take();
+        t.comm += host_timed([&] { pending.progress(); });
+      }
+    }
+  }
+
+  kernels::HostMatrix<T> host_a(std::int64_t w) const {
+    return kernels::HostMatrix<T>(static_cast<T*>(hAp_.get()), rows_, w);
+  }
+  kernels::HostMatrix<T> host_b(std::int64_t w) const {
+    return kernels::HostMatrix<T>(static_cast<T*>(hBp_.get()), w, cols_);
+  }
+
+  // The host's wall time of f (f fences what it waits for itself; no device-wide fence, which
+  // would wait for the product the pipeline hides the transfer behind).
+  template <class F>
+  static double host_timed(F&& f) {
+    Kokkos::Timer timer;
+    f();
+    return timer.seconds();
   }
 
   template <class VC>
@@ -206,13 +279,18 @@ private:
 
   Case c_;
   const ProcessGrid& g_;
+  const FaultInjection& fault_;
   RankBlocks b_;
   std::int64_t rows_, cols_;
   bool staged_;
+  // Kernels on a device backend return before they finish (the host communicates meanwhile).
+  static constexpr bool kAsyncKernels = !Dual::zero_copy;
   Exec exec_;
+  compat::SideInstance<Exec> side_; // packing and staging beside the product
+  compat::KernelClock<Exec> clock_;
   Dual A_, B_, C_;
   std::vector<Step> steps_;
-  Kokkos::View<T*, Mem> Ap_, Bp_;
+  Kokkos::View<T*, Mem> Ap_[2], Bp_[2];
   kernels::Matrix<T, Mem> T_;
   std::shared_ptr<void> hAp_, hBp_;
 };

@@ -35,6 +35,9 @@ struct CaseResult {
   };
   bool distributed = false;
   Spread compute_ranks, comm_ranks, transfer_ranks;
+  // The operation's time the local product did not cover (communication and staging not
+  // hidden), and the share of communication + staging time that was hidden, in [0, 1].
+  Spread exposed_ranks, overlap_ranks;
   double imbalance = 1; // max / mean over ranks of the compute time
   int panel = 0;        // SUMMA panel width (matmul)
 };

@@ -5,6 +5,9 @@ compare: run CONFIG on one rank (no mpiexec) and on N ranks, then check, case by
   both runs have the same rows and statuses, every measured row validated, and the global
   checksums agree: exactly for int32, else within the sum of the two runs' stated bounds
   (checksum_bound = tolerance * sum of the element scales, the per-kernel bound of docs/kernels.md).
+breakdown: run CONFIG (matmul cases) on N ranks and check the per-rank breakdown columns: the
+  exposed time is at least 0, the overlap fraction lies in [0, 1], there was communication, and
+  each rank's compute + exposed time makes up its operation time (within noise).
 expect: run a command on N ranks and check its exit code and that stderr matches a pattern
   (optionally: exactly once).
 """
@@ -88,6 +91,41 @@ def compare(args):
     shutil.rmtree(work)
 
 
+def breakdown(args):
+    work = tempfile.mkdtemp(prefix="mpi-breakdown-")
+    out = os.path.join(work, f"np{args.ranks}")
+    cmd = [args.miniapp, "run", args.config, "--quiet", "--kokkos-num-threads=1", "--output-dir", out]
+    code, so, err = run(mpi_cmd(args, args.ranks, cmd))
+    if code != 0:
+        sys.exit(f"FAIL: {args.ranks}-rank run exited {code}\n{so[-2000:]}\n{err[-3000:]}")
+    rows = rows_of(out)
+    if not rows:
+        sys.exit("FAIL: no rows")
+    for r in rows:
+        what = f"{r['family']}/{r['variant']}/{r['precision']}"
+        f = {k: float(r[k]) for k in r if k.endswith("_s") or k.startswith("overlap_rank_")}
+        if r["status"] != "ok":
+            sys.exit(f"FAIL: {what}: status {r['status']}: {r['message']}")
+        lo, mean, hi = f["overlap_rank_min"], f["overlap_rank_mean"], f["overlap_rank_max"]
+        if not 0 <= lo <= mean <= hi <= 1:
+            sys.exit(f"FAIL: {what}: overlap fraction {lo} {mean} {hi} not ordered within [0, 1]")
+        if not 0 <= f["exposed_rank_min_s"] <= f["exposed_rank_max_s"]:
+            sys.exit(f"FAIL: {what}: exposed time {f['exposed_rank_min_s']} {f['exposed_rank_max_s']}")
+        if f["comm_rank_max_s"] <= 0:
+            sys.exit(f"FAIL: {what}: no communication recorded on {args.ranks} ranks")
+        # Per rank, compute + exposed = the operation's time; time_* is the slowest rank's.
+        least = f["compute_rank_min_s"] + f["exposed_rank_min_s"]
+        most = f["compute_rank_max_s"] + f["exposed_rank_max_s"]
+        if least > 1.5 * f["time_max_s"] or most < 0.5 * f["time_min_s"]:
+            sys.exit(f"FAIL: {what}: compute + exposed per rank {least:.3g}..{most:.3g} s, "
+                     f"operation {f['time_min_s']:.3g}..{f['time_max_s']:.3g} s")
+        print(f"{what}: compute {f['compute_rank_mean_s']:.3g} s + exposed {f['exposed_rank_mean_s']:.3g} s "
+              f"(operation {f['time_median_s']:.3g} s), comm {f['comm_rank_mean_s']:.3g} s, "
+              f"overlap {lo:.2f}..{hi:.2f}: ok")
+    print(f"PASS: {len(rows)} row(s) with a sane breakdown on {args.ranks} ranks")
+    shutil.rmtree(work)
+
+
 def expect(args):
     env = dict(os.environ)
     for kv in args.env or []:
@@ -114,6 +152,10 @@ def main():
     c.add_argument("--ranks", type=int, required=True)
     c.add_argument("--set", nargs="*")
     c.add_argument("--grid", help="P,Q for the N-rank run")
+    b = sub.add_parser("breakdown")
+    b.add_argument("--miniapp", required=True)
+    b.add_argument("--config", required=True)
+    b.add_argument("--ranks", type=int, required=True)
     e = sub.add_parser("expect")
     e.add_argument("--ranks", type=int, required=True)
     e.add_argument("--code", type=int, required=True)
@@ -124,7 +166,7 @@ def main():
     args = p.parse_args()
     if args.mode == "expect" and args.command and args.command[0] == "--":
         args.command = args.command[1:]
-    compare(args) if args.mode == "compare" else expect(args)
+    {"compare": compare, "breakdown": breakdown, "expect": expect}[args.mode](args)
 
 
 if __name__ == "__main__":
