@@ -2,11 +2,13 @@
 // --set overrides, and the positions of errors. The bad-config corpus (tests/bad_configs) checks
 // the command line end to end; these tests check the same code directly and more exhaustively.
 #include "config/config.hpp"
+#include "config/limits.hpp"
 #include "plan/plan.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <set>
 #include <string>
 #include <vector>
@@ -207,6 +209,181 @@ TEST(Strictness, PositionsOfErrorsInTheFile) {
             "write it without the zero");
   EXPECT_EQ(error_of("name: t\ncases:\n  - family: tile_average\n    n: 8\n    tile: [2, 0]\n"),
             "test.yaml:5:15: tile must be 'auto' or between 1 and 1024, got 0");
+}
+
+// Issue 16: inputs built to hang, crash or exhaust the loader and the plan. Each is refused with
+// its position, quickly; the command-line forms are in tests/bad_configs.
+const std::string axpby8 = "cases:\n  - family: axpby\n    n: 8\n";
+
+TEST(Hostile, InputsThatMadeYamlCppYieldEmptyDocumentsForeverAreSyntaxErrors) {
+  for (const std::string text : {",", "name: t\n,\n", ",,,", "  ,"}) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::string e = error_of(text);
+    EXPECT_NE(e.find("test.yaml:"), std::string::npos) << e;
+    EXPECT_NE(e.find("YAML syntax error"), std::string::npos) << text << ": " << e;
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
+  }
+  EXPECT_EQ(error_of("  ,\n"), "test.yaml:1:3: YAML syntax error: unexpected ',' where a value or "
+                               "key was expected");
+}
+
+TEST(Hostile, FileSizeIsCheckedBeforeParsing) {
+  const std::string text =
+      head + "description: \"" + std::string(config::limits::kMaxFileBytes, 'x') + "\"\n" + axpby8;
+  const std::string e = error_of(text);
+  EXPECT_EQ(e.rfind("test.yaml:1:1: the file is ", 0), 0u) << e.substr(0, 200);
+}
+
+TEST(Hostile, AliasCyclesAreErrorsNotCrashes) {
+  EXPECT_EQ(error_of("name: t\ncases: &a [*a]\n"),
+            "test.yaml:2:8: an alias refers to a map or list that contains it (a cycle)");
+  EXPECT_EQ(error_of("name: t\ncases: &a {family: *a}\n"),
+            "test.yaml:2:8: an alias refers to a map or list that contains it (a cycle)");
+  EXPECT_EQ(error_of(head + axpby8, {"cases=&a [*a]"}),
+            "--set[1] 'cases=&a [*a]':1:7: an alias refers to a map or list that contains it (a "
+            "cycle)");
+}
+
+TEST(Hostile, AliasBombIsBoundedByTheExpansionLimit) {
+  std::string text = head + "l0: &l0 [x, x]\n";
+  for (int i = 1; i <= 30; ++i)
+    text += "l" + std::to_string(i) + ": &l" + std::to_string(i) + " [*l" + std::to_string(i - 1) +
+            ", *l" + std::to_string(i - 1) + "]\n";
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string e = error_of(text);
+  EXPECT_NE(e.find("values once its aliases are expanded"), std::string::npos) << e;
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10));
+}
+
+TEST(Hostile, LongScalarsAreRefusedByLengthAndParsedWithoutRecursion) {
+  const std::string e = error_of("name: " + std::string(30000, 'a') + "\n" + axpby8);
+  EXPECT_EQ(e, "test.yaml:1:7: a value of 30000 characters; the limit is 4096 (see "
+               "docs/config.md)");
+  // Below the limit, the number checks are loops (std::regex recursed once per character).
+  const std::string digits(config::limits::kMaxStringBytes, '9');
+  EXPECT_NE(error_of(head + "cases:\n  - family: axpby\n    n: " + digits + "\n")
+                .find("out of the 64-bit integer range"),
+            std::string::npos);
+  const std::string many = "1" + std::string(config::limits::kMaxStringBytes - 1, '0');
+  EXPECT_NE(error_of(head + "cases:\n  - family: axpby\n    n: 8\n    alpha: " + many + "\n")
+                .find("is not a finite number"),
+            std::string::npos);
+  // And directly, far beyond the limit.
+  config::Source src("direct");
+  const YAML::Node big(std::string(200000, '7'));
+  EXPECT_THROW(config::read_int(src, big, "n"), config::ConfigError);
+  EXPECT_THROW(config::read_double(src, YAML::Node(std::string(200000, '7')), "x"),
+               config::ConfigError); // inf
+  EXPECT_DOUBLE_EQ(config::read_double(src, YAML::Node("0." + std::string(200000, '5')), "x"),
+                   0.5555555555555556);
+  std::int64_t v = 0;
+  EXPECT_TRUE(config::parse_decimal_int("-9223372036854775808", v));
+  EXPECT_EQ(v, INT64_MIN);
+  EXPECT_FALSE(config::parse_decimal_int("9223372036854775808", v));
+}
+
+TEST(Hostile, NestingDepthIsLimited) {
+  const std::string deep = std::string(40, '[') + "x" + std::string(40, ']');
+  EXPECT_NE(error_of(head + "description: " + deep + "\n" + axpby8).find("nest deeper than 32"),
+            std::string::npos);
+}
+
+TEST(Hostile, ExpandedCasesAreCountedBeforeExpanding) {
+  // 2000 x 2000 x 3 variants = 12 million cases from a 20 KB file: refused before any is built.
+  std::string list = "[1";
+  for (int i = 2; i <= 2000; ++i)
+    list += ", " + std::to_string(i);
+  list += "]";
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string e =
+      error_of(head + "cases:\n  - family: axpby\n    m: " + list + "\n    n: " + list + "\n");
+  EXPECT_EQ(e.rfind("test.yaml:3:5: the config expands to more than 100000 cases (cases[0] alone "
+                    "to 12000000",
+                    0),
+            0u)
+      << e;
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10));
+}
+
+TEST(Hostile, InvalidUtf8IsRefusedAtItsPosition) {
+  EXPECT_EQ(error_of("name: t\ndescription: caf\xe9\n" + axpby8),
+            "test.yaml:2:17: the text is not valid UTF-8 (an invalid byte here); save the file as "
+            "UTF-8");
+  // Overlong encodings and surrogates are not UTF-8 either; real multibyte text is.
+  EXPECT_NE(error_of("name: t\ndescription: \xc0\xaf\n" + axpby8).find("UTF-8"), std::string::npos);
+  EXPECT_NE(error_of("name: t\ndescription: \xed\xa0\x80\n" + axpby8).find("UTF-8"),
+            std::string::npos);
+  EXPECT_EQ(error_of("name: t\ndescription: caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\n" + axpby8),
+            "(accepted)");
+  EXPECT_EQ(error_of(head + axpby8, {"description=\xff"}),
+            "--set[1] 'description=\xff':1:13: the text is not valid UTF-8 (an invalid byte here)");
+}
+
+TEST(Hostile, ValuesAreRangeCheckedAgainstThePrecision) {
+  const auto axpby = [](const std::string& precision, const std::string& extra) {
+    return "name: t\nprecision: " + precision + "\ncases:\n  - family: axpby\n    n: 8\n" + extra;
+  };
+  EXPECT_EQ(error_of(axpby("float32", "    alpha: 1e308\n")),
+            "test.yaml:6:12: alpha reaches 1e+308, more than float32 holds (3.4e+38); use smaller "
+            "values or a wider precision");
+  EXPECT_EQ(error_of(axpby("int32", "    beta: 3e9\n")),
+            "test.yaml:6:11: beta reaches 3e+09, more than int32 holds (2.15e+09); use smaller "
+            "values or a wider precision");
+  EXPECT_EQ(error_of(axpby("float64", "    alpha: 1e308\n")), "(accepted)");
+  EXPECT_EQ(error_of(axpby("int32", "    alpha: 100000000\n")), "(accepted)");
+  // int32 random inputs reach 8: 3e8 * 8 does not fit.
+  EXPECT_NE(error_of(axpby("int32", "    alpha: 300000000\n")).find("alpha * A + beta * B reaches"),
+            std::string::npos);
+  // iota inputs reach m * n - 1.
+  EXPECT_NE(error_of("name: t\nprecision: int32\ncases:\n  - family: axpby\n    variant: flat\n"
+                     "    n: 50000\n    init: iota\n")
+                .find("test.yaml:7:11: an input (init iota) reaches"),
+            std::string::npos);
+}
+
+TEST(Hostile, SetOnOneOfTwoAliasedCasesChangesOnlyThatOne) {
+  const std::string text = head + "cases:\n  - &c {family: axpby, variant: flat, n: 8}\n  - *c\n";
+  const Plan p = plan_of(text, {"cases.1.n=16"});
+  ASSERT_EQ(p.cases.size(), 2u);
+  EXPECT_EQ(p.cases[0].n, 8);
+  EXPECT_EQ(p.cases[1].n, 16);
+  // A map reached through an alias deeper down is unshared too.
+  const std::string deep = head + "validation: &v {rtol: 0.01}\nx: *v\n" + axpby8;
+  EXPECT_NE(error_of(deep, {"validation.rtol=0.5"}).find("unknown key 'x'"), std::string::npos);
+  // Errors in the copied case still point into the file.
+  EXPECT_EQ(error_of(text, {"cases.1.n=0"}),
+            "--set[1] 'cases.1.n=0':1:11: n must be between 1 and 2147483647, got 0");
+  EXPECT_EQ(error_of(head + "cases:\n  - &c {family: axpby, variant: flat, n: 8}\n  - *c\n",
+                     {"cases.1.family=nope"}),
+            "--set[1] 'cases.1.family=nope':1:16: unknown family 'nope' (known: matmul, axpby, "
+            "tile_average, tile_index)");
+}
+
+TEST(Hostile, TagsOnKeysEmptyZipAndSecondDocumentsInSetAreErrors) {
+  EXPECT_EQ(error_of("!!str name: t\n" + axpby8),
+            "test.yaml:1:1: explicit YAML tags ('tag:yaml.org,2002:str') are not supported; write "
+            "the plain value");
+  EXPECT_EQ(error_of(head + "cases:\n  - family: axpby\n    n: 8\n    zip: {}\n"),
+            "test.yaml:5:10: cases[0].zip is empty; give it the lists to pair (e.g. zip: {m: [8, "
+            "16], n: [4, 8]})");
+  EXPECT_EQ(error_of(head + axpby8, {"description=a\n---\nb"}),
+            "--set[1] 'description=a\n---\nb':1:15: a second YAML document ('---'); a config holds "
+            "exactly one document");
+  EXPECT_NE(error_of(head + axpby8, {"description=,"}).find("YAML syntax error in the value"),
+            std::string::npos);
+}
+
+TEST(Hostile, CaseBytesSaturateInsteadOfWrapping) {
+  Case c;
+  c.family = "axpby";
+  c.m = c.n = std::int64_t(1) << 32; // 2^64 elements: wrapped to 0 before
+  EXPECT_EQ(case_bytes(c), UINT64_MAX);
+  c.m = c.n = 1000;
+  EXPECT_EQ(case_bytes(c), 3u * 1000u * 1000u * 4u);
+  EXPECT_NE(error_of(head + "cases:\n  - family: matmul\n    variant: flat\n    m: 2147483647\n"
+                            "    n: 2147483647\n    k: 2147483647\n")
+                .find("test.yaml:5:8:"),
+            std::string::npos);
 }
 
 } // namespace

@@ -16,12 +16,20 @@
 #include <algorithm>
 #include <fstream>
 #include <iostream>
+#include <new>
 #include <sstream>
 #include <unistd.h>
 
 namespace miniapp {
 
 namespace {
+// std::bad_alloc's what() does not say what ran out; every message names the resource.
+std::string failure_text(const std::exception& e) {
+  if (dynamic_cast<const std::bad_alloc*>(&e))
+    return "out of host memory (resource: host memory)";
+  return e.what();
+}
+
 // Rank 0 reads the file; every rank parses the same bytes, so a config error is the same
 // everywhere.
 config::ExperimentConfig read_config(const RunArgs& args, const MpiEnv& mpi) {
@@ -74,6 +82,10 @@ int cmd_validate(const RunArgs& args, const MpiEnv& mpi) {
     if (mpi.rank() == 0)
       std::cerr << e.what() << std::endl;
     return kConfigError;
+  } catch (const std::bad_alloc& e) {
+    std::cerr << "miniapp: rank " << mpi.rank() << ": " << failure_text(e)
+              << " while expanding the config" << std::endl;
+    return kRuntimeError;
   }
 }
 
@@ -89,6 +101,10 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
     if (mpi.rank() == 0)
       std::cerr << e.what() << std::endl;
     return kConfigError;
+  } catch (const std::bad_alloc& e) {
+    std::cerr << "miniapp: rank " << mpi.rank() << ": " << failure_text(e)
+              << " while expanding the config" << std::endl;
+    return kRuntimeError;
   }
   install_stop_handlers();
   ParallelInfo par;
@@ -100,7 +116,7 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
         create_run_directory(plan.settings.output_directory, plan.settings.name, args.output_dir);
     writer = std::make_unique<ResultsWriter>(dir, plan, collect_metadata(plan, par));
   } catch (const std::exception& e) {
-    std::cerr << "miniapp: rank " << mpi.rank() << ": " << e.what() << std::endl;
+    std::cerr << "miniapp: rank " << mpi.rank() << ": " << failure_text(e) << std::endl;
     return kRuntimeError;
   }
   if (!args.quiet) {
@@ -120,7 +136,7 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
     });
   } catch (const std::exception& e) {
     writer->finish("failed");
-    std::cerr << "miniapp: rank " << mpi.rank() << ": " << e.what() << std::endl;
+    std::cerr << "miniapp: rank " << mpi.rank() << ": " << failure_text(e) << std::endl;
     return kRuntimeError;
   }
   progress.finish();
