@@ -113,7 +113,7 @@ TEST_P(Autotune, CacheHoldingAnArrayIsRebuilt) {
   EXPECT_EQ(autotune(c, GetParam(), "test device").tuning.rfind("cached", 0), 0u);
 }
 
-TEST_P(Autotune, CacheKeyNamesTheConcurrency) {
+TEST_P(Autotune, CacheKeyNamesTheConcurrencyAndPartition) {
   const Case c = auto_team_case(16, 16);
   autotune(c, GetParam(), "test device");
   nlohmann::json cache;
@@ -121,6 +121,11 @@ TEST_P(Autotune, CacheKeyNamesTheConcurrency) {
   ASSERT_EQ(cache.size(), 1u);
   const std::string want = "concurrency=" + std::to_string(device_info(GetParam()).concurrency);
   EXPECT_NE(cache.begin().key().find(want), std::string::npos) << cache.begin().key();
+  // Another Slurm partition is another machine: its winner is searched, not reused.
+  setenv("SLURM_JOB_PARTITION", "other", 1);
+  const Case elsewhere = autotune(c, GetParam(), "test device");
+  unsetenv("SLURM_JOB_PARTITION");
+  EXPECT_NE(elsewhere.tuning.find("searched"), std::string::npos) << elsewhere.tuning;
 }
 
 INSTANTIATE_TEST_SUITE_P(AllBackends, Autotune, ::testing::ValuesIn(compiled_backends()));

@@ -234,6 +234,16 @@ TEST(Hostile, FileSizeIsCheckedBeforeParsing) {
   EXPECT_EQ(e.rfind("test.yaml:1:1: the file is ", 0), 0u) << e.substr(0, 200);
 }
 
+TEST(Hostile, FilesAreReadNoFurtherThanTheLimit) {
+  try {
+    config::read_text_file("/dev/zero", "config file");
+    FAIL() << "/dev/zero was read";
+  } catch (const config::ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()), "/dev/zero:1:1: the file is more than 1048576 bytes; the "
+                                     "limit is 1048576 bytes (docs/config.md, Limits)");
+  }
+}
+
 TEST(Hostile, AliasCyclesAreErrorsNotCrashes) {
   EXPECT_EQ(error_of("name: t\ncases: &a [*a]\n"),
             "test.yaml:2:8: an alias refers to a map or list that contains it (a cycle)");

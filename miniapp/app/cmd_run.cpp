@@ -37,11 +37,11 @@ config::ExperimentConfig read_config(const RunArgs& args, const MpiEnv& mpi) {
     return config::load_config(args.config, args.overrides);
   std::string packet; // 'T' + text, or 'E' + error message
   if (mpi.rank() == 0) {
-    std::ifstream in(args.config, std::ios::binary);
-    std::stringstream ss;
-    if (in)
-      ss << in.rdbuf();
-    packet = in ? "T" + ss.str() : "E" + args.config + ":1:1: cannot open the config file";
+    try {
+      packet = "T" + config::read_text_file(args.config, "config file");
+    } catch (const config::ConfigError& e) {
+      packet = "E" + std::string(e.what());
+    }
   }
   packet = mpi.broadcast(packet);
   if (packet[0] == 'E')

@@ -4,8 +4,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 
 namespace miniapp::config {
 
@@ -363,12 +361,7 @@ ExperimentConfig parse_config(const std::string& label, const std::string& text,
 }
 
 ExperimentConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw ConfigError(path + ":1:1: cannot open the config file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_config(path, ss.str(), overrides);
+  return parse_config(path, read_text_file(path, "config file"), overrides);
 }
 
 } // namespace miniapp::config

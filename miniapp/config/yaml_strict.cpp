@@ -2,12 +2,14 @@
 
 #include "config/limits.hpp"
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -125,6 +127,11 @@ struct DocumentStarts : YAML::EventHandler {
   void OnMapEnd() override {}
 };
 
+std::string too_deep() {
+  return "maps and lists nest deeper than " + std::to_string(limits::kMaxNestingDepth) +
+         " levels (the limit; see docs/config.md)";
+}
+
 YAML::Mark mark_at(const std::string& text, size_t pos) {
   YAML::Mark m;
   m.pos = int(pos);
@@ -179,6 +186,8 @@ YAML::Node parse_one_document(const std::string& text) {
     for (int i = 0; i < limits::kMaxDocumentsRead && parser.HandleNextDocument(events); ++i) {
     }
     starts = events.marks;
+  } catch (const YAML::DeepRecursion& e) { // yaml-cpp's own guard (2000 levels)
+    throw TextError{e.mark, too_deep()};
   } catch (const YAML::ParserException& e) {
     throw TextError{e.mark, "YAML syntax error: " + e.msg};
   }
@@ -201,11 +210,30 @@ YAML::Node parse_one_document(const std::string& text) {
   }
 }
 
+namespace {
+[[noreturn]] void file_too_large(const std::string& file, const std::string& size) {
+  throw ConfigError(file + ":1:1: the file is " + size + " bytes; the limit is " +
+                    std::to_string(limits::kMaxFileBytes) + " bytes (docs/config.md, Limits)");
+}
+} // namespace
+
+std::string read_text_file(const std::string& path, const std::string& what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw ConfigError(path + ":1:1: cannot open the " + what);
+  std::string text(limits::kMaxFileBytes + 1, '\0');
+  in.read(&text[0], std::streamsize(text.size()));
+  text.resize(std::size_t(in.gcount()));
+  if (text.size() > limits::kMaxFileBytes)
+    file_too_large(path, "more than " + std::to_string(limits::kMaxFileBytes));
+  if (in.bad())
+    throw ConfigError(path + ":1:1: cannot read the " + what);
+  return text;
+}
+
 YAML::Node load_document(Source& src, const std::string& text) {
   if (text.size() > limits::kMaxFileBytes)
-    throw ConfigError(src.file() + ":1:1: the file is " + std::to_string(text.size()) +
-                      " bytes; the limit is " + std::to_string(limits::kMaxFileBytes) +
-                      " bytes (docs/config.md, Limits)");
+    file_too_large(src.file(), std::to_string(text.size()));
   const YAML::Mark bad = first_invalid_utf8(text);
   if (!bad.is_null())
     src.fail_at(bad, "the text is not valid UTF-8 (an invalid byte here); save the file as UTF-8");
@@ -241,8 +269,7 @@ void check_node(Walk& w, const YAML::Node& node) {
     if (up.is(node))
       src.fail(node, "an alias refers to a map or list that contains it (a cycle)");
   if (int(w.path.size()) >= limits::kMaxNestingDepth)
-    src.fail(node, "maps and lists nest deeper than " + std::to_string(limits::kMaxNestingDepth) +
-                       " levels (the limit; see docs/config.md)");
+    src.fail(node, too_deep());
   // yaml-cpp tags plain nodes "?" and quoted scalars "!"; anything else was written out
   // ("!!str 8") and would change how a value reads.
   const std::string& tag = node.Tag();

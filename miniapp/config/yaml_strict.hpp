@@ -47,6 +47,10 @@ private:
   std::vector<std::pair<YAML::Node, YAML::Node>> null_values_; // (node, the node placed for it)
 };
 
+// The whole file at path, read no further than limits::kMaxFileBytes + 1 bytes (a huge file, or
+// /dev/zero, is refused without being read). Throws ConfigError("path:1:1: ...").
+std::string read_text_file(const std::string& path, const std::string& what);
+
 // Loads exactly one document; syntax errors, empty files, several documents, duplicate keys,
 // merge keys, invalid UTF-8 and anything over the limits of config/limits.hpp are errors.
 YAML::Node load_document(Source& src, const std::string& text);

@@ -57,13 +57,16 @@ int size_class(std::int64_t v) {
   return int(std::floor(std::log2(double(v > 0 ? v : 1))));
 }
 
-// Everything that can change which configuration wins: the backend, its device and how many
-// threads (or device concurrency) it runs with, the kernel and its precision, the size class of
-// each dimension (the shape, not only the largest side), in-place, and the values fixed by the
-// config.
+// Everything that can change which configuration wins: the backend, its device (and Slurm
+// partition) and how many threads (or device concurrency) it runs with, the kernel and its
+// precision, the size class of each dimension (the shape, not only the largest side), in-place,
+// and the values fixed by the config.
 std::string cache_key(const Case& c, const std::string& backend, const std::string& device,
                       int concurrency) {
-  return backend + "|" + device + "|concurrency=" + std::to_string(concurrency) + "|" + c.family +
+  // Nodes of different Slurm partitions may report the same device name on different hardware.
+  const char* partition = std::getenv("SLURM_JOB_PARTITION");
+  return backend + "|" + device + "|concurrency=" + std::to_string(concurrency) +
+         (partition && *partition ? "|partition=" + std::string(partition) : "") + "|" + c.family +
          "/" + c.variant + "|" + to_string(c.precision) + "|2^" + std::to_string(size_class(c.m)) +
          "x2^" + std::to_string(size_class(c.n)) + "x2^" + std::to_string(size_class(c.k)) +
          (c.in_place ? "|in_place" : "") +
@@ -177,7 +180,9 @@ Case autotune(const Case& c, const std::string& backend, const std::string& devi
   try {
     const std::string path = autotune_cache_path();
     std::filesystem::create_directories(std::filesystem::path(path).parent_path());
-    write_file_atomically(path, cache.dump(2) + "\n");
+    // (bytes that are not UTF-8 in a device or partition name are replaced, never fatal)
+    write_file_atomically(
+        path, cache.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   } catch (const std::exception&) {
     best.tuning += " (cache not writable)";
   }
