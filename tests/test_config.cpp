@@ -1,6 +1,7 @@
 // Config -> plan: sweep expansion (cartesian products, zip pairing, duplicates that collapse),
 // --set overrides, and the positions of errors. The bad-config corpus (tests/bad_configs) checks
 // the command line end to end; these tests check the same code directly and more exhaustively.
+#include "app/commands.hpp"
 #include "config/config.hpp"
 #include "config/limits.hpp"
 #include "plan/plan.hpp"
@@ -393,6 +394,29 @@ TEST(Hostile, CaseBytesSaturateInsteadOfWrapping) {
   EXPECT_NE(error_of(head + "cases:\n  - family: matmul\n    variant: flat\n    m: 2147483647\n"
                             "    n: 2147483647\n    k: 2147483647\n")
                 .find("test.yaml:5:8:"),
+            std::string::npos);
+}
+
+// `miniapp describe` allocated rows x cols x 6 ints unchecked (4294967296 x 4294967296 wrapped
+// and segfaulted) and parsed --tile with std::stoi (uncaught on 99999999999x3).
+TEST(Hostile, DescribeSizesAreCheckedBeforeAllocating) {
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(cmd_describe(std::int64_t(1) << 32, std::int64_t(1) << 32, "2x3", "auto", "never"),
+            kConfigError);
+  EXPECT_EQ(cmd_describe(INT64_MAX, 9, "2x3", "auto", "never"), kConfigError);
+  EXPECT_EQ(cmd_describe(1 << 20, 2, "2x3", "auto", "never"), kConfigError);
+  EXPECT_EQ(cmd_describe(0, 9, "2x3", "auto", "never"), kConfigError);
+  for (const char* tile : {"99999999999x3", "0x3", "2x", "x3", "2x3x4", "-2x3", "2x1025", ""})
+    EXPECT_EQ(cmd_describe(8, 9, tile, "auto", "never"), kConfigError) << tile;
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(err.find("stoi"), std::string::npos) << err;
+  EXPECT_NE(err.find("--tile must look like RxC with R and C between 1 and 1024 (e.g. 2x3), got "
+                     "'99999999999x3'"),
+            std::string::npos)
+      << err;
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(cmd_describe(2, 3, "1x2", "auto", "never"), kOk);
+  EXPECT_NE(testing::internal::GetCapturedStdout().find("2x3 matrix in 1x2 tiles"),
             std::string::npos);
 }
 
