@@ -7,9 +7,14 @@
 #include "plan/plan.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <set>
 #include <string>
 #include <vector>
@@ -418,6 +423,47 @@ TEST(Hostile, DescribeSizesAreCheckedBeforeAllocating) {
   EXPECT_EQ(cmd_describe(2, 3, "1x2", "auto", "never"), kOk);
   EXPECT_NE(testing::internal::GetCapturedStdout().find("2x3 matrix in 1x2 tiles"),
             std::string::npos);
+}
+
+// The host's address space in bytes now (VmSize), to set a limit a little above it.
+std::uint64_t address_space_bytes() {
+  std::ifstream in("/proc/self/status");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("VmSize:", 0) == 0)
+      return std::strtoull(line.c_str() + 7, nullptr, 10) * 1024; // "VmSize:   123456 kB"
+  return 0;
+}
+
+// std::bad_alloc escaped `validate` (and `run`) and aborted. Within the case limit, a plan can
+// still need more memory than a small host has: validate ends with exit 3 naming host memory.
+TEST(Hostile, OutOfMemoryWhileExpandingExitsThreeNamingHostMemory) {
+  std::string m = "[1", n = "[1";
+  for (int i = 2; i <= 300; ++i)
+    m += ", " + std::to_string(i);
+  for (int i = 2; i <= 333; ++i)
+    n += ", " + std::to_string(i);
+  const std::string path = "/tmp/miniapp-oom-" + std::to_string(::getpid()) + ".yaml";
+  std::ofstream(path) << head << "cases:\n  - family: axpby\n    variant: flat\n    m: " << m
+                      << "]\n    n: " << n << "]\n"; // 99,900 cases: about 60 MB of plan
+  RunArgs args;
+  args.config = path;
+  int argc = 0;
+  char** argv = nullptr;
+  MpiEnv mpi(argc, argv);
+  const std::uint64_t now = address_space_bytes();
+  ASSERT_GT(now, 0u);
+  rlimit old{};
+  ASSERT_EQ(getrlimit(RLIMIT_AS, &old), 0);
+  rlimit tight = old;
+  tight.rlim_cur = rlim_t(now + (16u << 20));
+  ASSERT_EQ(setrlimit(RLIMIT_AS, &tight), 0);
+  testing::internal::CaptureStderr();
+  const int rc = cmd_validate(args, mpi);
+  setrlimit(RLIMIT_AS, &old);
+  const std::string err = testing::internal::GetCapturedStderr();
+  std::remove(path.c_str());
+  EXPECT_EQ(rc, kRuntimeError) << err;
+  EXPECT_NE(err.find("out of host memory (resource: host memory)"), std::string::npos) << err;
 }
 
 } // namespace
