@@ -231,6 +231,11 @@ TEST(Hostile, InputsThatMadeYamlCppYieldEmptyDocumentsForeverAreSyntaxErrors) {
   }
   EXPECT_EQ(error_of("  ,\n"), "test.yaml:1:3: YAML syntax error: unexpected ',' where a value or "
                                "key was expected");
+  // Stuck after a document that was read: still a syntax error at the stuck place.
+  EXPECT_EQ(error_of("--- ,"),
+            "test.yaml:1:5: YAML syntax error: unexpected ',' where a value or key was expected");
+  EXPECT_EQ(error_of("- a\n,"),
+            "test.yaml:2:1: YAML syntax error: unexpected ',' where a value or key was expected");
 }
 
 TEST(Hostile, FileSizeIsCheckedBeforeParsing) {

@@ -22,7 +22,8 @@ constexpr std::uint64_t kMaxCases = 100000;
 // `miniapp describe`: elements of the printed index map (rows x cols), and a tile side.
 constexpr std::uint64_t kMaxDescribeElements = 1u << 20;
 constexpr int kMaxTileSide = 1024;
-// YAML documents yaml-cpp is asked for: a config holds one; one more shows a second document.
-constexpr int kMaxDocumentsRead = 2;
+// YAML documents yaml-cpp is asked for: a config holds one; a second one is an error, and a third
+// that starts where the second did shows that the parser is stuck (a syntax error).
+constexpr int kMaxDocumentsRead = 3;
 
 } // namespace miniapp::config::limits

@@ -177,7 +177,7 @@ YAML::Mark first_invalid_utf8(const std::string& text) {
 }
 
 YAML::Node parse_one_document(const std::string& text) {
-  // First the document starts alone (events, no nodes), asking for two documents at most.
+  // First the document starts alone (events, no nodes), asking for three documents at most.
   std::vector<YAML::Mark> starts;
   try {
     std::istringstream in(text);
@@ -191,18 +191,21 @@ YAML::Node parse_one_document(const std::string& text) {
   } catch (const YAML::ParserException& e) {
     throw TextError{e.mark, "YAML syntax error: " + e.msg};
   }
-  if (starts.size() > 1) {
-    // A document that starts where the previous one did: the parser read nothing (yaml-cpp 0.7
-    // then repeats an empty document forever).
-    if (starts[1].pos <= starts[0].pos) {
-      const size_t pos = size_t(std::max(0, starts[1].pos));
-      const std::string ch = pos < text.size() ? std::string(1, text[pos]) : std::string();
-      throw TextError{starts[1], "YAML syntax error: unexpected '" + ch +
-                                     "' where a value or key was expected"};
+  // A document that starts where the previous one did: the parser read nothing there (yaml-cpp
+  // 0.7 then repeats an empty document forever). That is a syntax error, even after a first
+  // document that was read ("--- ," is one document and a stuck one).
+  for (size_t d = 1; d < starts.size(); ++d)
+    if (starts[d].pos <= starts[d - 1].pos) {
+      const size_t pos = size_t(std::max(0, starts[d].pos));
+      const char ch = pos < text.size() ? text[pos] : '\0';
+      throw TextError{starts[d], "YAML syntax error: unexpected " +
+                                     (ch > ' ' && ch < 127 ? "'" + std::string(1, ch) + "'"
+                                                           : std::string("text")) +
+                                     " where a value or key was expected"};
     }
+  if (starts.size() > 1)
     throw TextError{starts[1],
                     "a second YAML document ('---'); a config holds exactly one document"};
-  }
   try {
     return YAML::Load(text);
   } catch (const YAML::ParserException& e) {
