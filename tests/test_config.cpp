@@ -326,6 +326,30 @@ TEST(Hostile, ExpandedCasesAreCountedBeforeExpanding) {
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10));
 }
 
+TEST(Hostile, ExplicitMatricesRepeatedOverASweepAreBounded) {
+  // Two 100 x 100 matrices (20,000 values) copied into each of 51 cases: over 1,000,000 values.
+  std::string row = "[1";
+  for (int j = 1; j < 100; ++j)
+    row += ", 1";
+  row += "]";
+  std::string matrix = "[" + row;
+  for (int i = 1; i < 100; ++i)
+    matrix += ", " + row;
+  matrix += "]";
+  std::string alphas = "[0";
+  for (int i = 1; i <= 50; ++i)
+    alphas += ", " + std::to_string(i);
+  alphas += "]";
+  const std::string text = head +
+                           "cases:\n  - family: matmul\n    variant: flat\n    n: 100\n"
+                           "    a: " +
+                           matrix + "\n    b: " + matrix + "\n";
+  EXPECT_EQ(error_of(text).find("test.yaml"), std::string::npos) << "the plain config is valid";
+  EXPECT_EQ(error_of(text + "    alpha: " + alphas + "\n"),
+            "test.yaml:3:5: cases[0] repeats its explicit matrices (20000 values) over 51 cases: "
+            "more than 1000000 values in all, the limit (see docs/config.md)");
+}
+
 TEST(Hostile, InvalidUtf8IsRefusedAtItsPosition) {
   EXPECT_EQ(error_of("name: t\ndescription: caf\xe9\n" + axpby8),
             "test.yaml:2:17: the text is not valid UTF-8 (an invalid byte here); save the file as "
