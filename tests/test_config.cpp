@@ -278,7 +278,7 @@ TEST(Hostile, AliasBombIsBoundedByTheExpansionLimit) {
 
 TEST(Hostile, LongScalarsAreRefusedByLengthAndParsedWithoutRecursion) {
   const std::string e = error_of("name: " + std::string(30000, 'a') + "\n" + axpby8);
-  EXPECT_EQ(e, "test.yaml:1:7: a value of 30000 characters; the limit is 4096 (see "
+  EXPECT_EQ(e, "test.yaml:1:7: a value of 30000 bytes; the limit is 4096 (see "
                "docs/config.md)");
   // Below the limit, the number checks are loops (std::regex recursed once per character).
   const std::string digits(config::limits::kMaxStringBytes, '9');

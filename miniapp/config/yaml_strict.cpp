@@ -279,9 +279,8 @@ void check_node(Walk& w, const YAML::Node& node) {
   if (!tag.empty() && tag != "?" && tag != "!")
     src.fail(node, "explicit YAML tags ('" + tag + "') are not supported; write the plain value");
   if (node.IsScalar() && node.Scalar().size() > limits::kMaxStringBytes)
-    src.fail(node, "a value of " + std::to_string(node.Scalar().size()) +
-                       " characters; the limit is " + std::to_string(limits::kMaxStringBytes) +
-                       " (see docs/config.md)");
+    src.fail(node, "a value of " + std::to_string(node.Scalar().size()) + " bytes; the limit is " +
+                       std::to_string(limits::kMaxStringBytes) + " (see docs/config.md)");
   if (!node.IsMap() && !node.IsSequence())
     return;
   w.path.push_back(node);
