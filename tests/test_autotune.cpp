@@ -2,10 +2,14 @@
 // of the same kernel and size class is answered by the cache.
 #include "run/autotune.hpp"
 #include "run/backends.hpp"
+#include "run/device_info.hpp"
 #include "run/runner.hpp"
+
+#include <nlohmann/json.hpp>
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +17,17 @@
 
 namespace miniapp {
 namespace {
+
+// An axpby team case whose team size is searched.
+Case auto_team_case(std::int64_t m, std::int64_t n) {
+  Case c;
+  c.family = "axpby";
+  c.variant = "team";
+  c.m = m;
+  c.n = n;
+  c.team_auto = true;
+  return c;
+}
 
 class Autotune : public ::testing::TestWithParam<std::string> {
 protected:
@@ -58,15 +73,59 @@ TEST_P(Autotune, TiledWidthIsSearchedRecordedAndCached) {
 TEST_P(Autotune, DamagedCacheIsRebuiltNotTrusted) {
   std::filesystem::create_directories(dir_);
   std::ofstream(autotune_cache_path()) << "{ not json";
-  Case c;
-  c.family = "axpby";
-  c.variant = "team";
-  c.m = 17;
-  c.n = 33;
-  c.team_auto = true;
+  const Case c = auto_team_case(17, 33);
   const Case tuned = autotune(c, GetParam(), "test device");
   EXPECT_GT(tuned.team_size, 0);
   EXPECT_NE(tuned.tuning.find("searched"), std::string::npos) << tuned.tuning;
+}
+
+// Issue 16: the cache is state anyone may have damaged; its values are checked before use.
+TEST_P(Autotune, OutOfRangeOrMistypedCachedValuesAreIgnoredAndSearchedAgain) {
+  const Case c = auto_team_case(17, 33);
+  const Case first = autotune(c, GetParam(), "test device");
+  ASSERT_GT(first.team_size, 0);
+  for (const auto& bad :
+       {nlohmann::json(1e300), nlohmann::json(-5), nlohmann::json("16"), nlohmann::json(3000)}) {
+    nlohmann::json cache;
+    std::ifstream(autotune_cache_path()) >> cache;
+    ASSERT_EQ(cache.size(), 1u);
+    for (auto& entry : cache)
+      entry["team_size"] = bad;
+    std::ofstream(autotune_cache_path()) << cache.dump();
+    const Case again = autotune(c, GetParam(), "test device");
+    EXPECT_NE(again.tuning.find("searched"), std::string::npos) << bad << ": " << again.tuning;
+    const auto allowed = team_candidates(c, GetParam() == "cuda" || GetParam() == "hip",
+                                         device_info(GetParam()).concurrency);
+    EXPECT_NE(std::find(allowed.begin(), allowed.end(), again.team_size), allowed.end())
+        << bad << " ran as team " << again.team_size;
+  }
+}
+
+TEST_P(Autotune, CacheHoldingAnArrayIsRebuilt) {
+  std::filesystem::create_directories(dir_);
+  std::ofstream(autotune_cache_path()) << "[1, 2, 3]";
+  const Case c = auto_team_case(16, 16);
+  const Case tuned = autotune(c, GetParam(), "test device");
+  EXPECT_NE(tuned.tuning.find("searched"), std::string::npos) << tuned.tuning;
+  nlohmann::json cache;
+  std::ifstream(autotune_cache_path()) >> cache;
+  EXPECT_TRUE(cache.is_object());
+  EXPECT_EQ(autotune(c, GetParam(), "test device").tuning.rfind("cached", 0), 0u);
+}
+
+TEST_P(Autotune, CacheKeyNamesTheConcurrencyAndPartition) {
+  const Case c = auto_team_case(16, 16);
+  autotune(c, GetParam(), "test device");
+  nlohmann::json cache;
+  std::ifstream(autotune_cache_path()) >> cache;
+  ASSERT_EQ(cache.size(), 1u);
+  const std::string want = "concurrency=" + std::to_string(device_info(GetParam()).concurrency);
+  EXPECT_NE(cache.begin().key().find(want), std::string::npos) << cache.begin().key();
+  // Another Slurm partition is another machine: its winner is searched, not reused.
+  setenv("SLURM_JOB_PARTITION", "other", 1);
+  const Case elsewhere = autotune(c, GetParam(), "test device");
+  unsetenv("SLURM_JOB_PARTITION");
+  EXPECT_NE(elsewhere.tuning.find("searched"), std::string::npos) << elsewhere.tuning;
 }
 
 INSTANTIATE_TEST_SUITE_P(AllBackends, Autotune, ::testing::ValuesIn(compiled_backends()));

@@ -1,12 +1,20 @@
 // Config -> plan: sweep expansion (cartesian products, zip pairing, duplicates that collapse),
 // --set overrides, and the positions of errors. The bad-config corpus (tests/bad_configs) checks
 // the command line end to end; these tests check the same code directly and more exhaustively.
+#include "app/commands.hpp"
 #include "config/config.hpp"
+#include "config/limits.hpp"
 #include "plan/plan.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <set>
 #include <string>
 #include <vector>
@@ -207,6 +215,291 @@ TEST(Strictness, PositionsOfErrorsInTheFile) {
             "write it without the zero");
   EXPECT_EQ(error_of("name: t\ncases:\n  - family: tile_average\n    n: 8\n    tile: [2, 0]\n"),
             "test.yaml:5:15: tile must be 'auto' or between 1 and 1024, got 0");
+}
+
+// Issue 16: inputs built to hang, crash or exhaust the loader and the plan. Each is refused with
+// its position, quickly; the command-line forms are in tests/bad_configs.
+const std::string axpby8 = "cases:\n  - family: axpby\n    n: 8\n";
+
+TEST(Hostile, InputsThatMadeYamlCppYieldEmptyDocumentsForeverAreSyntaxErrors) {
+  for (const std::string text : {",", "name: t\n,\n", ",,,", "  ,"}) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::string e = error_of(text);
+    EXPECT_NE(e.find("test.yaml:"), std::string::npos) << e;
+    EXPECT_NE(e.find("YAML syntax error"), std::string::npos) << text << ": " << e;
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
+  }
+  EXPECT_EQ(error_of("  ,\n"), "test.yaml:1:3: YAML syntax error: unexpected ',' where a value or "
+                               "key was expected");
+  // Stuck after a document that was read: still a syntax error at the stuck place.
+  EXPECT_EQ(error_of("--- ,"),
+            "test.yaml:1:5: YAML syntax error: unexpected ',' where a value or key was expected");
+  EXPECT_EQ(error_of("- a\n,"),
+            "test.yaml:2:1: YAML syntax error: unexpected ',' where a value or key was expected");
+}
+
+TEST(Hostile, FileSizeIsCheckedBeforeParsing) {
+  const std::string text =
+      head + "description: \"" + std::string(config::limits::kMaxFileBytes, 'x') + "\"\n" + axpby8;
+  const std::string e = error_of(text);
+  EXPECT_EQ(e.rfind("test.yaml:1:1: the file is ", 0), 0u) << e.substr(0, 200);
+}
+
+TEST(Hostile, FilesAreReadNoFurtherThanTheLimit) {
+  try {
+    config::read_text_file("/dev/zero", "config file");
+    FAIL() << "/dev/zero was read";
+  } catch (const config::ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()), "/dev/zero:1:1: the file is more than 1048576 bytes; the "
+                                     "limit is 1048576 bytes (docs/config.md, Limits)");
+  }
+}
+
+TEST(Hostile, AliasCyclesAreErrorsNotCrashes) {
+  EXPECT_EQ(error_of("name: t\ncases: &a [*a]\n"),
+            "test.yaml:2:8: an alias refers to a map or list that contains it (a cycle)");
+  EXPECT_EQ(error_of("name: t\ncases: &a {family: *a}\n"),
+            "test.yaml:2:8: an alias refers to a map or list that contains it (a cycle)");
+  EXPECT_EQ(error_of(head + axpby8, {"cases=&a [*a]"}),
+            "--set[1] 'cases=&a [*a]':1:7: an alias refers to a map or list that contains it (a "
+            "cycle)");
+}
+
+TEST(Hostile, AliasBombIsBoundedByTheExpansionLimit) {
+  std::string text = head + "l0: &l0 [x, x]\n";
+  for (int i = 1; i <= 30; ++i)
+    text += "l" + std::to_string(i) + ": &l" + std::to_string(i) + " [*l" + std::to_string(i - 1) +
+            ", *l" + std::to_string(i - 1) + "]\n";
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string e = error_of(text);
+  EXPECT_NE(e.find("values once its aliases are expanded"), std::string::npos) << e;
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10));
+}
+
+TEST(Hostile, LongScalarsAreRefusedByLengthAndParsedWithoutRecursion) {
+  const std::string e = error_of("name: " + std::string(30000, 'a') + "\n" + axpby8);
+  EXPECT_EQ(e, "test.yaml:1:7: a value of 30000 bytes; the limit is 4096 (see "
+               "docs/config.md)");
+  // Below the limit, the number checks are loops (std::regex recursed once per character).
+  const std::string digits(config::limits::kMaxStringBytes, '9');
+  EXPECT_NE(error_of(head + "cases:\n  - family: axpby\n    n: " + digits + "\n")
+                .find("out of the 64-bit integer range"),
+            std::string::npos);
+  const std::string many = "1" + std::string(config::limits::kMaxStringBytes - 1, '0');
+  EXPECT_NE(error_of(head + "cases:\n  - family: axpby\n    n: 8\n    alpha: " + many + "\n")
+                .find("is not a finite number"),
+            std::string::npos);
+  // And directly, far beyond the limit.
+  config::Source src("direct");
+  const YAML::Node big(std::string(200000, '7'));
+  EXPECT_THROW(config::read_int(src, big, "n"), config::ConfigError);
+  EXPECT_THROW(config::read_double(src, YAML::Node(std::string(200000, '7')), "x"),
+               config::ConfigError); // inf
+  EXPECT_DOUBLE_EQ(config::read_double(src, YAML::Node("0." + std::string(200000, '5')), "x"),
+                   0.5555555555555556);
+  std::int64_t v = 0;
+  EXPECT_TRUE(config::parse_decimal_int("-9223372036854775808", v));
+  EXPECT_EQ(v, INT64_MIN);
+  EXPECT_FALSE(config::parse_decimal_int("9223372036854775808", v));
+}
+
+TEST(Hostile, NestingDepthIsLimited) {
+  const std::string deep = std::string(40, '[') + "x" + std::string(40, ']');
+  EXPECT_NE(error_of(head + "description: " + deep + "\n" + axpby8).find("nest deeper than 32"),
+            std::string::npos);
+}
+
+TEST(Hostile, ExpandedCasesAreCountedBeforeExpanding) {
+  // 2000 x 2000 x 3 variants = 12 million cases from a 20 KB file: refused before any is built.
+  std::string list = "[1";
+  for (int i = 2; i <= 2000; ++i)
+    list += ", " + std::to_string(i);
+  list += "]";
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string e =
+      error_of(head + "cases:\n  - family: axpby\n    m: " + list + "\n    n: " + list + "\n");
+  EXPECT_EQ(e.rfind("test.yaml:3:5: the config expands to more than 100000 cases (cases[0] alone "
+                    "to 12000000",
+                    0),
+            0u)
+      << e;
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10));
+}
+
+TEST(Hostile, ExplicitMatricesRepeatedOverASweepAreBounded) {
+  // Two 100 x 100 matrices (20,000 values) copied into each of 51 cases: over 1,000,000 values.
+  std::string row = "[1";
+  for (int j = 1; j < 100; ++j)
+    row += ", 1";
+  row += "]";
+  std::string matrix = "[" + row;
+  for (int i = 1; i < 100; ++i)
+    matrix += ", " + row;
+  matrix += "]";
+  std::string alphas = "[0";
+  for (int i = 1; i <= 50; ++i)
+    alphas += ", " + std::to_string(i);
+  alphas += "]";
+  const std::string text = head +
+                           "cases:\n  - family: matmul\n    variant: flat\n    n: 100\n"
+                           "    a: " +
+                           matrix + "\n    b: " + matrix + "\n";
+  EXPECT_EQ(error_of(text).find("test.yaml"), std::string::npos) << "the plain config is valid";
+  EXPECT_EQ(error_of(text + "    alpha: " + alphas + "\n"),
+            "test.yaml:3:5: cases[0] repeats its explicit matrices (20000 values) over 51 cases: "
+            "more than 1000000 values in all, the limit (see docs/config.md)");
+}
+
+TEST(Hostile, InvalidUtf8IsRefusedAtItsPosition) {
+  EXPECT_EQ(error_of("name: t\ndescription: caf\xe9\n" + axpby8),
+            "test.yaml:2:17: the text is not valid UTF-8 (an invalid byte here); save the file as "
+            "UTF-8");
+  // Overlong encodings and surrogates are not UTF-8 either; real multibyte text is.
+  EXPECT_NE(error_of("name: t\ndescription: \xc0\xaf\n" + axpby8).find("UTF-8"), std::string::npos);
+  EXPECT_NE(error_of("name: t\ndescription: \xed\xa0\x80\n" + axpby8).find("UTF-8"),
+            std::string::npos);
+  EXPECT_EQ(error_of("name: t\ndescription: caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\n" + axpby8),
+            "(accepted)");
+  EXPECT_EQ(error_of(head + axpby8, {"description=\xff"}),
+            "--set[1] 'description=\xff':1:13: the text is not valid UTF-8 (an invalid byte here)");
+}
+
+TEST(Hostile, ValuesAreRangeCheckedAgainstThePrecision) {
+  const auto axpby = [](const std::string& precision, const std::string& extra) {
+    return "name: t\nprecision: " + precision + "\ncases:\n  - family: axpby\n    n: 8\n" + extra;
+  };
+  EXPECT_EQ(error_of(axpby("float32", "    alpha: 1e308\n")),
+            "test.yaml:6:12: alpha reaches 1e+308, more than float32 holds (3.4e+38); use smaller "
+            "values or a wider precision");
+  EXPECT_EQ(error_of(axpby("int32", "    beta: 3e9\n")),
+            "test.yaml:6:11: beta reaches 3e+09, more than int32 holds (2.15e+09); use smaller "
+            "values or a wider precision");
+  EXPECT_EQ(error_of(axpby("float64", "    alpha: 1e308\n")), "(accepted)");
+  EXPECT_EQ(error_of(axpby("int32", "    alpha: 100000000\n")), "(accepted)");
+  // int32 random inputs reach 8: 3e8 * 8 does not fit.
+  EXPECT_NE(error_of(axpby("int32", "    alpha: 300000000\n")).find("alpha * A + beta * B reaches"),
+            std::string::npos);
+  // iota inputs reach m * n - 1.
+  EXPECT_NE(error_of("name: t\nprecision: int32\ncases:\n  - family: axpby\n    variant: flat\n"
+                     "    n: 50000\n    init: iota\n")
+                .find("test.yaml:7:11: an input (init iota) reaches"),
+            std::string::npos);
+}
+
+TEST(Hostile, SetOnOneOfTwoAliasedCasesChangesOnlyThatOne) {
+  const std::string text = head + "cases:\n  - &c {family: axpby, variant: flat, n: 8}\n  - *c\n";
+  const Plan p = plan_of(text, {"cases.1.n=16"});
+  ASSERT_EQ(p.cases.size(), 2u);
+  EXPECT_EQ(p.cases[0].n, 8);
+  EXPECT_EQ(p.cases[1].n, 16);
+  // A map reached through an alias deeper down is unshared too.
+  const std::string deep = head + "validation: &v {rtol: 0.01}\nx: *v\n" + axpby8;
+  EXPECT_NE(error_of(deep, {"validation.rtol=0.5"}).find("unknown key 'x'"), std::string::npos);
+  // Errors in the copied case still point into the file.
+  EXPECT_EQ(error_of(text, {"cases.1.n=0"}),
+            "--set[1] 'cases.1.n=0':1:11: n must be between 1 and 2147483647, got 0");
+  EXPECT_EQ(error_of(head + "cases:\n  - &c {family: axpby, variant: flat, n: 8}\n  - *c\n",
+                     {"cases.1.family=nope"}),
+            "--set[1] 'cases.1.family=nope':1:16: unknown family 'nope' (known: matmul, axpby, "
+            "tile_average, tile_index)");
+}
+
+TEST(Hostile, TagsOnKeysEmptyZipAndSecondDocumentsInSetAreErrors) {
+  EXPECT_EQ(error_of("!!str name: t\n" + axpby8),
+            "test.yaml:1:1: explicit YAML tags ('tag:yaml.org,2002:str') are not supported; write "
+            "the plain value");
+  EXPECT_EQ(error_of(head + "cases:\n  - family: axpby\n    n: 8\n    zip: {}\n"),
+            "test.yaml:5:10: cases[0].zip is empty; give it the lists to pair (e.g. zip: {m: [8, "
+            "16], n: [4, 8]})");
+  EXPECT_EQ(error_of(head + axpby8, {"description=a\n---\nb"}),
+            "--set[1] 'description=a\n---\nb':1:15: a second YAML document ('---'); a config holds "
+            "exactly one document");
+  EXPECT_NE(error_of(head + axpby8, {"description=,"}).find("YAML syntax error in the value"),
+            std::string::npos);
+}
+
+TEST(Hostile, CaseBytesSaturateInsteadOfWrapping) {
+  Case c;
+  c.family = "axpby";
+  c.m = c.n = std::int64_t(1) << 32; // 2^64 elements: wrapped to 0 before
+  EXPECT_EQ(case_bytes(c), UINT64_MAX);
+  c.m = c.n = 1000;
+  EXPECT_EQ(case_bytes(c), 3u * 1000u * 1000u * 4u);
+  EXPECT_NE(error_of(head + "cases:\n  - family: matmul\n    variant: flat\n    m: 2147483647\n"
+                            "    n: 2147483647\n    k: 2147483647\n")
+                .find("test.yaml:5:8:"),
+            std::string::npos);
+}
+
+// `miniapp describe` allocated rows x cols x 6 ints unchecked (4294967296 x 4294967296 wrapped
+// and segfaulted) and parsed --tile with std::stoi (uncaught on 99999999999x3).
+TEST(Hostile, DescribeSizesAreCheckedBeforeAllocating) {
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(cmd_describe(std::int64_t(1) << 32, std::int64_t(1) << 32, "2x3", "auto", "never"),
+            kConfigError);
+  EXPECT_EQ(cmd_describe(INT64_MAX, 9, "2x3", "auto", "never"), kConfigError);
+  EXPECT_EQ(cmd_describe(1 << 20, 2, "2x3", "auto", "never"), kConfigError);
+  EXPECT_EQ(cmd_describe(0, 9, "2x3", "auto", "never"), kConfigError);
+  for (const char* tile : {"99999999999x3", "0x3", "2x", "x3", "2x3x4", "-2x3", "2x1025", ""})
+    EXPECT_EQ(cmd_describe(8, 9, tile, "auto", "never"), kConfigError) << tile;
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(err.find("stoi"), std::string::npos) << err;
+  EXPECT_NE(err.find("--tile must look like RxC with R and C between 1 and 1024 (e.g. 2x3), got "
+                     "'99999999999x3'"),
+            std::string::npos)
+      << err;
+  testing::internal::CaptureStdout();
+  EXPECT_EQ(cmd_describe(2, 3, "1x2", "auto", "never"), kOk);
+  EXPECT_NE(testing::internal::GetCapturedStdout().find("2x3 matrix in 1x2 tiles"),
+            std::string::npos);
+}
+
+// The host's address space in bytes now (VmSize), to set a limit a little above it.
+std::uint64_t address_space_bytes() {
+  std::ifstream in("/proc/self/status");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("VmSize:", 0) == 0)
+      return std::strtoull(line.c_str() + 7, nullptr, 10) * 1024; // "VmSize:   123456 kB"
+  return 0;
+}
+
+// std::bad_alloc escaped `validate` (and `run`) and aborted. Within the case limit, a plan can
+// still need more memory than a small host has: validate ends with exit 3 naming host memory.
+TEST(Hostile, OutOfMemoryWhileExpandingExitsThreeNamingHostMemory) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer reserves its shadow memory and aborts instead of throwing";
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
+  GTEST_SKIP() << "the sanitizer's allocator aborts instead of throwing";
+#endif
+#endif
+  std::string m = "[1", n = "[1";
+  for (int i = 2; i <= 300; ++i)
+    m += ", " + std::to_string(i);
+  for (int i = 2; i <= 333; ++i)
+    n += ", " + std::to_string(i);
+  const std::string path = "/tmp/miniapp-oom-" + std::to_string(::getpid()) + ".yaml";
+  std::ofstream(path) << head << "cases:\n  - family: axpby\n    variant: flat\n    m: " << m
+                      << "]\n    n: " << n << "]\n"; // 99,900 cases: about 60 MB of plan
+  RunArgs args;
+  args.config = path;
+  int argc = 0;
+  char** argv = nullptr;
+  MpiEnv mpi(argc, argv, false);
+  const std::uint64_t now = address_space_bytes();
+  ASSERT_GT(now, 0u);
+  rlimit old{};
+  ASSERT_EQ(getrlimit(RLIMIT_AS, &old), 0);
+  rlimit tight = old;
+  tight.rlim_cur = rlim_t(now + (16u << 20));
+  ASSERT_EQ(setrlimit(RLIMIT_AS, &tight), 0);
+  testing::internal::CaptureStderr();
+  const int rc = cmd_validate(args, mpi);
+  setrlimit(RLIMIT_AS, &old);
+  const std::string err = testing::internal::GetCapturedStderr();
+  std::remove(path.c_str());
+  EXPECT_EQ(rc, kRuntimeError) << err;
+  EXPECT_NE(err.find("out of host memory (resource: host memory)"), std::string::npos) << err;
 }
 
 } // namespace

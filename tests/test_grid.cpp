@@ -75,8 +75,50 @@ TEST(Grid, RankBytesShrinkWithTheGrid) {
   EXPECT_EQ(rank_case_bytes(c, {2, 2}, 0), 3u * 4u * 500u * 500u);
   c.family = "matmul";
   c.k = 1000;
-  // A, B, C blocks of 500x500 plus 500x256 panels and a 500x500 partial product.
-  EXPECT_EQ(rank_case_bytes(c, {2, 2}, 0), 4u * (4u * 500u * 500u + 2u * 500u * 256u));
+  // A, B, C blocks of 500x500, two pairs of 500x256 panels (the pipelined SUMMA double-buffers
+  // them) and a 500x500 partial product.
+  EXPECT_EQ(rank_case_bytes(c, {2, 2}, 0), 4u * (4u * 500u * 500u + 2u * 2u * 500u * 256u));
+}
+
+// Issue 16: grid sizes whose product overflows 32 bits, and block_owner's per-element cost.
+TEST(Grid, RankCountIsSixtyFourBit) {
+  const GridShape g{20857, 411849}; // 2^33 + 1: exactly 1 in 32-bit arithmetic
+  EXPECT_EQ(g.ranks(), (std::int64_t(1) << 33) + 1);
+  EXPECT_EQ((GridShape{1 << 20, 1 << 20}).ranks(), std::int64_t(1) << 40);
+}
+
+TEST(Grid, BlockOwnerAgreesWithBlockRangeEverywhere) {
+  for (std::int64_t n : {1, 2, 7, 10, 33, 100})
+    for (std::int64_t unit : {1, 3, 16})
+      for (int parts = 1; parts <= 9; ++parts) {
+        if ((n + unit - 1) / unit < parts)
+          continue; // check_fits refuses such a case
+        for (int p = 0; p < parts; ++p) {
+          const Range r = block_range(n, unit, parts, p);
+          for (std::int64_t i = r.begin; i < r.end(); ++i)
+            ASSERT_EQ(block_owner(n, unit, parts, i), p)
+                << "n=" << n << " unit=" << unit << " parts=" << parts << " i=" << i;
+        }
+      }
+}
+
+TEST(Grid, BlockOwnerIsConstantTimeForHugeGrids) {
+  // A million parts: looping over them per element took minutes in the SUMMA panel loop.
+  const std::int64_t n = std::int64_t(1) << 31;
+  const int parts = 1 << 20;
+  std::int64_t sum = 0;
+  for (std::int64_t i = 0; i < n; i += n / 4096)
+    sum += block_owner(n, 1, parts, i);
+  EXPECT_EQ(block_owner(n, 1, parts, n - 1), parts - 1);
+  EXPECT_EQ(block_owner(n, 1, parts, 0), 0);
+  EXPECT_GT(sum, 0);
+}
+
+TEST(Grid, RankBytesSaturateInsteadOfWrapping) {
+  Case c;
+  c.family = "matmul";
+  c.m = c.n = c.k = std::int64_t(1) << 40;
+  EXPECT_EQ(rank_case_bytes(c, GridShape{1, 1}, 0), UINT64_MAX);
 }
 
 } // namespace

@@ -36,7 +36,8 @@ std::size_t resolve_baseline(const std::string& baseline, std::vector<std::strin
   if (baseline.empty())
     return 0;
   if (all_digits(baseline)) {
-    const std::size_t n = std::stoul(baseline);
+    // Nine digits at most, so the number cannot overflow (std::stoul's "stoul" must not leak).
+    const std::size_t n = baseline.size() <= 9 ? std::strtoul(baseline.c_str(), nullptr, 10) : 0;
     if (n < 1 || n > inputs.size())
       throw std::invalid_argument("--baseline " + baseline + ": there are " +
                                   std::to_string(inputs.size()) + " run(s), numbered from 1");

@@ -3,16 +3,18 @@
 #include "app/commands.hpp"
 
 #include "compat.hpp"
+#include "config/limits.hpp"
 #include "kernels/tile_index_case.hpp"
 #include "kernels/vendor_blas.hpp"
+#include "plan/size_math.hpp"
 #include "report/console.hpp"
 #include "report/metadata.hpp"
 #include "run/backends.hpp"
 #include "run/device_info.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <iostream>
-#include <regex>
 #include <unistd.h>
 
 namespace miniapp {
@@ -43,16 +45,39 @@ int cmd_info(const MpiEnv& mpi) {
   return kOk;
 }
 
+namespace {
+// One side of --tile RxC: digits only, 1 to kMaxTileSide.
+bool tile_side(const std::string& text, int& out) {
+  // Nine digits at most: the value cannot overflow before the range check.
+  if (text.empty() || text.size() > 9 ||
+      !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return false;
+  const long v = std::strtol(text.c_str(), nullptr, 10);
+  if (v < 1 || v > config::limits::kMaxTileSide)
+    return false;
+  out = int(v);
+  return true;
+}
+} // namespace
+
 int cmd_describe(std::int64_t rows, std::int64_t cols, const std::string& tile,
                  const std::string& backend, const std::string& color) {
-  std::smatch m;
-  if (!std::regex_match(tile, m, std::regex("([0-9]+)x([0-9]+)"))) {
-    std::cerr << "miniapp describe: --tile must look like RxC (e.g. 2x3), got '" << tile << "'\n";
+  using config::limits::kMaxDescribeElements;
+  const auto x = tile.find('x');
+  int tr = 0, tc = 0;
+  if (x == std::string::npos || !tile_side(tile.substr(0, x), tr) ||
+      !tile_side(tile.substr(x + 1), tc)) {
+    std::cerr << "miniapp describe: --tile must look like RxC with R and C between 1 and "
+              << config::limits::kMaxTileSide << " (e.g. 2x3), got '" << tile << "'\n";
     return kConfigError;
   }
-  const int tr = std::stoi(m[1]), tc = std::stoi(m[2]);
-  if (rows < 1 || cols < 1 || tr < 1 || tc < 1) {
-    std::cerr << "miniapp describe: rows, cols and tile sizes must be positive\n";
+  // Both sides checked alone first, so their product cannot wrap; the map holds 6 ints per
+  // element and prints four lines per row, so it is bounded well below the host's memory.
+  if (rows < 1 || cols < 1 || std::uint64_t(rows) > kMaxDescribeElements ||
+      std::uint64_t(cols) > kMaxDescribeElements ||
+      sat_mul(std::uint64_t(rows), std::uint64_t(cols)) > kMaxDescribeElements) {
+    std::cerr << "miniapp describe: --rows and --cols must be positive with rows x cols at most "
+              << kMaxDescribeElements << " elements, got " << rows << " x " << cols << "\n";
     return kConfigError;
   }
   try {

@@ -16,12 +16,20 @@
 #include <algorithm>
 #include <fstream>
 #include <iostream>
+#include <new>
 #include <sstream>
 #include <unistd.h>
 
 namespace miniapp {
 
 namespace {
+// std::bad_alloc's what() does not say what ran out; every message names the resource.
+std::string failure_text(const std::exception& e) {
+  if (dynamic_cast<const std::bad_alloc*>(&e))
+    return "out of host memory (resource: host memory)";
+  return e.what();
+}
+
 // Rank 0 reads the file; every rank parses the same bytes, so a config error is the same
 // everywhere.
 config::ExperimentConfig read_config(const RunArgs& args, const MpiEnv& mpi) {
@@ -29,11 +37,11 @@ config::ExperimentConfig read_config(const RunArgs& args, const MpiEnv& mpi) {
     return config::load_config(args.config, args.overrides);
   std::string packet; // 'T' + text, or 'E' + error message
   if (mpi.rank() == 0) {
-    std::ifstream in(args.config, std::ios::binary);
-    std::stringstream ss;
-    if (in)
-      ss << in.rdbuf();
-    packet = in ? "T" + ss.str() : "E" + args.config + ":1:1: cannot open the config file";
+    try {
+      packet = "T" + config::read_text_file(args.config, "config file");
+    } catch (const config::ConfigError& e) {
+      packet = "E" + std::string(e.what());
+    }
   }
   packet = mpi.broadcast(packet);
   if (packet[0] == 'E')
@@ -74,6 +82,10 @@ int cmd_validate(const RunArgs& args, const MpiEnv& mpi) {
     if (mpi.rank() == 0)
       std::cerr << e.what() << std::endl;
     return kConfigError;
+  } catch (const std::bad_alloc& e) {
+    std::cerr << "miniapp: rank " << mpi.rank() << ": " << failure_text(e)
+              << " while expanding the config" << std::endl;
+    return kRuntimeError;
   }
 }
 
@@ -89,6 +101,10 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
     if (mpi.rank() == 0)
       std::cerr << e.what() << std::endl;
     return kConfigError;
+  } catch (const std::bad_alloc& e) {
+    std::cerr << "miniapp: rank " << mpi.rank() << ": " << failure_text(e)
+              << " while expanding the config" << std::endl;
+    return kRuntimeError;
   }
   install_stop_handlers();
   ParallelInfo par;
@@ -101,7 +117,7 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
     writer =
         std::make_unique<ResultsWriter>(dir, plan, collect_metadata(plan, par, launch_info(args)));
   } catch (const std::exception& e) {
-    std::cerr << "miniapp: rank " << mpi.rank() << ": " << e.what() << std::endl;
+    std::cerr << "miniapp: rank " << mpi.rank() << ": " << failure_text(e) << std::endl;
     return kRuntimeError;
   }
   if (!args.quiet) {
@@ -122,7 +138,7 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
     });
   } catch (const std::exception& e) {
     writer->finish("failed");
-    std::cerr << "miniapp: rank " << mpi.rank() << ": " << e.what() << std::endl;
+    std::cerr << "miniapp: rank " << mpi.rank() << ": " << failure_text(e) << std::endl;
     return kRuntimeError;
   }
   progress.finish();

@@ -1,8 +1,9 @@
 #include "config/config.hpp"
 
-#include <fstream>
-#include <regex>
-#include <sstream>
+#include "config/limits.hpp"
+
+#include <algorithm>
+#include <cstdlib>
 
 namespace miniapp::config {
 
@@ -49,13 +50,46 @@ int read_count(const Source& src, const YAML::Node& n, const std::string& what, 
   return int(v);
 }
 
-// key.path=value: descend maps (and list indices), then replace with the parsed value. Every
-// node the override brings or creates is placed at its column of the --set text for messages.
+// A shallow copy of a map or list (the children stay shared) with one entry replaced or added,
+// placed where the original is for messages.
+YAML::Node copy_with(Source& src, const YAML::Node& container, const YAML::Node& key,
+                     std::int64_t index, const YAML::Node& child) {
+  YAML::Node copy(container.IsSequence() ? YAML::NodeType::Sequence : YAML::NodeType::Map);
+  if (container.IsSequence()) {
+    std::int64_t i = 0;
+    for (auto it = container.begin(); it != container.end(); ++it, ++i)
+      copy.push_back(i == index ? child : *it);
+  } else {
+    bool replaced = false;
+    if (container.IsMap())
+      for (auto it = container.begin(); it != container.end(); ++it) {
+        const bool hit = it->first.Scalar() == key.Scalar();
+        copy.force_insert(it->first, hit ? child : it->second);
+        replaced = replaced || hit;
+      }
+    if (!replaced)
+      copy.force_insert(key, child);
+  }
+  src.add_copy(copy, container);
+  return copy;
+}
+
+// key.path=value: descend maps (and list indices), then set the parsed value. Every map and list
+// on the path is copied rather than changed in place: one reached through a YAML alias is shared
+// with the alias's other uses, and a --set must change only the place it names. Every node the
+// override brings or creates is placed at its column of the --set text for messages.
 void apply_override(Source& src, YAML::Node& root, const std::string& spec, int index) {
   const std::string label = "--set[" + std::to_string(index) + "] '" + spec + "'";
   const auto fail_at = [&](size_t col, const std::string& msg) -> void {
     throw ConfigError(label + ":1:" + std::to_string(col) + ": " + msg);
   };
+  if (spec.size() > limits::kMaxFileBytes)
+    throw ConfigError("--set[" + std::to_string(index) + "]:1:1: the override is " +
+                      std::to_string(spec.size()) + " bytes; the limit is " +
+                      std::to_string(limits::kMaxFileBytes) + " (see docs/config.md)");
+  const YAML::Mark bad = first_invalid_utf8(spec);
+  if (!bad.is_null())
+    fail_at(size_t(bad.pos) + 1, "the text is not valid UTF-8 (an invalid byte here)");
   const auto eq = spec.find('=');
   if (eq == std::string::npos || eq == 0)
     fail_at(1, "expected key=value, e.g. repetitions=5 or cases.0.n=[64,128]");
@@ -63,9 +97,13 @@ void apply_override(Source& src, YAML::Node& root, const std::string& spec, int 
   const int value_col = int(eq) + 2;
   YAML::Node parsed;
   try {
-    parsed = YAML::Load(value);
-  } catch (const YAML::ParserException& e) {
-    fail_at(value_col + e.mark.column, "YAML syntax error in the value: " + e.msg);
+    parsed = parse_one_document(value);
+  } catch (const TextError& e) {
+    // On the value's first line the column; below it (a value with newlines) the offset.
+    fail_at(value_col + std::max(0, e.mark.line == 0 ? e.mark.column : e.mark.pos),
+            e.message.rfind("YAML syntax error: ", 0) == 0
+                ? "YAML syntax error in the value: " + e.message.substr(19)
+                : e.message);
   }
   src.add_override(parsed, label, value_col);
   check_structure(src, parsed);
@@ -84,51 +122,75 @@ void apply_override(Source& src, YAML::Node& root, const std::string& spec, int 
       break;
     start = dot + 1;
   }
-  static const std::regex digits("[0-9]+");
+  // Down: the containers on the path (checked, nothing changed yet).
+  struct Step {
+    YAML::Node container;
+    YAML::Node key;          // maps: the key (a new node when the path creates it)
+    std::int64_t index = -1; // lists: the index
+  };
+  std::vector<Step> steps;
   YAML::Node cur = root;
   for (size_t i = 0; i < parts.size(); ++i) {
     const Part& p = parts[i];
     const bool last = i + 1 == parts.size();
     const std::string prefix = path.substr(0, p.col - 1);
+    const YAML::Node lookup = cur; // const access does not insert
     if (cur.IsSequence()) {
-      if (!std::regex_match(p.name, digits) || p.name.size() > 9 ||
-          std::stoul(p.name) >= cur.size())
+      // Digits only (leading zeros allowed); nine at most, so the value cannot overflow.
+      std::int64_t idx = -1;
+      if (!p.name.empty() && p.name.size() <= 9 &&
+          std::all_of(p.name.begin(), p.name.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        idx = std::int64_t(std::strtoll(p.name.c_str(), nullptr, 10));
+      if (idx < 0 || idx >= std::int64_t(cur.size()))
         fail_at(p.col, "'" + p.name + "' is not an index of the list '" +
                            prefix.substr(0, prefix.size() - 1) + "' (it has " +
                            std::to_string(cur.size()) + " entries: 0 to " +
                            std::to_string(cur.size() - 1) + ")");
-      const size_t idx = std::stoul(p.name);
-      if (last)
-        cur[idx] = parsed;
-      else
-        cur.reset(cur[idx]);
+      steps.push_back({cur, YAML::Node(), idx});
+      if (!last)
+        cur.reset(lookup[std::size_t(idx)]);
       continue;
     }
     if (!cur.IsMap() && !cur.IsNull())
       fail_at(p.col, "'" + prefix.substr(0, prefix.size() - 1) +
                          "' holds a single value, not a map; cannot set '" + path + "'");
-    const YAML::Node lookup = cur; // const access does not insert
-    const bool existed = cur.IsMap() && lookup[p.name];
-    if (last)
-      cur[p.name] = parsed;
-    else if (!existed)
-      cur[p.name] = YAML::Node(YAML::NodeType::Map);
-    if (!existed)
+    YAML::Node key(p.name);
+    bool existed = false;
+    if (cur.IsMap())
       for (auto it = cur.begin(); it != cur.end(); ++it)
-        if (it->first.Scalar() == p.name)
-          src.add_override_node(it->first, label, int(p.col));
+        if (it->first.Scalar() == p.name) {
+          key.reset(it->first);
+          existed = true;
+        }
+    if (!existed) {
+      src.add_override_node(key, label, int(p.col));
+    }
+    steps.push_back({cur, key, -1});
     if (!last) {
-      cur.reset(cur[p.name]);
-      if (!existed)
+      if (existed) {
+        cur.reset(lookup[p.name]);
+      } else {
+        cur.reset(YAML::Node(YAML::NodeType::Map));
         src.add_override_node(cur, label, int(p.col));
+      }
     }
   }
+  // Up: each container on the path copied with its entry replaced, the root last.
+  // (reset, not '=': assigning to a YAML::Node rewrites the node it refers to, here `parsed`.)
+  YAML::Node child = parsed;
+  for (size_t i = steps.size(); i-- > 0;)
+    child.reset(copy_with(src, steps[i].container, steps[i].key, steps[i].index, child));
+  root.reset(child);
 }
 
 Settings read_settings(const Source& src, const YAML::Node& root) {
   Settings s;
   s.name = read_string(src, require_key(src, root, "name", "the experiment"), "name");
-  if (!std::regex_match(s.name, std::regex("[A-Za-z0-9_.-]+")))
+  const auto name_char = [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '.' || c == '-';
+  };
+  if (!std::all_of(s.name.begin(), s.name.end(), name_char))
     src.fail(root["name"], "name may hold only letters, digits, '_', '.' and '-' (it names the "
                            "results directory), got '" +
                                s.name + "'");
@@ -226,6 +288,9 @@ CaseSpec read_case(const Source& src, const YAML::Node& node, size_t index) {
   }
   if (const YAML::Node z = node["zip"]) {
     require_map(src, z, ctx + ".zip");
+    if (z.size() == 0)
+      src.fail(
+          z, ctx + ".zip is empty; give it the lists to pair (e.g. zip: {m: [8, 16], n: [4, 8]})");
     spec.zip_node = z;
     size_t len = 0;
     for (auto it = z.begin(); it != z.end(); ++it) {
@@ -296,12 +361,7 @@ ExperimentConfig parse_config(const std::string& label, const std::string& text,
 }
 
 ExperimentConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw ConfigError(path + ":1:1: cannot open the config file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_config(path, ss.str(), overrides);
+  return parse_config(path, read_text_file(path, "config file"), overrides);
 }
 
 } // namespace miniapp::config

@@ -1,26 +1,34 @@
 #include "config/yaml_strict.hpp"
 
+#include "config/limits.hpp"
+
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
-#include <functional>
-#include <regex>
+#include <cstdlib>
+#include <fstream>
 #include <set>
 #include <sstream>
 
 namespace miniapp::config {
 
 namespace {
-void collect(const YAML::Node& n, std::vector<YAML::Node>& out) {
+// Every node of an override value, for positions. Bounded like check_structure (which reports
+// the reason): an alias cycle or bomb stops the collection, not the program.
+void collect(const YAML::Node& n, std::vector<YAML::Node>& out, int depth = 1) {
+  if (depth > limits::kMaxNestingDepth || out.size() > limits::kMaxExpandedNodes / 10)
+    return;
   out.push_back(n);
   if (n.IsSequence() || n.IsMap())
     for (auto it = n.begin(); it != n.end(); ++it) {
       if (n.IsMap()) {
-        collect(it->first, out);
-        collect(it->second, out);
+        collect(it->first, out, depth + 1);
+        collect(it->second, out, depth + 1);
       } else {
-        collect(*it, out);
+        collect(*it, out, depth + 1);
       }
     }
 }
@@ -65,6 +73,10 @@ void Source::add_override_node(const YAML::Node& node, const std::string& label,
 
 void Source::add_null_value(const YAML::Node& value, const YAML::Node& key) {
   null_values_.emplace_back(value, key);
+}
+
+void Source::add_copy(const YAML::Node& copy, const YAML::Node& original) {
+  null_values_.emplace_back(copy, original);
 }
 
 std::string Source::where(const YAML::Node& node) const {
@@ -115,49 +127,170 @@ struct DocumentStarts : YAML::EventHandler {
   void OnMapEnd() override {}
 };
 
-YAML::Mark second_document_start(const std::string& text) {
-  std::istringstream in(text);
-  YAML::Parser parser(in);
-  DocumentStarts starts;
-  while (starts.marks.size() < 2 && parser.HandleNextDocument(starts)) {
-  }
-  return starts.marks.size() > 1 ? starts.marks[1] : YAML::Mark::null_mark();
+std::string too_deep() {
+  return "maps and lists nest deeper than " + std::to_string(limits::kMaxNestingDepth) +
+         " levels (the limit; see docs/config.md)";
+}
+
+YAML::Mark mark_at(const std::string& text, size_t pos) {
+  YAML::Mark m;
+  m.pos = int(pos);
+  m.line = int(std::count(text.begin(), text.begin() + pos, '\n'));
+  const size_t line_start = pos == 0 ? 0 : text.rfind('\n', pos - 1);
+  m.column = int(line_start == std::string::npos || pos == 0 ? pos : pos - line_start - 1);
+  return m;
 }
 } // namespace
 
-YAML::Node load_document(Source& src, const std::string& text) {
-  std::vector<YAML::Node> docs;
-  try {
-    docs = YAML::LoadAll(text);
-  } catch (const YAML::ParserException& e) {
-    src.fail_at(e.mark, "YAML syntax error: " + e.msg);
+YAML::Mark first_invalid_utf8(const std::string& text) {
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  const size_t n = text.size();
+  for (size_t i = 0; i < n;) {
+    const unsigned char c = s[i];
+    size_t len = 0;
+    unsigned lo = 0x80, hi = 0xBF; // allowed range of the second byte
+    if (c < 0x80)
+      len = 1;
+    else if (c >= 0xC2 && c <= 0xDF)
+      len = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+      len = 3;
+      lo = c == 0xE0 ? 0xA0 : 0x80; // no overlong forms
+      hi = c == 0xED ? 0x9F : 0xBF; // no UTF-16 surrogates
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      len = 4;
+      lo = c == 0xF0 ? 0x90 : 0x80;
+      hi = c == 0xF4 ? 0x8F : 0xBF; // nothing above U+10FFFF
+    } else {
+      return mark_at(text, i);
+    }
+    if (i + len > n)
+      return mark_at(text, i);
+    for (size_t k = 1; k < len; ++k) {
+      const unsigned b = s[i + k];
+      if (b < (k == 1 ? lo : 0x80) || b > (k == 1 ? hi : 0xBF))
+        return mark_at(text, i);
+    }
+    i += len;
   }
-  if (docs.empty() || docs[0].IsNull())
-    throw ConfigError(src.file() +
-                      ":1:1: the config is empty (expected a map with 'name' and 'cases')");
-  if (docs.size() > 1) {
-    const YAML::Mark m = second_document_start(text);
-    const std::string msg = "a second YAML document ('---'); a config holds exactly one document";
-    if (m.is_null())
-      src.fail(docs[1], msg);
-    src.fail_at(m, msg);
-  }
-  check_structure(src, docs[0]);
-  return docs[0];
+  return YAML::Mark::null_mark();
 }
 
-void check_structure(Source& src, const YAML::Node& node) {
+YAML::Node parse_one_document(const std::string& text) {
+  // First the document starts alone (events, no nodes), asking for three documents at most.
+  std::vector<YAML::Mark> starts;
+  try {
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    DocumentStarts events;
+    for (int i = 0; i < limits::kMaxDocumentsRead && parser.HandleNextDocument(events); ++i) {
+    }
+    starts = events.marks;
+  } catch (const YAML::DeepRecursion& e) { // yaml-cpp's own guard (2000 levels)
+    throw TextError{e.mark, too_deep()};
+  } catch (const YAML::ParserException& e) {
+    throw TextError{e.mark, "YAML syntax error: " + e.msg};
+  }
+  // A document that starts where the previous one did: the parser read nothing there (yaml-cpp
+  // 0.7 then repeats an empty document forever). That is a syntax error, even after a first
+  // document that was read ("--- ," is one document and a stuck one).
+  for (size_t d = 1; d < starts.size(); ++d)
+    if (starts[d].pos <= starts[d - 1].pos) {
+      const size_t pos = size_t(std::max(0, starts[d].pos));
+      const char ch = pos < text.size() ? text[pos] : '\0';
+      throw TextError{starts[d], "YAML syntax error: unexpected " +
+                                     (ch > ' ' && ch < 127 ? "'" + std::string(1, ch) + "'"
+                                                           : std::string("text")) +
+                                     " where a value or key was expected"};
+    }
+  if (starts.size() > 1)
+    throw TextError{starts[1],
+                    "a second YAML document ('---'); a config holds exactly one document"};
+  try {
+    return YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    throw TextError{e.mark, "YAML syntax error: " + e.msg};
+  }
+}
+
+namespace {
+[[noreturn]] void file_too_large(const std::string& file, const std::string& size) {
+  throw ConfigError(file + ":1:1: the file is " + size + " bytes; the limit is " +
+                    std::to_string(limits::kMaxFileBytes) + " bytes (docs/config.md, Limits)");
+}
+} // namespace
+
+std::string read_text_file(const std::string& path, const std::string& what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw ConfigError(path + ":1:1: cannot open the " + what);
+  std::string text(limits::kMaxFileBytes + 1, '\0');
+  in.read(&text[0], std::streamsize(text.size()));
+  text.resize(std::size_t(in.gcount()));
+  if (text.size() > limits::kMaxFileBytes)
+    file_too_large(path, "more than " + std::to_string(limits::kMaxFileBytes));
+  if (in.bad())
+    throw ConfigError(path + ":1:1: cannot read the " + what);
+  return text;
+}
+
+YAML::Node load_document(Source& src, const std::string& text) {
+  if (text.size() > limits::kMaxFileBytes)
+    file_too_large(src.file(), std::to_string(text.size()));
+  const YAML::Mark bad = first_invalid_utf8(text);
+  if (!bad.is_null())
+    src.fail_at(bad, "the text is not valid UTF-8 (an invalid byte here); save the file as UTF-8");
+  YAML::Node doc;
+  try {
+    doc = parse_one_document(text);
+  } catch (const TextError& e) {
+    src.fail_at(e.mark, e.message);
+  }
+  if (doc.IsNull())
+    throw ConfigError(src.file() +
+                      ":1:1: the config is empty (expected a map with 'name' and 'cases')");
+  check_structure(src, doc);
+  return doc;
+}
+
+namespace {
+// The bounded walk of check_structure: `path` holds the nodes from the root down to the current
+// one, so an alias that refers to one of its own containers is seen at once.
+struct Walk {
+  Source& src;
+  std::uint64_t visited = 0;
+  std::vector<YAML::Node> path;
+};
+
+void check_node(Walk& w, const YAML::Node& node) {
+  Source& src = w.src;
+  if (++w.visited > limits::kMaxExpandedNodes)
+    src.fail(node, "the document expands to more than " +
+                       std::to_string(limits::kMaxExpandedNodes) +
+                       " values once its aliases are expanded (the limit; see docs/config.md)");
+  for (const auto& up : w.path)
+    if (up.is(node))
+      src.fail(node, "an alias refers to a map or list that contains it (a cycle)");
+  if (int(w.path.size()) >= limits::kMaxNestingDepth)
+    src.fail(node, too_deep());
   // yaml-cpp tags plain nodes "?" and quoted scalars "!"; anything else was written out
   // ("!!str 8") and would change how a value reads.
   const std::string& tag = node.Tag();
   if (!tag.empty() && tag != "?" && tag != "!")
     src.fail(node, "explicit YAML tags ('" + tag + "') are not supported; write the plain value");
+  if (node.IsScalar() && node.Scalar().size() > limits::kMaxStringBytes)
+    src.fail(node, "a value of " + std::to_string(node.Scalar().size()) + " bytes; the limit is " +
+                       std::to_string(limits::kMaxStringBytes) + " (see docs/config.md)");
+  if (!node.IsMap() && !node.IsSequence())
+    return;
+  w.path.push_back(node);
   if (node.IsMap()) {
     std::set<std::string> seen;
     for (auto it = node.begin(); it != node.end(); ++it) {
       const YAML::Node key = it->first;
       if (!key.IsScalar())
         src.fail(key, "map keys must be plain names");
+      check_node(w, key);
       if (key.Scalar() == "<<")
         src.fail(key, "YAML merge keys ('<<') are not supported: write the keys out");
       if (!seen.insert(key.Scalar()).second)
@@ -165,12 +298,81 @@ void check_structure(Source& src, const YAML::Node& node) {
                  "duplicate key '" + key.Scalar() + "' (the first one would be silently lost)");
       if (it->second.IsNull())
         src.add_null_value(it->second, key);
-      check_structure(src, it->second);
+      check_node(w, it->second);
     }
-  } else if (node.IsSequence()) {
+  } else {
     for (auto it = node.begin(); it != node.end(); ++it)
-      check_structure(src, *it);
+      check_node(w, *it);
   }
+  w.path.pop_back();
+}
+
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+
+// Leading '+' or '-' skipped.
+size_t after_sign(const std::string& s) {
+  return !s.empty() && (s[0] == '+' || s[0] == '-') ? 1 : 0;
+}
+
+// 0x1F, 0o17, 0b101 (with '_' separators), as YAML 1.1 readers take them.
+bool is_prefixed_integer(const std::string& s) {
+  const size_t i = after_sign(s);
+  if (s.size() < i + 3 || s[i] != '0' || std::string("xXoObB").find(s[i + 1]) == std::string::npos)
+    return false;
+  return std::all_of(s.begin() + i + 2, s.end(), [](char c) {
+    return std::isxdigit(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+// 010 (or 0_10 when underscores count): a YAML 1.1 reader may take it as octal.
+bool has_leading_zero(const std::string& s, bool underscores) {
+  const size_t i = after_sign(s);
+  if (s.size() < i + 2 || s[i] != '0')
+    return false;
+  return std::all_of(s.begin() + i + 1, s.end(),
+                     [&](char c) { return is_digit(c) || (underscores && c == '_'); });
+}
+
+// [-+]?(0|[1-9][0-9]*)
+bool is_decimal_integer(const std::string& s) {
+  const size_t i = after_sign(s);
+  if (s.size() == i || !std::all_of(s.begin() + i, s.end(), is_digit))
+    return false;
+  return s[i] != '0' || s.size() == i + 1;
+}
+
+// [-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?
+bool is_decimal_number(const std::string& s) {
+  size_t i = after_sign(s);
+  size_t int_digits = 0, frac_digits = 0;
+  while (i < s.size() && is_digit(s[i]))
+    ++i, ++int_digits;
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    while (i < s.size() && is_digit(s[i]))
+      ++i, ++frac_digits;
+  }
+  if (int_digits == 0 && frac_digits == 0)
+    return false;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-'))
+      ++i;
+    size_t exp_digits = 0;
+    while (i < s.size() && is_digit(s[i]))
+      ++i, ++exp_digits;
+    if (exp_digits == 0)
+      return false;
+  }
+  return i == s.size();
+}
+} // namespace
+
+void check_structure(Source& src, const YAML::Node& node) {
+  Walk w{src, 0, {}};
+  check_node(w, node);
 }
 
 bool is_plain_scalar(const YAML::Node& n, const std::string& text) {
@@ -178,26 +380,38 @@ bool is_plain_scalar(const YAML::Node& n, const std::string& text) {
   return n.IsScalar() && n.Tag() != "!" && n.Scalar() == text;
 }
 
+bool parse_decimal_int(const std::string& s, std::int64_t& out) {
+  if (!is_decimal_integer(s))
+    return false;
+  const bool negative = s[0] == '-';
+  std::uint64_t v = 0;
+  const std::uint64_t limit = negative ? std::uint64_t(INT64_MAX) + 1 : std::uint64_t(INT64_MAX);
+  for (size_t i = after_sign(s); i < s.size(); ++i) {
+    const unsigned d = unsigned(s[i] - '0');
+    if (v > (limit - d) / 10)
+      return false;
+    v = v * 10 + d;
+  }
+  out = negative ? std::int64_t(0 - v) : std::int64_t(v);
+  return true;
+}
+
 std::int64_t read_int(const Source& src, const YAML::Node& n, const std::string& what) {
   if (!n.IsScalar() || n.Tag() == "!")
     src.fail(n, what + " must be an integer, got " + type_name(n));
   const std::string s = n.Scalar();
-  static const std::regex hex("^[-+]?0[xXoObB][0-9a-fA-F_]+$");
-  static const std::regex leading_zero("^[-+]?0[0-9_]+$");
-  static const std::regex decimal("^[-+]?(0|[1-9][0-9]*)$");
-  if (std::regex_match(s, hex))
+  if (is_prefixed_integer(s))
     src.fail(n, what + ": '" + s + "' is hexadecimal/octal/binary; write the value in decimal");
-  if (std::regex_match(s, leading_zero))
+  if (has_leading_zero(s, true))
     src.fail(n, what + ": '" + s +
                     "' has a leading zero (YAML readers may take it as octal); "
                     "write it without the zero");
-  if (!std::regex_match(s, decimal))
+  if (!is_decimal_integer(s))
     src.fail(n, what + " must be an integer, got '" + s + "'");
-  try {
-    return std::stoll(s);
-  } catch (const std::out_of_range&) {
+  std::int64_t v = 0;
+  if (!parse_decimal_int(s, v))
     src.fail(n, what + ": '" + s + "' is out of the 64-bit integer range");
-  }
+  return v;
 }
 
 double read_double(const Source& src, const YAML::Node& n, const std::string& what) {
@@ -208,12 +422,9 @@ double read_double(const Source& src, const YAML::Node& n, const std::string& wh
   std::transform(lower.begin(), lower.end(), lower.begin(), ::tolower);
   if (lower.find("nan") != std::string::npos || lower.find("inf") != std::string::npos)
     src.fail(n, what + ": '" + s + "' is not a finite number");
-  static const std::regex hex("^[-+]?0[xXoObB][0-9a-fA-F_]+$");
-  static const std::regex leading_zero("^[-+]?0[0-9]+$");
-  static const std::regex number("^[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?$");
-  if (std::regex_match(s, hex) || std::regex_match(s, leading_zero))
+  if (is_prefixed_integer(s) || has_leading_zero(s, false))
     src.fail(n, what + ": '" + s + "' must be written in plain decimal");
-  if (!std::regex_match(s, number))
+  if (!is_decimal_number(s))
     src.fail(n, what + " must be a number, got '" + s + "'");
   const double v = std::strtod(s.c_str(), nullptr);
   if (!std::isfinite(v))

@@ -28,6 +28,9 @@ public:
   // An empty value ("n:") carries the position of whatever follows it; errors about it name
   // the key instead.
   void add_null_value(const YAML::Node& value, const YAML::Node& key);
+  // A node copied from `original` (e.g. to unshare an aliased case before a --set) is placed
+  // where the original is.
+  void add_copy(const YAML::Node& copy, const YAML::Node& original);
   std::string where(const YAML::Node& node) const;
   [[noreturn]] void fail(const YAML::Node& node, const std::string& message) const;
   [[noreturn]] void fail_at(const YAML::Mark& mark, const std::string& message) const;
@@ -41,13 +44,29 @@ private:
   };
   std::string file_;
   std::vector<Placed> overrides_;
-  std::vector<std::pair<YAML::Node, YAML::Node>> null_values_; // (value, its key)
+  std::vector<std::pair<YAML::Node, YAML::Node>> null_values_; // (node, the node placed for it)
 };
 
-// Loads exactly one document; syntax errors, empty files, several documents, duplicate keys and
-// merge keys are errors.
+// The whole file at path, read no further than limits::kMaxFileBytes + 1 bytes (a huge file, or
+// /dev/zero, is refused without being read). Throws ConfigError("path:1:1: ...").
+std::string read_text_file(const std::string& path, const std::string& what);
+
+// Loads exactly one document; syntax errors, empty files, several documents, duplicate keys,
+// merge keys, invalid UTF-8 and anything over the limits of config/limits.hpp are errors.
 YAML::Node load_document(Source& src, const std::string& text);
-// Rejects duplicate keys and '<<' anywhere below node; notes empty values for error positions.
+// Parses the first YAML document of text without ever asking yaml-cpp for more than
+// limits::kMaxDocumentsRead documents (yaml-cpp 0.7 yields null documents forever on some inputs,
+// e.g. a lone ','). Throws TextError for a syntax error, a second document or no progress.
+struct TextError {
+  YAML::Mark mark;
+  std::string message;
+};
+YAML::Node parse_one_document(const std::string& text);
+// The position of the first byte of text that is not valid UTF-8; null when all is valid.
+YAML::Mark first_invalid_utf8(const std::string& text);
+// Walks node with every alias expanded, within the limits of config/limits.hpp (nesting depth,
+// expanded nodes, string length; an alias inside itself is an error). Rejects duplicate keys,
+// '<<', tags and non-scalar keys; notes empty values for error positions.
 void check_structure(Source& src, const YAML::Node& node);
 
 // Scalars, read strictly. `what` names the key in messages.
@@ -56,6 +75,9 @@ double read_double(const Source& src, const YAML::Node& n, const std::string& wh
 bool read_bool(const Source& src, const YAML::Node& n, const std::string& what);
 std::string read_string(const Source& src, const YAML::Node& n, const std::string& what);
 bool is_plain_scalar(const YAML::Node& n, const std::string& text);
+// [-+]?(0|[1-9][0-9]*) within the 64-bit range; false otherwise (never throws). The one place
+// where decimal integers are parsed from text (configs, --set indices, command-line shapes).
+bool parse_decimal_int(const std::string& s, std::int64_t& out);
 
 // Unknown keys are errors with a did-you-mean suggestion.
 void check_keys(const Source& src, const YAML::Node& map, const std::vector<std::string>& allowed,

@@ -167,12 +167,8 @@ SystemProfile parse_system_profile(const std::string& label, const std::string& 
 }
 
 SystemProfile load_system_profile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in)
-    throw ConfigError(path + ":1:1: cannot read the system profile");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_system_profile(path, text.str());
+  // Bounded read: a huge file (or /dev/zero) is refused before it is read whole.
+  return parse_system_profile(path, config::read_text_file(path, "system profile"));
 }
 
 std::vector<std::string> system_profile_dirs(const std::string& program_path) {

@@ -23,7 +23,8 @@ FaultInjection FaultInjection::from_environment(int my_rank) {
                                 "kernel, pipeline, validation, output");
   f.spec_ = spec;
   f.phase_ = m[2].str();
-  f.mine_ = std::stol(m[1].str()) == my_rank;
+  // A rank of more than nine digits is no rank of this run (and std::stol would throw).
+  f.mine_ = m[1].length() <= 9 && std::strtol(m[1].str().c_str(), nullptr, 10) == my_rank;
   return f;
 }
 

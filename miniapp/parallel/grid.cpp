@@ -1,5 +1,7 @@
 #include "parallel/grid.hpp"
 
+#include "plan/size_math.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -28,10 +30,15 @@ Range block_range(std::int64_t n, std::int64_t unit, int parts, int part) {
 }
 
 int block_owner(std::int64_t n, std::int64_t unit, int parts, std::int64_t i) {
-  for (int p = 0; p < parts; ++p)
-    if (i < block_range(n, unit, parts, p).end())
-      return p;
-  return parts - 1;
+  // The first `extra` parts hold base + 1 units, the others base (block_range's split).
+  const std::int64_t units = (n + unit - 1) / unit;
+  const std::int64_t base = units / parts, extra = units % parts;
+  const std::int64_t u = std::min(std::max<std::int64_t>(i, 0) / unit, units - 1);
+  const std::int64_t in_long = extra * (base + 1); // units held by the longer parts
+  if (u < in_long)
+    return int(u / (base + 1));
+  return base > 0 ? int(std::min<std::int64_t>(extra + (u - in_long) / base, parts - 1))
+                  : parts - 1;
 }
 
 namespace {
@@ -88,20 +95,23 @@ int panel_width(int configured) {
 
 std::uint64_t rank_case_bytes(const Case& c, GridShape g, int panel) {
   const RankBlocks b = rank_blocks(c, g, 0, 0);
-  const long double e = c.precision == Precision::float64 ? 8 : 4;
-  const long double r = b.rows.size, cl = b.cols.size;
-  long double elems;
+  const std::uint64_t e = c.precision == Precision::float64 ? 8 : 4;
+  const std::uint64_t r = size_of(b.rows.size), cl = size_of(b.cols.size);
+  const std::uint64_t rc = sat_mul(r, cl);
+  std::uint64_t elems;
   if (c.family == "matmul") {
-    const long double w = std::min<std::int64_t>(panel_width(panel), c.k);
-    elems = r * b.inner_a.size + b.inner_b.size * cl + r * cl // A, B, C blocks
-            + 2 * (r * w + w * cl) + r * cl;                  // 2 panels each, partial
+    const std::uint64_t w = size_of(std::min<std::int64_t>(panel_width(panel), c.k));
+    // A, B, C blocks, then two panel pairs (double-buffered for the pipelined SUMMA) and the
+    // partial product
+    elems = sat_add(
+        sat_add(sat_mul(r, size_of(b.inner_a.size)), sat_mul(size_of(b.inner_b.size), cl)), rc);
+    elems = sat_add(elems, sat_add(sat_mul(2, sat_add(sat_mul(r, w), sat_mul(w, cl))), rc));
   } else if (c.family == "axpby") {
-    elems = (c.in_place ? 2 : 3) * r * cl;
+    elems = sat_mul(c.in_place ? 2 : 3, rc);
   } else {
-    elems = 2 * r * cl;
+    elems = sat_mul(2, rc);
   }
-  const long double bytes = elems * e;
-  return bytes > 1.8e19L ? UINT64_MAX : std::uint64_t(bytes);
+  return sat_mul(elems, e);
 }
 
 } // namespace miniapp::parallel

@@ -15,7 +15,9 @@ namespace miniapp::parallel {
 
 struct GridShape {
   int p = 1, q = 1; // process rows, process columns
-  int ranks() const { return p * q; }
+  // 64-bit: mpi.grid sides may each be up to 2^20, and a product wrapped to 32 bits could equal
+  // the real rank count (a 20857 x 823698 grid "is" 2 ranks in int arithmetic).
+  std::int64_t ranks() const { return std::int64_t(p) * std::int64_t(q); }
 };
 
 // The most square grid with p <= q and p * q == ranks (2 -> 1x2, 4 -> 2x2, 6 -> 2x3, 7 -> 1x7).
@@ -29,7 +31,7 @@ struct Range {
 // Part `part` of n elements cut into `parts` blocks in whole units of `unit` (the last unit of the
 // dimension may be short). Needs ceil(n / unit) >= parts.
 Range block_range(std::int64_t n, std::int64_t unit, int parts, int part);
-// The part that holds element i.
+// The part that holds element i (constant time: it is called for every element).
 int block_owner(std::int64_t n, std::int64_t unit, int parts, std::int64_t i);
 
 // What one rank of the grid holds for a case.

@@ -1,10 +1,13 @@
 #include "plan/plan.hpp"
 
+#include "config/limits.hpp"
 #include "parallel/grid.hpp"
+#include "plan/size_math.hpp"
 #include "run/backends.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <cfloat>
 #include <cstdio>
 #include <functional>
 #include <map>
@@ -73,19 +76,19 @@ std::string fnv1a_hex(const std::string& text) {
 }
 
 std::uint64_t case_bytes(const Case& c) {
-  const long double e = c.precision == Precision::float64 ? 8 : 4;
-  long double elems = 0;
-  const long double m = c.m, n = c.n, k = c.k;
+  const std::uint64_t e = c.precision == Precision::float64 ? 8 : 4;
+  const std::uint64_t m = size_of(c.m), n = size_of(c.n), k = size_of(c.k);
+  const std::uint64_t mn = sat_mul(m, n);
+  std::uint64_t elems;
   if (c.family == "matmul")
-    elems = m * k + k * n + m * n;
+    elems = sat_add(sat_add(sat_mul(m, k), sat_mul(k, n)), mn);
   else if (c.family == "axpby")
-    elems = (c.in_place ? 2 : 3) * m * n;
+    elems = sat_mul(c.in_place ? 2 : 3, mn);
   else if (c.family == "tile_average")
-    elems = m * n * 2;
+    elems = sat_mul(2, mn);
   else
-    elems = 6 * m * n;
-  const long double bytes = elems * e;
-  return bytes > 1.8e19L ? UINT64_MAX : std::uint64_t(bytes);
+    elems = sat_mul(6, mn);
+  return sat_mul(elems, e);
 }
 
 namespace {
@@ -132,14 +135,17 @@ void assign(const Source& src, Case& c, const std::string& key, const YAML::Node
     } else {
       c.tile_auto = false;
       const auto t = read_int(src, v, "tile");
-      if (t < 1 || t > 1024)
-        src.fail(v, "tile must be 'auto' or between 1 and 1024, got " + std::to_string(t));
+      if (t < 1 || t > config::limits::kMaxTileSide)
+        src.fail(v, "tile must be 'auto' or between 1 and " +
+                        std::to_string(config::limits::kMaxTileSide) + ", got " +
+                        std::to_string(t));
       c.tile = int(t);
     }
   } else if (key == "tile_cols") {
     const auto t = read_int(src, v, "tile_cols");
-    if (t < 1 || t > 1024)
-      src.fail(v, "tile_cols must be between 1 and 1024, got " + std::to_string(t));
+    if (t < 1 || t > config::limits::kMaxTileSide)
+      src.fail(v, "tile_cols must be between 1 and " +
+                      std::to_string(config::limits::kMaxTileSide) + ", got " + std::to_string(t));
     c.tile_cols = int(t);
   } else if (key == "team_size") {
     if (is_plain_scalar(v, "auto")) {
@@ -168,9 +174,83 @@ void assign(const Source& src, Case& c, const std::string& key, const YAML::Node
   }
 }
 
+// The largest magnitude a value of the precision holds: inputs, alpha, beta and every result the
+// kernel forms must stay within it, or the run computes inf/nan (floats) or wraps (int32).
+double largest_value(Precision p) {
+  switch (p) {
+  case Precision::int32:
+    return 2147483647.0;
+  case Precision::float32:
+    return FLT_MAX;
+  default:
+    return DBL_MAX;
+  }
+}
+
+std::string short_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+// The largest input magnitude of a rows x cols input (case_support.hpp's input_value): random
+// floats in [-1, 1), random integers in [-8, 8], iota up to rows * cols - 1.
+double largest_input(const Case& c, const std::vector<std::vector<double>>& values,
+                     std::int64_t rows, std::int64_t cols) {
+  if (c.init == "explicit") {
+    double m = 0;
+    for (const auto& row : values)
+      for (double v : row)
+        m = std::max(m, std::fabs(v));
+    return m;
+  }
+  if (c.init == "iota")
+    return double(rows) * double(cols) - 1;
+  if (c.init == "ones")
+    return 1;
+  return c.precision == Precision::int32 ? 8 : 1;
+}
+
+// What the kernel forms from its inputs (axpby: alpha * A + beta * B; matmul: sums of k products;
+// tile_average: sums of S x S values) must fit the case's precision; checked before the run.
+void check_value_range(const Source& src, const Case& c, const YAML::Node& size_node,
+                       const std::function<YAML::Node(const std::string&)>& node_of) {
+  const double top = largest_value(c.precision);
+  const std::string prec = to_string(c.precision);
+  const auto fail = [&](const YAML::Node& at, const std::string& what, double v) {
+    src.fail(at, what + " reaches " + short_number(v) + ", more than " + prec + " holds (" +
+                     short_number(top) + "); use smaller values or a wider precision");
+  };
+  const bool matmul = c.family == "matmul";
+  const double a = largest_input(c, c.a_values, c.m, matmul ? c.k : c.n);
+  const double b = largest_input(c, c.b_values, matmul ? c.k : c.m, c.n);
+  const YAML::Node input_node = c.init == "iota" ? node_of("init") : size_node;
+  if (c.family != "tile_index" && std::max(a, b) > top)
+    fail(input_node, "an input (init " + c.init + ")", std::max(a, b));
+  if (c.family == "axpby") {
+    for (const char* key : {"alpha", "beta"}) {
+      const double x = std::fabs(std::string(key) == "alpha" ? c.alpha : c.beta);
+      if (x > top)
+        fail(node_of(key), key, x);
+    }
+    const double bound = std::fabs(c.alpha) * a + std::fabs(c.beta) * b;
+    if (bound > top)
+      fail(node_of("alpha"), "alpha * A + beta * B", bound);
+  } else if (matmul) {
+    const double bound = double(c.k) * a * b;
+    if (bound > top)
+      fail(size_node, "a sum of k products of the inputs", bound);
+  } else if (c.family == "tile_average") {
+    const double bound = double(c.tile) * double(c.tile) * a;
+    if (bound > top)
+      fail(size_node, "a sum over one S x S tile", bound);
+  }
+}
+
 std::vector<std::vector<double>> read_matrix(const Source& src, const YAML::Node& n,
                                              const std::string& what, std::int64_t rows,
-                                             std::int64_t cols, bool integral) {
+                                             std::int64_t cols, Precision precision) {
+  const bool integral = precision == Precision::int32;
   if (!n.IsSequence() || std::int64_t(n.size()) != rows)
     src.fail(n, what + " must be a list of " + std::to_string(rows) + " rows");
   std::vector<std::vector<double>> out;
@@ -183,6 +263,9 @@ std::vector<std::vector<double>> read_matrix(const Source& src, const YAML::Node
       const double x = config::read_double(src, n[i][j], what);
       if (integral && x != std::floor(x))
         src.fail(n[i][j], what + ": int32 cases need whole numbers, got " + n[i][j].Scalar());
+      if (std::fabs(x) > largest_value(precision))
+        src.fail(n[i][j], what + ": " + n[i][j].Scalar() + " does not fit " + to_string(precision) +
+                              " (largest " + short_number(largest_value(precision)) + ")");
       row.push_back(x);
     }
     out.push_back(row);
@@ -194,8 +277,10 @@ std::vector<std::vector<double>> read_matrix(const Source& src, const YAML::Node
 void check_case(const Source& src, const config::CaseSpec& spec, Case& c,
                 const std::map<std::string, YAML::Node>& given, const PlanLimits& limits,
                 const config::Settings& settings, parallel::GridShape grid) {
-  auto node_of = [&](const std::string& key) {
-    return given.count(key) ? given.at(key) : spec.node;
+  const std::function<YAML::Node(const std::string&)> node_of = [&](const std::string& key) {
+    if (given.count(key))
+      return given.at(key);
+    return key == "init" && spec.node["init"] ? YAML::Node(spec.node["init"]) : spec.node;
   };
   if (!given.count("n"))
     src.fail(spec.node, "missing required key 'n' (the matrix size) in the " + c.family + " case");
@@ -258,27 +343,27 @@ void check_case(const Source& src, const config::CaseSpec& spec, Case& c,
   if (c.family == "matmul" && c.variant == "tiled" && !c.tile && !c.tile_auto)
     c.tile = 16;
   // Explicit inputs.
-  const bool integral = c.precision == Precision::int32;
   if (spec.has_a || spec.has_b) {
     if (spec.node["init"] && c.init != "explicit")
       src.fail(spec.node["init"], "init must be 'explicit' when a/b matrices are given");
     c.init = "explicit";
     if (!spec.has_a)
       src.fail(spec.node, "init explicit needs matrix 'a'");
-    c.a_values = read_matrix(src, spec.a, "a", c.m, c.family == "matmul" ? c.k : c.n, integral);
+    c.a_values = read_matrix(src, spec.a, "a", c.m, c.family == "matmul" ? c.k : c.n, c.precision);
     if (c.family == "matmul") {
       if (!spec.has_b)
         src.fail(spec.node, "matmul with explicit inputs needs matrix 'b'");
-      c.b_values = read_matrix(src, spec.b, "b", c.k, c.n, integral);
+      c.b_values = read_matrix(src, spec.b, "b", c.k, c.n, c.precision);
     } else if (c.family == "axpby") {
       if (!spec.has_b)
         src.fail(spec.node, "axpby with explicit inputs needs matrix 'b'");
-      c.b_values = read_matrix(src, spec.b, "b", c.m, c.n, integral);
+      c.b_values = read_matrix(src, spec.b, "b", c.m, c.n, c.precision);
     }
   } else if (c.init == "explicit") {
     src.fail(spec.node["init"], "init explicit needs the matrices 'a' (and 'b')");
   }
   const YAML::Node size_node = node_of(given.count("m") ? "m" : "n");
+  check_value_range(src, c, size_node, node_of);
   const bool distributed = limits.ranks > 1;
   if (distributed) {
     // tile_index maps indices of one matrix for `describe`; there is nothing to distribute.
@@ -292,7 +377,7 @@ void check_case(const Source& src, const config::CaseSpec& spec, Case& c,
   }
   const std::uint64_t bytes =
       distributed ? parallel::rank_case_bytes(c, grid, settings.panel) : case_bytes(c);
-  if (bytes == UINT64_MAX)
+  if (bytes == kTooLarge)
     src.fail(size_node, "the case's data size overflows 64 bits; use smaller sizes");
   if (limits.memory_bytes && bytes > limits.memory_bytes) {
     char buf[200];
@@ -303,6 +388,91 @@ void check_case(const Source& src, const config::CaseSpec& spec, Case& c,
   }
   c.print =
       settings.print || (spec.node["print"] && config::read_bool(src, spec.node["print"], "print"));
+}
+
+// Dimensions of a case's sweep in a fixed order; a zip group is one dimension.
+struct Dim {
+  std::vector<std::string> keys;
+  std::vector<std::vector<YAML::Node>> rows; // rows[i][j]: value of keys[j] in step i
+};
+
+std::vector<Dim> sweep_dims(const config::CaseSpec& spec) {
+  std::vector<Dim> dims;
+  bool zip_placed = false;
+  const bool variant_given =
+      spec.params.count("variant") ||
+      std::find(spec.zip_keys.begin(), spec.zip_keys.end(), "variant") != spec.zip_keys.end();
+  for (const auto& key : config::sweep_keys()) {
+    const bool in_zip =
+        std::find(spec.zip_keys.begin(), spec.zip_keys.end(), key) != spec.zip_keys.end();
+    if (in_zip && !zip_placed) {
+      Dim d;
+      d.keys = spec.zip_keys;
+      for (size_t i = 0; i < spec.zip_values[0].size(); ++i) {
+        std::vector<YAML::Node> row;
+        for (const auto& vals : spec.zip_values)
+          row.push_back(vals[i]);
+        d.rows.push_back(row);
+      }
+      dims.push_back(d);
+      zip_placed = true;
+    } else if (spec.params.count(key)) {
+      Dim d;
+      d.keys = {key};
+      for (const auto& v : spec.params.at(key))
+        d.rows.push_back({v});
+      dims.push_back(d);
+    } else if (key == "variant" && !variant_given) {
+      // No variant: every variant of the family, as if listed in the config.
+      Dim d;
+      d.keys = {key};
+      for (const auto& v : config::family_variants(spec.family))
+        d.rows.push_back({YAML::Node(v)});
+      dims.push_back(d);
+    }
+  }
+  return dims;
+}
+
+// Scalars of an explicit matrix, counted without reading them.
+std::uint64_t explicit_values(const YAML::Node& m) {
+  std::uint64_t count = 0;
+  if (m.IsSequence())
+    for (auto it = m.begin(); it != m.end(); ++it)
+      count = sat_add(count, it->IsSequence() ? it->size() : 1);
+  return count;
+}
+
+// The number of cases the sweeps expand to (the product of each case's lists, summed; before
+// duplicates collapse) must stay within limits::kMaxCases, and the explicit matrices copied into
+// them within limits::kMaxExpandedNodes values: checked before anything is expanded.
+void check_expansion(const config::ExperimentConfig& cfg,
+                     const std::vector<std::vector<Dim>>& all) {
+  using config::limits::kMaxCases;
+  using config::limits::kMaxExpandedNodes;
+  std::uint64_t total = 0;
+  for (size_t i = 0; i < all.size(); ++i) {
+    std::uint64_t cases = 1;
+    for (const auto& d : all[i])
+      cases = sat_mul(cases, d.rows.size());
+    total = sat_add(total, cases);
+    const auto& spec = cfg.cases[i];
+    if (total > kMaxCases)
+      cfg.source->fail(spec.node, "the config expands to more than " + std::to_string(kMaxCases) +
+                                      " cases (cases[" + std::to_string(i) + "] alone to " +
+                                      (cases == kTooLarge ? std::string("more than 2^64")
+                                                          : std::to_string(cases)) +
+                                      ", the product of its lists); the limit is " +
+                                      std::to_string(kMaxCases) + " (see docs/config.md)");
+    const std::uint64_t values =
+        sat_add(spec.has_a ? explicit_values(spec.a) : 0, spec.has_b ? explicit_values(spec.b) : 0);
+    if (sat_mul(values, cases) > kMaxExpandedNodes)
+      cfg.source->fail(spec.node, "cases[" + std::to_string(i) +
+                                      "] repeats its explicit matrices (" + std::to_string(values) +
+                                      " values) over " + std::to_string(cases) +
+                                      " cases: more than " + std::to_string(kMaxExpandedNodes) +
+                                      " values in all, the limit (see docs/config.md)");
+  }
 }
 
 Plan expand(const config::ExperimentConfig& cfg, const PlanLimits& limits) {
@@ -335,50 +505,16 @@ Plan expand(const config::ExperimentConfig& cfg, const PlanLimits& limits) {
   plan.grid_p = grid.p;
   plan.grid_q = grid.q;
 
+  std::vector<std::vector<Dim>> all_dims;
+  for (const auto& spec : cfg.cases)
+    all_dims.push_back(sweep_dims(spec));
+  check_expansion(cfg, all_dims);
+
   // Cases equal in everything they use run once (e.g. matmul flat swept over tile sizes).
   std::set<std::string> seen;
   for (size_t spec_index = 0; spec_index < cfg.cases.size(); ++spec_index) {
     const auto& spec = cfg.cases[spec_index];
-    // Dimensions of the sweep in a fixed order; a zip group is one dimension.
-    struct Dim {
-      std::vector<std::string> keys;
-      std::vector<std::vector<YAML::Node>> rows; // rows[i][j]: value of keys[j] in step i
-    };
-    std::vector<Dim> dims;
-    bool zip_placed = false;
-    const bool variant_given =
-        spec.params.count("variant") ||
-        std::find(spec.zip_keys.begin(), spec.zip_keys.end(), "variant") != spec.zip_keys.end();
-    for (const auto& key : config::sweep_keys()) {
-      const bool in_zip =
-          std::find(spec.zip_keys.begin(), spec.zip_keys.end(), key) != spec.zip_keys.end();
-      if (in_zip && !zip_placed) {
-        Dim d;
-        d.keys = spec.zip_keys;
-        for (size_t i = 0; i < spec.zip_values[0].size(); ++i) {
-          std::vector<YAML::Node> row;
-          for (const auto& vals : spec.zip_values)
-            row.push_back(vals[i]);
-          d.rows.push_back(row);
-        }
-        dims.push_back(d);
-        zip_placed = true;
-      } else if (spec.params.count(key)) {
-        Dim d;
-        d.keys = {key};
-        for (const auto& v : spec.params.at(key))
-          d.rows.push_back({v});
-        dims.push_back(d);
-      } else if (key == "variant" && !variant_given) {
-        // No variant: every variant of the family, as if listed in the config.
-        Dim d;
-        d.keys = {key};
-        for (const auto& v : config::family_variants(spec.family))
-          d.rows.push_back({YAML::Node(v)});
-        dims.push_back(d);
-      }
-    }
-
+    const std::vector<Dim>& dims = all_dims[spec_index];
     std::vector<size_t> pos(dims.size(), 0);
     while (true) {
       Case c;

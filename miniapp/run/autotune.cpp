@@ -8,11 +8,14 @@
 #include <Kokkos_Core.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <limits>
+#include <utility>
 
 namespace miniapp {
 
@@ -50,24 +53,67 @@ std::vector<int> team_candidates(const Case& c, bool gpu, int concurrency) {
 }
 
 namespace {
-std::string cache_key(const Case& c, const std::string& backend, const std::string& device) {
-  const auto largest = std::max({c.m, c.n, c.k});
-  const int size_class = int(std::floor(std::log2(double(largest > 0 ? largest : 1))));
-  return backend + "|" + device + "|" + c.family + "/" + c.variant + "|" + to_string(c.precision) +
-         "|2^" + std::to_string(size_class) +
+int size_class(std::int64_t v) {
+  return int(std::floor(std::log2(double(v > 0 ? v : 1))));
+}
+
+// Everything that can change which configuration wins: the backend, its device (and Slurm
+// partition) and how many threads (or device concurrency) it runs with, the kernel and its
+// precision, the size class of each dimension (the shape, not only the largest side), in-place,
+// and the values fixed by the config.
+std::string cache_key(const Case& c, const std::string& backend, const std::string& device,
+                      int concurrency) {
+  // Nodes of different Slurm partitions may report the same device name on different hardware.
+  const char* partition = std::getenv("SLURM_JOB_PARTITION");
+  return backend + "|" + device + "|concurrency=" + std::to_string(concurrency) +
+         (partition && *partition ? "|partition=" + std::string(partition) : "") + "|" + c.family +
+         "/" + c.variant + "|" + to_string(c.precision) + "|2^" + std::to_string(size_class(c.m)) +
+         "x2^" + std::to_string(size_class(c.n)) + "x2^" + std::to_string(size_class(c.k)) +
+         (c.in_place ? "|in_place" : "") +
          "|tile=" + (c.tile_auto ? "auto" : std::to_string(c.tile)) +
          "|team=" + (c.team_auto ? "auto" : std::to_string(c.team_size));
 }
 
+void warn(const std::string& message) {
+  std::cerr << "miniapp: warning: " << message << std::endl;
+}
+
+// The cache file is state any process (or person) may have damaged: anything but a JSON object
+// is rebuilt, with a warning, never trusted or fatal.
 nlohmann::json load_cache() {
-  std::ifstream in(autotune_cache_path());
+  const std::string path = autotune_cache_path();
+  std::ifstream in(path);
   if (!in)
     return nlohmann::json::object();
+  nlohmann::json j;
   try {
-    return nlohmann::json::parse(in);
+    j = nlohmann::json::parse(in);
   } catch (const std::exception&) {
-    return nlohmann::json::object(); // a damaged cache is rebuilt, never trusted
+    j = nullptr;
   }
+  if (!j.is_object()) {
+    warn("the autotune cache " + path + " is damaged (not a JSON object); it is rebuilt");
+    return nlohmann::json::object();
+  }
+  return j;
+}
+
+// A cached entry is used only when its values are integers the search itself could have chosen;
+// "" when it is usable, else why not.
+std::string check_entry(const nlohmann::json& entry, const std::vector<int>& tiles,
+                        const std::vector<int>& teams) {
+  if (!entry.is_object())
+    return "not an object";
+  const std::pair<const char*, const std::vector<int>*> fields[] = {{"tile", &tiles},
+                                                                    {"team_size", &teams}};
+  for (const auto& [name, allowed] : fields) {
+    if (!entry.contains(name) || !entry[name].is_number_integer())
+      return std::string(name) + " is missing or not an integer";
+    const auto v = entry[name].get<std::int64_t>();
+    if (std::find(allowed->begin(), allowed->end(), v) == allowed->end())
+      return std::string(name) + " " + std::to_string(v) + " is not a candidate";
+  }
+  return "";
 }
 
 double time_once(const Case& c, const std::string& backend) {
@@ -89,23 +135,28 @@ double time_once(const Case& c, const std::string& backend) {
 Case autotune(const Case& c, const std::string& backend, const std::string& device) {
   if (!c.tile_auto && !c.team_auto)
     return c;
-  const std::string key = cache_key(c, backend, device);
+  const bool gpu = backend == "cuda" || backend == "hip";
+  const int conc = device_info(backend).concurrency;
+  const std::vector<int> tiles = tile_candidates(c, gpu), teams = team_candidates(c, gpu, conc);
+  const std::string key = cache_key(c, backend, device, conc);
   nlohmann::json cache = load_cache();
   Case best = c;
   best.tile_auto = best.team_auto = false;
   if (cache.contains(key)) {
-    best.tile = cache[key].value("tile", 0);
-    best.team_size = cache[key].value("team_size", 0);
-    best.tuning =
-        "cached: tile=" + std::to_string(best.tile) + " team=" + std::to_string(best.team_size);
-    return best;
+    const std::string why = check_entry(cache[key], tiles, teams);
+    if (why.empty()) {
+      best.tile = cache[key]["tile"].get<int>();
+      best.team_size = cache[key]["team_size"].get<int>();
+      best.tuning =
+          "cached: tile=" + std::to_string(best.tile) + " team=" + std::to_string(best.team_size);
+      return best;
+    }
+    warn("ignoring the autotune cache entry '" + key + "' (" + why + "); searching again");
   }
-  const bool gpu = backend == "cuda" || backend == "hip";
-  const int conc = device_info(backend).concurrency;
   double best_t = std::numeric_limits<double>::infinity();
   std::string tried;
-  for (int tile : tile_candidates(c, gpu))
-    for (int team : team_candidates(c, gpu, conc)) {
+  for (int tile : tiles)
+    for (int team : teams) {
       Case trial = best;
       trial.tile = tile;
       trial.team_size = team;
@@ -129,7 +180,9 @@ Case autotune(const Case& c, const std::string& backend, const std::string& devi
   try {
     const std::string path = autotune_cache_path();
     std::filesystem::create_directories(std::filesystem::path(path).parent_path());
-    write_file_atomically(path, cache.dump(2) + "\n");
+    // (bytes that are not UTF-8 in a device or partition name are replaced, never fatal)
+    write_file_atomically(
+        path, cache.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   } catch (const std::exception&) {
     best.tuning += " (cache not writable)";
   }

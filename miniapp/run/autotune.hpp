@@ -1,9 +1,12 @@
 #pragma once
 // `tile: auto` and `team_size: auto`: time each configuration the backend allows for the case,
-// keep the fastest, and cache it per backend, device, kernel and size class (log2 of the largest
-// dimension) in $MINIAPP_CACHE_DIR/autotune.json (default ~/.cache/miniapp), so later runs and
-// other configs reuse it. The chosen values replace 'auto' in the case, and Case::tuning says
-// what was searched and whether the cache answered.
+// keep the fastest, and cache it per backend, device, Slurm partition, concurrency (threads),
+// kernel, precision and size class (log2 of each dimension) in $MINIAPP_CACHE_DIR/autotune.json
+// (default
+// ~/.cache/miniapp), so later runs and other configs reuse it. The chosen values replace 'auto' in
+// the case, and Case::tuning says what was searched and whether the cache answered. Cached entries
+// are checked on read: values the search could not have chosen, or a damaged file, are ignored
+// (with a warning) and searched.
 #include "plan/case.hpp"
 
 #include <string>

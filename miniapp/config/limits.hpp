@@ -1,0 +1,29 @@
+#pragma once
+// The limits on what a config, a --set value or a system profile may ask for. Each is checked
+// before any work is done (exit 2 with one sentence), so no input of any shape can make the
+// loader or the plan hang, recurse without end or grow without bound. docs/config.md lists them;
+// change them here only.
+#include <cstdint>
+
+namespace miniapp::config::limits {
+
+// Bytes of a config or system-profile file (and of one --set text). Real configs are a few KB.
+constexpr std::uint64_t kMaxFileBytes = 1u << 20;
+// Bytes of any single scalar (a name, a description, a number).
+constexpr std::uint64_t kMaxStringBytes = 4096;
+// Maps and lists nested inside each other (the root map is level 1). Explicit matrices need 5.
+constexpr int kMaxNestingDepth = 32;
+// Nodes visited when the document is walked with every alias expanded in place: bounds alias
+// bombs (each level of aliases doubling the size) while a plain 1 MiB file stays far below it.
+constexpr std::uint64_t kMaxExpandedNodes = 1000000;
+// Cases one config may expand to (the product of each case's sweep lists, summed), checked
+// before expanding.
+constexpr std::uint64_t kMaxCases = 100000;
+// `miniapp describe`: elements of the printed index map (rows x cols), and a tile side.
+constexpr std::uint64_t kMaxDescribeElements = 1u << 20;
+constexpr int kMaxTileSide = 1024;
+// YAML documents yaml-cpp is asked for: a config holds one; a second one is an error, and a third
+// that starts where the second did shows that the parser is stuck (a syntax error).
+constexpr int kMaxDocumentsRead = 3;
+
+} // namespace miniapp::config::limits
