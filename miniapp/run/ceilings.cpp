@@ -70,7 +70,8 @@ double measure_vendor_gemm(const Case& of, const std::string& backend) {
   const auto launch = [&] { k->run(); };
   // Two untimed launches (library handle, heuristics), then about 0.2 s of timed ones.
   const double one = summarize(time_launches(fence, launch, 2, 1)).median;
-  const std::vector<double> t = time_launches(fence, launch, 1, reps_for(one, 0.2, 10, 2000));
+  const std::vector<double> t = time_launches(
+      fence, launch, 1, reps_for(one, 0.2, 10, 2000), [] { return true; }, 0); // warm already
   return k->work().flops / summarize(t).median * 1e-9;
 }
 
