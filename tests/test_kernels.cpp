@@ -57,6 +57,11 @@ protected:
 
 const std::vector<std::array<std::int64_t, 3>> matmul_sizes = {
     {1, 1, 1}, {3, 3, 2}, {7, 13, 5}, {17, 31, 19}, {33, 65, 47}, {64, 64, 64}, {130, 70, 129}};
+// Several tiles in every direction and many k-tiles, none a multiple of a tile: the GPU tiled_rb's
+// two scratch stages alternate and its edges are padded in M, N and K; the host shape's interior
+// and edge blocks both run.
+const std::vector<std::array<std::int64_t, 3>> register_blocked_sizes = {{257, 263, 211},
+                                                                         {129, 200, 9}};
 
 TEST_P(Kernels, MatmulFlat) {
   for (auto [m, n, k] : matmul_sizes)
@@ -70,9 +75,12 @@ TEST_P(Kernels, MatmulTiledEveryWidth) {
 }
 
 TEST_P(Kernels, MatmulTiledRegisterBlocked) {
-  for (int tile : {64, 128})
+  for (int tile : {64, 128}) {
     for (auto [m, n, k] : matmul_sizes)
       expect_valid(make("matmul", "tiled_rb", m, n, k, tile), backend());
+    for (auto [m, n, k] : register_blocked_sizes)
+      expect_valid(make("matmul", "tiled_rb", m, n, k, tile), backend());
+  }
 }
 
 TEST_P(Kernels, MatmulVendorOrClearlyUnsupported) {

@@ -38,6 +38,7 @@ public:
       for (std::int64_t j = 0; j < n_; ++j)
         A_.h(i, j) = T(a0_[i * n_ + j]);
   }
+  void fence() override { exec_.fence(); }
   void run() override {
     const auto& R = c_.in_place ? A_.d : R_.d;
     const T a = T(c_.alpha), b = T(c_.beta);

@@ -46,6 +46,7 @@ public:
   virtual void reset_inputs() {} // restore inputs a previous run overwrote (in place)
   virtual void upload() = 0;     // host inputs -> device (no-op copies on host spaces)
   virtual void run() = 0;        // one launch; the caller fences
+  virtual void fence() = 0;      // waits for this case's execution-space instance (run/timing.hpp)
   virtual void poison() = 0;     // fill the outputs with a value no kernel produces
   virtual void download() = 0;   // device outputs -> host
   virtual Validation

@@ -3,7 +3,8 @@
 //   flat      one work item per output element (C++ AMP parallel_for_each / OpenCL matmul_naive)
 //   tiled     the classic algorithm: a team per TWxTW output tile, A and B tiles in team scratch
 //             (tile_static / __local), team_barrier() after loading and before the next load
-//   tiled_rb  larger tiles, each thread keeps a small block of outputs in registers
+//   tiled_rb  larger tiles, each thread keeps a small block of outputs in registers: a pipelined
+//             GPU shape, a scratch-free host shape, and a general kernel for user-fixed teams
 // Kernels are labelled miniapp::matmul::<variant> for Kokkos Tools.
 #include "kernels/launch_limits.hpp"
 
@@ -12,6 +13,14 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+
+// Full unrolling of the fixed-trip loops of the register-blocked kernel, where the device compiler
+// understands the pragma (nvcc, hipcc); host compilers unroll by their own heuristics.
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define MINIAPP_UNROLL _Pragma("unroll")
+#else
+#define MINIAPP_UNROLL
+#endif
 
 namespace miniapp::kernels {
 
@@ -95,10 +104,13 @@ void matmul_tiled(const Exec& exec, const VA& A, const VB& B, const VC& C, int t
   Kokkos::parallel_for("miniapp::matmul::tiled", policy, body);
 }
 
-// Register-blocked team-scratch product. A BM x BN output tile per team; each thread owns a TM x TN
-// block of it. GPU layout (Interleave): a thread's rows/columns are strided by the thread grid so
-// scratch reads hit distinct banks and C stores coalesce. Host layout: contiguous TN columns so
-// the compiler vectorises the inner loop. A's tile is stored transposed (k-major) in scratch.
+// The general register-blocked team-scratch product, for any team size: what GPUs run when the
+// user fixes team_size (with 256 it is the GPU kernel of runs 1-5: one scratch stage, scalar
+// scratch loads, the next k-tile prefetched into registers). A BM x BN output tile per team; each
+// thread owns a TM x TN block of it. Interleaved layout: a thread's rows/columns are strided by the
+// thread grid so scratch reads hit distinct banks and C stores coalesce; otherwise contiguous TN
+// columns. A's tile is stored transposed (k-major) in scratch. Teams smaller than the thread grid
+// walk several blocks and keep their partial sums in C between k-tiles.
 template <int BM, int BN, int BK, int TM, int TN, bool Interleave>
 struct RegisterBlocking {
   static constexpr int threads = (BM / TM) * (BN / TN);
@@ -229,28 +241,240 @@ void matmul_tiled_rb_impl(const Exec& exec, const VA& A, const VB& B, const VC& 
   Kokkos::parallel_for("miniapp::matmul::tiled_rb", policy, body);
 }
 
-// Tile shapes per backend and tile width (64 or 128). GPUs: 256 threads, 8x8 outputs each
-// (4x4 for 64x64 tiles, and for every float64 product).
-// Host: one thread per team walks 4x8 blocks with a deep k-tile, so the partial sums it reloads
-// from C are amortised over BK multiply-adds.
+// 16 bytes of T: one shared-memory load instruction (LDS.128 on NVIDIA, ds_read_b128 on AMD) for
+// 4 floats or 2 doubles of a fragment, instead of 4 or 2 scalar loads.
+template <class T>
+struct alignas(16) Fragment {
+  static constexpr int width = int(16 / sizeof(T));
+  T v[width];
+};
+
+// `groups` fragments starting at `first`, `step` elements apart, into out[groups * width].
+template <int groups, class T>
+KOKKOS_INLINE_FUNCTION void fragments(const T* first, int step, T* out) {
+  constexpr int V = Fragment<T>::width;
+  MINIAPP_UNROLL
+  for (int g = 0; g < groups; ++g) {
+    const Fragment<T> f = *reinterpret_cast<const Fragment<T>*>(first + g * step);
+    MINIAPP_UNROLL
+    for (int v = 0; v < V; ++v)
+      out[g * V + v] = f.v[v];
+  }
+}
+
+// The GPU shape of tiled_rb: a BM x BN tile per team of (BM/TM) x (BN/TN) threads, each thread a
+// TM x TN block of sums in registers for the whole k loop.
+//   - two scratch stages: the next k-tile is read from global memory into registers while the
+//     current one is multiplied, then stored into the other stage; one barrier per k-tile
+//   - fragments: a thread's rows (columns) are TM/V (TN/V) runs of V = 16/sizeof(T) contiguous
+//     elements, each read from scratch with one 16-byte load
+//   - warp tiling: a warp is a 4 x 8 block of the thread grid, so per k step it reads 4 distinct
+//     fragments of A and 8 of B (64 + 128 bytes: each one shared-memory wavefront, the rest
+//     broadcast) for TM x TN FMAs per thread
+//   - LaunchBounds<threads, 2>: registers capped so that two teams share an SM
+// Needs a team of exactly `threads`; any other team size takes matmul_tiled_rb_impl.
+template <int BM, int BN, int BK, int TM, int TN>
+struct PipelinedBlocking {
+  static constexpr int GR = BM / TM, GC = BN / TN; // thread grid
+  static constexpr int threads = GR * GC;
+  static_assert(GC % 8 == 0 && GR % 4 == 0, "warps are 4 x 8 blocks of the thread grid");
+  static_assert(BM * BK % threads == 0 && BK * BN % threads == 0, "whole tiles per load");
+};
+
+template <int BM, int BN, int BK, int TM, int TN, class Exec, class VA, class VB, class VC>
+void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const VC& C) {
+  using T = typename VC::non_const_value_type;
+  using Cfg = PipelinedBlocking<BM, BN, BK, TM, TN>;
+  constexpr int GR = Cfg::GR, GC = Cfg::GC, threads = Cfg::threads;
+  constexpr int V = Fragment<T>::width;
+  static_assert(TM % V == 0 && TN % V == 0, "whole fragments per thread");
+  // A's k-major rows, padded 16 bytes: the transposing stores of one warp fall in distinct banks.
+  constexpr int AS = BM + V;
+  constexpr int stage = BK * AS + BK * BN;                      // elements per scratch stage
+  constexpr int LA = BM * BK / threads, LB = BK * BN / threads; // loads per thread per k-tile
+  using Policy = Kokkos::TeamPolicy<Exec, Kokkos::LaunchBounds<threads, 2>>;
+  using Member = typename Policy::member_type;
+  const int M = C.extent(0), N = C.extent(1), K = A.extent(1);
+  const int tiles_n = (N + BN - 1) / BN;
+  const int league = ((M + BM - 1) / BM) * tiles_n;
+  const std::size_t bytes = 2 * sizeof(T) * std::size_t(stage) + 16; // + alignment slack
+  check_scratch<Policy>("miniapp::matmul::tiled_rb", bytes);
+
+  auto body = KOKKOS_LAMBDA(const Member& team) {
+    T* smem = static_cast<T*>(team.team_scratch(0).get_shmem_aligned(bytes - 16, 16));
+    const int row0 = (team.league_rank() / tiles_n) * BM;
+    const int col0 = (team.league_rank() % tiles_n) * BN;
+    const int rank = team.team_rank(), warp = rank / 32, lane = rank % 32;
+    const int ty = (warp / (GC / 8)) * 4 + lane / 8, tx = (warp % (GC / 8)) * 8 + lane % 8;
+    T acc[TM][TN];
+    MINIAPP_UNROLL
+    for (int i = 0; i < TM; ++i) {
+      MINIAPP_UNROLL
+      for (int j = 0; j < TN; ++j)
+        acc[i][j] = 0;
+    }
+    T next_a[LA], next_b[LB];
+    auto fetch = [&](int k0) { // coalesced: consecutive ranks read consecutive k (A), columns (B)
+      MINIAPP_UNROLL
+      for (int q = 0; q < LA; ++q) {
+        const int l = rank + q * threads, r = row0 + l / BK, c = k0 + l % BK;
+        next_a[q] = (r < M && c < K) ? A(r, c) : T(0); // zero padding
+      }
+      MINIAPP_UNROLL
+      for (int q = 0; q < LB; ++q) {
+        const int l = rank + q * threads, r = k0 + l / BN, c = col0 + l % BN;
+        next_b[q] = (r < K && c < N) ? B(r, c) : T(0);
+      }
+    };
+    auto store = [&](int s) {
+      T* As = smem + s * stage;
+      T* Bs = As + BK * AS;
+      MINIAPP_UNROLL
+      for (int q = 0; q < LA; ++q) {
+        const int l = rank + q * threads;
+        As[(l % BK) * AS + l / BK] = next_a[q];
+      }
+      MINIAPP_UNROLL
+      for (int q = 0; q < LB; ++q)
+        Bs[rank + q * threads] = next_b[q];
+    };
+    auto multiply = [&](int s) {
+      const T* As = smem + s * stage;
+      const T* Bs = As + BK * AS;
+      MINIAPP_UNROLL
+      for (int kk = 0; kk < BK; ++kk) {
+        T a[TM], b[TN];
+        fragments<TM / V>(As + kk * AS + ty * V, GR * V, a);
+        fragments<TN / V>(Bs + kk * BN + tx * V, GC * V, b);
+        MINIAPP_UNROLL
+        for (int i = 0; i < TM; ++i) {
+          MINIAPP_UNROLL
+          for (int j = 0; j < TN; ++j)
+            acc[i][j] += a[i] * b[j];
+        }
+      }
+    };
+
+    fetch(0);
+    store(0);
+    team.team_barrier();
+    int s = 0;
+    for (int k0 = 0; k0 < K; k0 += BK) {
+      const bool more = k0 + BK < K;
+      if (more)
+        fetch(k0 + BK); // in flight during the multiply
+      multiply(s);
+      if (more)
+        store(s ^ 1); // the stage everyone finished reading before the last barrier
+      team.team_barrier();
+      s ^= 1;
+    }
+    MINIAPP_UNROLL
+    for (int i = 0; i < TM; ++i) {
+      const int r = row0 + (i / V) * GR * V + ty * V + i % V;
+      MINIAPP_UNROLL
+      for (int j = 0; j < TN; ++j) {
+        const int c = col0 + (j / V) * GC * V + tx * V + j % V;
+        if (r < M && c < N)
+          C(r, c) = acc[i][j];
+      }
+    }
+  };
+  Policy policy(exec, league, threads);
+  policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
+  Kokkos::parallel_for("miniapp::matmul::tiled_rb", policy, body);
+}
+
+// The host shape of tiled_rb: no scratch. Each thread walks TM x TN blocks of its team's BM x BN
+// tile and keeps a block's sums in registers for the whole k loop; per k it broadcasts TM elements
+// of A and reads TN contiguous elements of B, which the compiler turns into TN / (vector width)
+// vector loads and TM x that many vector FMAs (TN = 64 bytes of T: four rows of two AVX2 vectors
+// of sums in float32, eight of the sixteen registers). A's TM rows stay in L1 across a tile's
+// block columns, B's K x TN strip in L2 across its block rows.
+template <int BM, int BN, int TM, int TN, class Exec, class VA, class VB, class VC>
+void matmul_tiled_rb_host(const Exec& exec, const VA& A, const VB& B, const VC& C, int team_size) {
+  using T = typename VC::non_const_value_type;
+  using Policy = Kokkos::TeamPolicy<Exec>;
+  using Member = typename Policy::member_type;
+  constexpr int GC = BN / TN, blocks = (BM / TM) * GC;
+  const int M = C.extent(0), N = C.extent(1), K = A.extent(1);
+  const int tiles_n = (N + BN - 1) / BN;
+  const int league = ((M + BM - 1) / BM) * tiles_n;
+  const std::size_t lda = A.stride(0), ldb = B.stride(0);
+  const T* a_ptr = A.data();
+  const T* b_ptr = B.data();
+
+  auto body = KOKKOS_LAMBDA(const Member& team) {
+    const int row0 = (team.league_rank() / tiles_n) * BM;
+    const int col0 = (team.league_rank() % tiles_n) * BN;
+    for (int blk = team.team_rank(); blk < blocks; blk += team.team_size()) {
+      const int r0 = row0 + (blk / GC) * TM, c0 = col0 + (blk % GC) * TN;
+      if (r0 >= M || c0 >= N)
+        continue;
+      T acc[TM][TN];
+      for (int i = 0; i < TM; ++i)
+        for (int j = 0; j < TN; ++j)
+          acc[i][j] = 0;
+      if (r0 + TM <= M && c0 + TN <= N) { // interior block: no bounds in the k loop
+        for (int k = 0; k < K; ++k) {
+          const T* b = b_ptr + k * ldb + c0;
+          for (int i = 0; i < TM; ++i) {
+            const T a = a_ptr[(r0 + i) * lda + k];
+            for (int j = 0; j < TN; ++j)
+              acc[i][j] += a * b[j];
+          }
+        }
+      } else { // edge block: rows and columns past the matrix contribute zeros
+        for (int k = 0; k < K; ++k)
+          for (int i = 0; i < TM; ++i) {
+            const T a = r0 + i < M ? a_ptr[(r0 + i) * lda + k] : T(0);
+            for (int j = 0; j < TN; ++j)
+              acc[i][j] += a * (c0 + j < N ? b_ptr[k * ldb + c0 + j] : T(0));
+          }
+      }
+      for (int i = 0; i < TM && r0 + i < M; ++i)
+        for (int j = 0; j < TN && c0 + j < N; ++j)
+          C(r0 + i, c0 + j) = acc[i][j];
+    }
+  };
+  Policy probe(exec, league, Kokkos::AUTO);
+  const int ts = fit_team_size(probe, body, 1, team_size, "miniapp::matmul::tiled_rb");
+  Kokkos::parallel_for("miniapp::matmul::tiled_rb", Policy(exec, league, ts), body);
+}
+
+// Tile shapes per backend and tile width (64 or 128). GPUs: matmul_tiled_rb_pipelined with 256
+// threads (the general kernel when the user fixes another team size).
+// Host: matmul_tiled_rb_host, one thread per team unless the user fixes the team size.
 template <class Exec, class VA, class VB, class VC>
 void matmul_tiled_rb(const Exec& exec, const VA& A, const VB& B, const VC& C, int tile,
                      int team_size = 0) {
   constexpr bool host =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible;
-  if (host) {
-    if (tile == 128)
-      matmul_tiled_rb_impl<128, 128, 128, 4, 8, false>(exec, A, B, C, team_size);
-    else
-      matmul_tiled_rb_impl<64, 64, 128, 4, 8, false>(exec, A, B, C, team_size);
-  } else {
+  if constexpr (host) {
     using T = typename VC::non_const_value_type;
-    // 128x128 with 8x8 outputs per thread needs 255 registers in float64 and spills: float64
-    // always runs the 64x64 shape on GPUs.
-    if (tile == 64 || sizeof(T) == 8)
+    constexpr int TN = int(64 / sizeof(T));
+    if (tile == 128)
+      matmul_tiled_rb_host<128, 128, 4, TN>(exec, A, B, C, team_size);
+    else
+      matmul_tiled_rb_host<64, 64, 4, TN>(exec, A, B, C, team_size);
+  } else if (team_size > 0) {
+    // A team size the user chose: the general kernel, which accepts any team (with 256, the
+    // GPU kernel of runs 1-5, kept for comparison: docs/performance.md).
+    if (tile == 64)
       matmul_tiled_rb_impl<64, 64, 16, 4, 4, true>(exec, A, B, C, team_size);
     else
       matmul_tiled_rb_impl<128, 128, 16, 8, 8, true>(exec, A, B, C, team_size);
+  } else {
+    using T = typename VC::non_const_value_type;
+    // 256 threads. float32 128: 8x8 sums per thread (64 registers of 128 at two teams per SM).
+    // float64 128: 128x64 tiles, 8x4 sums (64 registers for the sums: 8x8 doubles would take
+    // all 128 a thread has at two teams per SM, the old 128x128 float64 shape spilled).
+    if (tile == 64)
+      matmul_tiled_rb_pipelined<64, 64, 8, 4, 4>(exec, A, B, C);
+    else if (sizeof(T) == 8)
+      matmul_tiled_rb_pipelined<128, 64, 8, 8, 4>(exec, A, B, C);
+    else
+      matmul_tiled_rb_pipelined<128, 128, 8, 8, 8>(exec, A, B, C);
   }
 }
 

@@ -31,6 +31,7 @@ public:
     A_.upload();
     B_.upload();
   }
+  void fence() override { exec_.fence(); }
   void run() override {
     if (c_.variant == "flat") {
       matmul_flat(exec_, A_.d, B_.d, C_.d);

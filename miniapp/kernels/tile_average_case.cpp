@@ -30,6 +30,7 @@ public:
     return {elems + tiles, double(sizeof(T)) * (elems + tiles)};
   }
   void upload() override { X_.upload(); }
+  void fence() override { exec_.fence(); }
   void run() override {
     if (c_.variant == "leader")
       tile_average_leader(exec_, X_.d, avg_.d, S_, c_.team_size);

@@ -57,6 +57,7 @@ public:
   std::string label() const override { return "miniapp::tile_index::team"; }
   Work work() const override { return {0.0, 6.0 * sizeof(int) * double(c_.m) * double(c_.n)}; }
   void upload() override {}
+  void fence() override { exec_.fence(); }
   void run() override { tile_index_map(exec_, out_, tr_, tc_, c_.team_size); }
   void poison() override {
     Kokkos::deep_copy(out_, -1);

@@ -4,6 +4,7 @@
 #include "report/results_writer.hpp"
 #include "run/device_info.hpp"
 #include "run/runner.hpp"
+#include "run/timing.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <nlohmann/json.hpp>
@@ -119,16 +120,8 @@ std::string check_entry(const nlohmann::json& entry, const std::vector<int>& til
 double time_once(const Case& c, const std::string& backend) {
   auto k = make_kernel_case(c, backend);
   k->upload();
-  k->run();
-  Kokkos::fence();
-  std::vector<double> t;
-  for (int i = 0; i < 3; ++i) {
-    Kokkos::Timer timer;
-    k->run();
-    Kokkos::fence();
-    t.push_back(timer.seconds());
-  }
-  return summarize(t).median;
+  // The runner's rule and helper (run/timing.hpp), so the tuner ranks what the run will measure.
+  return summarize(time_launches([&] { k->fence(); }, [&] { k->run(); }, 1, 3)).median;
 }
 } // namespace
 

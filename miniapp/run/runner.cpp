@@ -3,6 +3,7 @@
 #include "compat.hpp"
 #include "run/autotune.hpp"
 #include "run/device_info.hpp"
+#include "run/timing.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -23,14 +24,6 @@ extern "C" void on_signal(int sig) {
     signal(sig, SIG_DFL);
     raise(sig);
   }
-}
-
-double seconds_of(const std::function<void()>& f) {
-  Kokkos::fence();
-  Kokkos::Timer t;
-  f();
-  Kokkos::fence(); // every timed region ends with a fence
-  return t.seconds();
 }
 } // namespace
 
@@ -69,19 +62,20 @@ CaseResult run_case(const Case& c, const config::Settings& s, const std::string&
     auto kernel = make_kernel_case(r.c, backend);
     r.work = kernel->work();
     r.transfers_are_copies = kernel->transfers_are_copies();
-    for (int w = 0; w < s.warmup && !stop_requested(); ++w) {
-      kernel->upload();
-      kernel->run();
-      Kokkos::fence();
-    }
-    std::vector<double> h2d, compute, d2h, total;
-    for (int rep = 0; rep < s.repetitions && !stop_requested(); ++rep) {
-      // The paper's method: data to the device, processing, data back, each timed.
-      h2d.push_back(seconds_of([&] { kernel->upload(); }));
-      compute.push_back(seconds_of([&] { kernel->run(); }));
-      d2h.push_back(seconds_of([&] { kernel->download(); }));
-      total.push_back(h2d.back() + compute.back() + d2h.back());
-    }
+    // Three phases, each through run/timing.hpp: copies in, launches back to back, copies out.
+    // Repetition i's total is the sum of the three phases' i-th samples. Copies warm up by count
+    // only (the time rule is for the host launches that needed it, and would cost each case).
+    const auto keep_going = [] { return !stop_requested(); };
+    const auto fence = [&] { kernel->fence(); };
+    const std::vector<double> h2d = time_launches(
+        fence, [&] { kernel->upload(); }, s.warmup, s.repetitions, keep_going, 0);
+    const std::vector<double> compute = time_launches(
+        fence, [&] { kernel->run(); }, s.warmup, s.repetitions, keep_going);
+    const std::vector<double> d2h = time_launches(
+        fence, [&] { kernel->download(); }, s.warmup, s.repetitions, keep_going, 0);
+    std::vector<double> total;
+    for (std::size_t i = 0; i < d2h.size(); ++i)
+      total.push_back(h2d[i] + compute[i] + d2h[i]);
     if (stop_requested()) {
       r.status = "interrupted";
       r.message = "stopped by a signal before the case completed";
@@ -102,7 +96,7 @@ CaseResult run_case(const Case& c, const config::Settings& s, const std::string&
       kernel->upload();
       kernel->poison();
       kernel->run();
-      Kokkos::fence();
+      kernel->fence();
       kernel->download();
     }
     if (s.validate) {
