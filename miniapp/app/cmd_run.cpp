@@ -119,13 +119,17 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
       progress.case_done(r);
     });
   } catch (const std::exception& e) {
-    writer->finish("failed");
+    writer->finish("failed"); // never throws; its own error is the same disk as e's
     std::cerr << "miniapp: rank " << mpi.rank() << ": " << e.what() << std::endl;
     return kRuntimeError;
   }
   progress.finish();
   const bool interrupted = stop_requested() || results.size() < plan.cases.size();
-  writer->finish(interrupted ? "interrupted" : "complete");
+  if (const std::string error = writer->finish(interrupted ? "interrupted" : "complete");
+      !error.empty()) {
+    std::cerr << "miniapp: rank " << mpi.rank() << ": " << error << std::endl;
+    return kRuntimeError;
+  }
   print_results_table(std::cout, plan, results);
   ceilings.print(std::cout);
   std::cout << "results written to " << writer->directory() << "/\n";
