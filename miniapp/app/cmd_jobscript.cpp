@@ -14,9 +14,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -102,20 +100,6 @@ std::string submit(const std::string& file) {
   return out.substr(0, end);
 }
 
-// A site's own template: read here so that a missing file is a config error before any work.
-std::string read_template(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw config::ConfigError(path + ":1:1: cannot read the job template");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (text.str().size() > (1u << 20))
-    throw config::ConfigError(path + ":1:1: the job template is larger than 1 MiB");
-  if (text.str().empty())
-    throw config::ConfigError(path + ":1:1: the job template is empty");
-  return text.str();
-}
-
 // The program the job runs must have the profile's backend; only this program can be asked.
 void check_program_backend(const jobs::SystemProfile& sys, const JobscriptArgs& args) {
   if (!args.miniapp.empty() || !sys.miniapp.empty())
@@ -164,8 +148,8 @@ int cmd_jobscript(const JobscriptArgs& args, const MpiEnv& mpi) {
     req.hint = args.hint;
     req.template_file = absolute(args.template_file);
     layout = jobs::layout_job(sys, req);
-    if (layout.template_name != "openmp" && layout.template_name != "gpu")
-      req.template_text = read_template(layout.template_name);
+    if (layout.own_template)
+      req.template_text = jobs::read_small_file(layout.template_name, "job template");
 
     PlanLimits limits; // the job's nodes, not this machine: no memory check here
     limits.ranks = layout.ranks();
@@ -185,7 +169,7 @@ int cmd_jobscript(const JobscriptArgs& args, const MpiEnv& mpi) {
   }
   // Never onto a file the job reads, never through a symbolic link.
   std::vector<std::string> inputs = {args.config, sys.file};
-  if (!req.template_text.empty())
+  if (layout.own_template)
     inputs.push_back(layout.template_name);
   try {
     write_output_file(file, script, inputs, true);

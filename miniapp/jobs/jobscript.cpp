@@ -178,6 +178,7 @@ JobLayout layout_job(const SystemProfile& sys, const JobRequest& req) {
     throw ConfigError("--time '" + comment_text(l.time) +
                       "' is not a Slurm time (MM, HH:MM:SS or D-HH:MM:SS, minutes and seconds "
                       "below 60, hours below 24 after a day count)");
+  l.own_template = !req.template_file.empty() || !sys.template_file.empty();
   l.template_name = !req.template_file.empty()   ? req.template_file
                     : !sys.template_file.empty() ? sys.template_file
                     : sys.gpu()                  ? "gpu"
@@ -187,7 +188,9 @@ JobLayout layout_job(const SystemProfile& sys, const JobRequest& req) {
 
 std::string render_jobscript(const SystemProfile& sys, const JobRequest& req) {
   const JobLayout l = layout_job(sys, req);
-  const bool own_template = !req.template_text.empty();
+  const bool own_template = l.own_template;
+  if (own_template && req.template_text.empty())
+    throw ConfigError(l.template_name + ":1:1: the job template is empty");
   const std::string& text = own_template ? req.template_text : job_template(l.template_name);
 
   // #SBATCH lines are read by sbatch only (a comment to bash): single lines suffice.

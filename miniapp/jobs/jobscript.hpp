@@ -32,6 +32,7 @@ struct JobRequest {
 // The resources a request comes to on a system.
 struct JobLayout {
   std::string template_name; // openmp or gpu (built-in), or the template file
+  bool own_template = false; // template_name is a site's file (--template or the profile's)
   int nodes = 1;
   int ranks_per_node = 1;
   int cpus_per_task = 1;

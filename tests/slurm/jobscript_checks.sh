@@ -138,6 +138,22 @@ refuse 2 'tile_index_8x9.yaml:[0-9]+:[0-9]+: .*(rank|MPI)' \
   jobscript "$src/configs/examples/tile_index_8x9.yaml" --system generic-cpu --nodes 2
 refuse 2 'hint' jobscript "$scratch/small.yaml" --system generic-cpu --hint sometimes
 
+# Profiles and templates are read with a size limit (/dev/zero must not fill the memory).
+refuse 2 '/dev/zero:1:1: the system profile is larger than 1 MiB' jobscript "$scratch/small.yaml" --system /dev/zero
+refuse 2 '/dev/zero:1:1: the job template is larger than 1 MiB' jobscript "$scratch/small.yaml" --system generic-cpu --template /dev/zero
+: >"$scratch/empty.sh"
+refuse 2 'empty.sh:1:1: the job template is empty' jobscript "$scratch/small.yaml" --system generic-cpu --template "$scratch/empty.sh"
+printf '#!/bin/bash\n#SBATCH --time=@@TIME@@\n' >"$scratch/site-template.sh"
+printf 'name: site\nbackend: openmp\ncores_per_node: 4\ntemplate: site-template.sh\n' >"$scratch/site.yaml"
+if "$MINIAPP" jobscript "$scratch/small.yaml" --system "$scratch/site.yaml" >"$scratch/site.out" 2>"$scratch/err" &&
+  [[ $(cat "$scratch/site.out") == $'#!/bin/bash\n#SBATCH --time=00:30:00' ]]; then
+  pass "the profile's template (relative to the profile) is used"
+else
+  fail "profile template: $(cat "$scratch/err") $(cat "$scratch/site.out")"
+fi
+refuse 2 'site.yaml.*is an input' jobscript "$scratch/small.yaml" --system "$scratch/site.yaml" -o "$scratch/site.yaml"
+refuse 2 'site-template.sh.*is an input' jobscript "$scratch/small.yaml" --system "$scratch/site.yaml" -o "$scratch/site-template.sh"
+
 # Files: -o onto the config the job reads is refused; so is writing through a symbolic link,
 # also at --submit's fixed file name (the link's target keeps its content and mode).
 cp "$scratch/small.yaml" "$scratch/keep.yaml"
