@@ -113,8 +113,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   jobscript
       ->add_option("--ranks-per-node", job_args.ranks_per_node,
-                   "MPI ranks per node (default: the profile's ranks_per_node, else 1; a GPU "
-                   "system runs one rank per GPU up to gpus_per_node)")
+                   "MPI ranks per node (default: the profile's ranks_per_node, else 1; each rank "
+                   "gets one GPU on GPU systems, so at most gpus_per_node)")
       ->check(CLI::Range(1, 1000000));
   jobscript->add_option("--time", job_args.time,
                         "Wall time limit, e.g. 00:30:00 (default: the profile's)");
