@@ -149,7 +149,7 @@ int cmd_jobscript(const JobscriptArgs& args, const MpiEnv& mpi) {
     req.template_file = absolute(args.template_file);
     layout = jobs::layout_job(sys, req);
     if (layout.own_template)
-      req.template_text = jobs::read_small_file(layout.template_name, "job template");
+      req.template_text = jobs::read_job_template(layout.template_name);
 
     PlanLimits limits; // the job's nodes, not this machine: no memory check here
     limits.ranks = layout.ranks();

@@ -3,6 +3,7 @@
 #include "config/yaml_strict.hpp"
 
 #include <cctype>
+#include <fstream>
 #include <stdexcept>
 
 namespace miniapp::jobs {
@@ -129,6 +130,21 @@ std::string render_template(const std::string& text, const std::string& label,
     pos = close + 2;
   }
   return out;
+}
+
+std::string read_job_template(const std::string& path) {
+  constexpr std::size_t kMaxBytes = 1u << 20;
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw ConfigError(path + ":1:1: cannot read the job template");
+  std::string text(kMaxBytes + 1, '\0'); // one byte past the limit shows a larger file
+  in.read(&text[0], std::streamsize(text.size()));
+  text.resize(std::size_t(in.gcount()));
+  if (text.size() > kMaxBytes)
+    throw ConfigError(path + ":1:1: the job template is larger than 1 MiB");
+  if (text.empty())
+    throw ConfigError(path + ":1:1: the job template is empty");
+  return text;
 }
 
 const std::string& job_template(const std::string& name) {

@@ -55,6 +55,9 @@ std::string render_template(const std::string& text, const std::string& label,
 std::string shell_quote(const std::string& s);
 // As shell_quote, with each "%j" turned into "${SLURM_JOB_ID}".
 std::string shell_quote_job_pattern(const std::string& s);
+// A site's template file, read with a bound (/dev/zero must not fill the memory): at most 1 MiB,
+// not empty, else ConfigError("path:1:1: ...").
+std::string read_job_template(const std::string& path);
 // Letters, digits, '.', '_' and '-' kept, anything else '_' (job names, file names).
 std::string job_file_name(const std::string& s);
 // Text for a comment line: control characters (newlines included) become spaces.

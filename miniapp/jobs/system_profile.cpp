@@ -215,22 +215,13 @@ SystemProfile parse_system_profile(const std::string& label, const std::string& 
   return p;
 }
 
-std::string read_small_file(const std::string& path, const std::string& what) {
-  constexpr std::size_t kMaxBytes = 1u << 20;
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw ConfigError(path + ":1:1: cannot read the " + what);
-  // Read at most one byte past the limit: /dev/zero or a huge file must not fill the memory.
-  std::string text(kMaxBytes + 1, '\0');
-  in.read(text.data(), std::streamsize(text.size()));
-  text.resize(std::size_t(in.gcount()));
-  if (text.size() > kMaxBytes)
-    throw ConfigError(path + ":1:1: the " + what + " is larger than 1 MiB");
-  return text;
-}
-
 SystemProfile load_system_profile(const std::string& path) {
-  return parse_system_profile(path, read_small_file(path, "system profile"));
+  std::ifstream in(path);
+  if (!in)
+    throw ConfigError(path + ":1:1: cannot read the system profile");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_system_profile(path, text.str());
 }
 
 std::string find_system_profile(const std::string& name_or_path, const std::string& program_path) {

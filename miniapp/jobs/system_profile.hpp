@@ -35,8 +35,6 @@ struct SystemProfile {
 
 // Reads and checks a profile; throws config::ConfigError("file:line:col: message").
 SystemProfile load_system_profile(const std::string& path);
-// A profile or job template: at most 1 MiB, else ConfigError("path:1:1: ...").
-std::string read_small_file(const std::string& path, const std::string& what);
 SystemProfile parse_system_profile(const std::string& label, const std::string& text);
 
 // A path (anything with a '/' or ending in .yaml) is used as is; a bare name NAME is looked up as

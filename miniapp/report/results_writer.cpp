@@ -440,27 +440,6 @@ void ResultsWriter::write_final_in_place(const std::string& status,
   }
 }
 
-nlohmann::json ResultsWriter::json_document(bool complete) const {
-  const int ranks = metadata_.value("mpi_ranks", 1);
-  nlohmann::json rows = nlohmann::json::array();
-  const auto cols = csv_columns();
-  for (const auto& r : rows_) {
-    const auto row = csv_row(r, plan_, ranks);
-    nlohmann::json obj;
-    for (size_t i = 0; i < cols.size(); ++i)
-      obj[cols[i]] = typed(row[i]);
-    rows.push_back(obj);
-  }
-  return {{"schema_version", 1},
-          {"complete", complete},
-          {"status", status_},
-          {"cases_planned", plan_.cases.size()},
-          {"cases_completed", rows_.size()},
-          {"config", plan_to_json(plan_)},
-          {"metadata", metadata_},
-          {"results", rows}};
-}
-
 void ResultsWriter::write_files(bool complete) {
   const int ranks = metadata_.value("mpi_ranks", 1);
   const auto& formats = plan_.settings.formats;
@@ -482,7 +461,25 @@ void ResultsWriter::write_files(bool complete) {
     write_file_atomically(dir_ + "/results.csv", csv.str());
   }
   if (want("json")) {
-    const nlohmann::json doc = json_document(complete);
+    nlohmann::json rows = nlohmann::json::array();
+    const auto cols = csv_columns();
+    for (const auto& r : rows_) {
+      const auto row = csv_row(r, plan_, ranks);
+      nlohmann::json obj;
+      for (size_t i = 0; i < cols.size(); ++i)
+        obj[cols[i]] = typed(row[i]);
+      rows.push_back(obj);
+    }
+    nlohmann::json doc = {{"schema_version", 1},
+                          {"complete", complete},
+                          {"status", status_},
+                          {"cases_planned", plan_.cases.size()},
+                          {"cases_completed", rows_.size()},
+                          {"config", plan_to_json(plan_)},
+                          {"metadata", metadata_},
+                          {"results", rows}};
+
+    // Spare whitespace after the document: room for the final status written in place.
     const std::string text = doc.dump(2) + "\n" + std::string(kFinalReserve, ' ');
     const std::string path = dir_ + "/results.json";
     write_file_atomically(path, text);

@@ -34,7 +34,6 @@ public:
 
 private:
   void write_files(bool complete);
-  nlohmann::json json_document(bool complete) const;
   void write_final_in_place(const std::string& status, const std::string& error) noexcept;
   std::string dir_;
   const Plan& plan_;

@@ -138,8 +138,7 @@ refuse 2 'tile_index_8x9.yaml:[0-9]+:[0-9]+: .*(rank|MPI)' \
   jobscript "$src/configs/examples/tile_index_8x9.yaml" --system generic-cpu --nodes 2
 refuse 2 'hint' jobscript "$scratch/small.yaml" --system generic-cpu --hint sometimes
 
-# Profiles and templates are read with a size limit (/dev/zero must not fill the memory).
-refuse 2 '/dev/zero:1:1: the system profile is larger than 1 MiB' jobscript "$scratch/small.yaml" --system /dev/zero
+# Templates are read with a size limit (/dev/zero must not fill the memory).
 refuse 2 '/dev/zero:1:1: the job template is larger than 1 MiB' jobscript "$scratch/small.yaml" --system generic-cpu --template /dev/zero
 : >"$scratch/empty.sh"
 refuse 2 'empty.sh:1:1: the job template is empty' jobscript "$scratch/small.yaml" --system generic-cpu --template "$scratch/empty.sh"
