@@ -119,7 +119,7 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
       progress.case_done(r);
     });
   } catch (const std::exception& e) {
-    writer->finish("failed"); // never throws; its own error is the same disk as e's
+    writer->finish("failed");
     std::cerr << "miniapp: rank " << mpi.rank() << ": " << e.what() << std::endl;
     return kRuntimeError;
   }
