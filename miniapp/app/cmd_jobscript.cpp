@@ -160,6 +160,11 @@ int cmd_jobscript(const JobscriptArgs& args, const MpiEnv& mpi) {
     return kConfigError;
   }
 
+  // The one-rank default on a GPU node, said where the user looks (stdout may be the script).
+  if (sys.gpu() && layout.ranks_per_node < sys.gpus_per_node && args.ranks_per_node == 0 &&
+      sys.ranks_per_node == 0)
+    std::cerr << "miniapp jobscript: one rank (one GPU) per node; --ranks-per-node "
+              << sys.gpus_per_node << " runs one rank on each GPU (a distributed run)" << std::endl;
   std::string file = args.output_file;
   if (file.empty() && args.submit)
     file = "miniapp-" + jobs::job_file_name(req.experiment + "-" + sys.name) + ".sh";
@@ -183,10 +188,6 @@ int cmd_jobscript(const JobscriptArgs& args, const MpiEnv& mpi) {
   std::cerr << "miniapp jobscript: wrote " << file << " (" << sys.name << ", " << layout.ranks()
             << " rank(s): " << layout.nodes << " node(s) x " << layout.ranks_per_node
             << " per node, template " << layout.template_name << ")" << std::endl;
-  if (sys.gpu() && layout.ranks_per_node < sys.gpus_per_node && args.ranks_per_node == 0 &&
-      sys.ranks_per_node == 0)
-    std::cerr << "miniapp jobscript: one rank (one GPU) per node; --ranks-per-node "
-              << sys.gpus_per_node << " runs one rank on each GPU (a distributed run)" << std::endl;
   if (!args.submit)
     return kOk;
   const std::string id = submit(file);

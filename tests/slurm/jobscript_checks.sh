@@ -75,6 +75,11 @@ generate gpu1 --system generic-gpu "${gpu_build[@]}"
 expect gpu1 '^#SBATCH --ntasks-per-node=1$'
 expect gpu1 '^#SBATCH --cpus-per-task=64$'
 expect gpu1 '= 1 rank\(s\), one GPU per rank'
+if grep -q 'one rank (one GPU) per node; --ranks-per-node 4 runs one rank on each GPU' "$scratch/gpu1.err"; then
+  pass "gpu1: the one-rank default is said on stderr"
+else
+  fail "gpu1: no note about the one-rank default: $(cat "$scratch/gpu1.err")"
+fi
 
 generate hip --system generic-amd-gpu --ranks-per-node 8 "${gpu_build[@]}"
 expect hip '^#SBATCH --ntasks-per-node=8$'
