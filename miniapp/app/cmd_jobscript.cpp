@@ -172,8 +172,8 @@ int cmd_jobscript(const JobscriptArgs& args, const MpiEnv& mpi) {
     std::cout << script << std::flush;
     return kOk;
   }
-  // Never onto a file the job reads, never through a symbolic link.
-  std::vector<std::string> inputs = {args.config, sys.file};
+  // Never onto a file the job reads (or runs), never through a symbolic link.
+  std::vector<std::string> inputs = {args.config, sys.file, req.miniapp};
   if (layout.own_template)
     inputs.push_back(layout.template_name);
   try {

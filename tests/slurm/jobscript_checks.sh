@@ -163,6 +163,9 @@ refuse 2 'site-template.sh.*is an input' jobscript "$scratch/small.yaml" --syste
 cp "$scratch/small.yaml" "$scratch/keep.yaml"
 refuse 2 'is an input' jobscript "$scratch/keep.yaml" --system generic-cpu -o "$scratch/keep.yaml"
 if cmp -s "$scratch/small.yaml" "$scratch/keep.yaml"; then pass "the config is unchanged"; else fail "-o overwrote the config"; fi
+printf 'program' >"$scratch/prog"
+refuse 2 'is an input' jobscript "$scratch/small.yaml" --system generic-cpu --miniapp "$scratch/prog" -o "$scratch/prog"
+if [[ $(cat "$scratch/prog") == program ]]; then pass "the job's program is unchanged"; else fail "-o overwrote the job's program"; fi
 mkdir -p "$scratch/submit/bin"
 printf '#!/bin/bash\necho 42\n' >"$scratch/submit/bin/sbatch"
 chmod +x "$scratch/submit/bin/sbatch"
