@@ -106,9 +106,14 @@ int main(int argc, char** argv) {
                    "System profile: a YAML file, or a name from jobscripts/systems "
                    "(generic-gpu, generic-amd-gpu, generic-cpu, local)")
       ->required();
-  jobscript->add_option("--nodes", job_args.nodes, "Nodes")->capture_default_str();
-  jobscript->add_option("--ranks-per-node", job_args.ranks_per_node,
-                        "MPI ranks per node (default: the profile's; GPU systems: one per GPU)");
+  jobscript->add_option("--nodes", job_args.nodes, "Nodes")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
+  jobscript
+      ->add_option("--ranks-per-node", job_args.ranks_per_node,
+                   "MPI ranks per node (default: the profile's ranks_per_node, else 1; each rank "
+                   "gets one GPU on GPU systems, so at most gpus_per_node)")
+      ->check(CLI::Range(1, 1000000));
   jobscript->add_option("--time", job_args.time,
                         "Wall time limit, e.g. 00:30:00 (default: the profile's)");
   jobscript->add_option("-o,--output", job_args.output_file,
@@ -125,6 +130,16 @@ int main(int argc, char** argv) {
   jobscript->add_option("--miniapp", job_args.miniapp,
                         "The program the job runs (default: this one, or the profile's 'miniapp')");
   jobscript->add_flag("--submit", job_args.submit, "Submit with sbatch and print the job id");
+  jobscript->add_flag(
+      "--exclusive", job_args.exclusive,
+      "Ask for whole nodes (#SBATCH --exclusive; always on for multi-node GPU jobs)");
+  jobscript
+      ->add_option("--hint", job_args.hint,
+                   "#SBATCH --hint: nomultithread (one thread per core) or multithread")
+      ->check(CLI::IsMember({"nomultithread", "multithread"}));
+  jobscript->add_option("--template", job_args.template_file,
+                        "A site's own job template (placeholders as in docs/jobs.md; default: the "
+                        "profile's 'template', else the built-in openmp or gpu one)");
 
   auto* info = app.add_subcommand(
       "info", "Kokkos version, backends, devices, ranks x threads, MPI (without starting it)");

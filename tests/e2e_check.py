@@ -6,6 +6,11 @@
             a second run into the same directory is refused and leaves the files untouched
   interrupt SIGTERM in the middle of a sweep: completed rows intact, JSON parses, run incomplete
   invalid   a run whose validation fails exits 4 and marks the row invalid
+  full_disk a run on a full disk (a small tmpfs; needs root) exits 3 naming the disk, leaves
+            results.json parseable with status "failed" and no temporary files; a disk full from
+            the start leaves no run directory behind
+  sigpipe   the reader of stdout goes away: the run stops, exits 3, results.json "interrupted"
+  files     --output-dir NEW/ (trailing slash) works; compare -o refuses its inputs and symlinks
 """
 import argparse
 import csv
@@ -199,11 +204,112 @@ def cmd_invalid(a):
     print(f"ok: exit 4, {len(rows)} row(s) marked invalid")
 
 
+def final_state(directory, status):
+    """results.json parses with the final status; no temporary files are left."""
+    with open(os.path.join(directory, "results.json")) as f:
+        doc = json.load(f)
+    if doc["status"] != status or doc["complete"] is not False:
+        fail(f"results.json says status={doc['status']} complete={doc['complete']}, "
+             f"expected {status}")
+    leftovers = [f for f in os.listdir(directory) if ".tmp." in f]
+    if leftovers:
+        fail(f"temporary files left behind: {leftovers}")
+    return doc
+
+
+def cmd_full_disk(a):
+    os.makedirs(a.dir, exist_ok=True)
+    mount = os.path.join(a.dir, "disk")
+    os.makedirs(mount, exist_ok=True)
+    subprocess.run(["umount", mount], stderr=subprocess.DEVNULL)
+    # 96 KiB: room for results.json with a few rows, not for the whole sweep.
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=96k", "tmpfs", mount]).returncode:
+        fail("cannot mount a small tmpfs (this test needs root)")
+    try:
+        run_dir = os.path.join(mount, "run")
+        code, out, err = run([a.miniapp, "run", a.config, "--output-dir", run_dir, "--quiet"])
+        print(err)
+        if code != RUNTIME_ERROR or "No space left on device (resource: disk)" not in err:
+            fail(f"exit {code}, expected {RUNTIME_ERROR} naming the disk")
+        doc = final_state(run_dir, "failed")
+        if "No space left" not in doc.get("error", ""):
+            fail("results.json does not say why the run failed")
+        print(f"ok: full disk: exit 3, results.json failed with {doc['cases_completed']} row(s)")
+        # Full from the start: no results.json can be written; nothing may block a rerun.
+        with open(os.path.join(mount, "filler"), "wb") as f:
+            try:
+                f.write(b"x" * (1 << 20))
+            except OSError:
+                pass
+        second = os.path.join(mount, "second")
+        code, out, err = run([a.miniapp, "run", a.config, "--output-dir", second, "--quiet"])
+        print(err)
+        if code != RUNTIME_ERROR or "resource: disk" not in err:
+            fail(f"exit {code} on a full disk, expected {RUNTIME_ERROR} naming the disk")
+        if os.path.exists(second):
+            fail(f"a run that could write nothing left {second}: {os.listdir(second)}")
+        print("ok: a disk full from the start: exit 3, no run directory left")
+    finally:
+        subprocess.run(["umount", mount])
+
+
+def cmd_sigpipe(a):
+    fresh(a.dir)
+    proc = subprocess.Popen([a.miniapp, "run", a.config, "--output-dir", a.dir, "--print"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.read(1024)
+    proc.stdout.close()  # the reader goes away, as `miniapp run ... | head` does
+    err = proc.stderr.read().decode(errors="replace")
+    proc.wait(timeout=300)
+    print(err[-2000:])
+    if proc.returncode != RUNTIME_ERROR:
+        fail(f"exit {proc.returncode} after SIGPIPE, expected {RUNTIME_ERROR} (interrupted)")
+    doc = final_state(a.dir, "interrupted")
+    if doc["cases_completed"] >= doc["cases_planned"]:
+        fail("the run did not stop")
+    print(f"ok: SIGPIPE: exit 3, results.json interrupted with {doc['cases_completed']} row(s)")
+
+
+def cmd_files(a):
+    os.makedirs(a.dir, exist_ok=True)
+    new = os.path.join(a.dir, "slash")
+    if os.path.exists(new):
+        shutil.rmtree(new)
+    code, out, err = run([a.miniapp, "run", a.config, "--output-dir", new + "/", "--quiet"])
+    if code != 0 or not os.path.exists(os.path.join(new, "results.json")):
+        fail(f"--output-dir NEW/: exit {code}: {err}")
+    print("ok: --output-dir with a trailing slash")
+    results = os.path.join(new, "results.json")
+    with open(results, "rb") as f:
+        before = f.read()
+    for target in (results, os.path.join(new, "results.csv")):
+        code, out, err = run([a.miniapp, "compare", new, "-o", target])
+        if code != 2 or "is an input" not in err:
+            fail(f"compare -o {target}: exit {code}, expected 2 (an input): {err}")
+    with open(results, "rb") as f:
+        if f.read() != before:
+            fail("compare -o changed the run's results.json")
+    print("ok: compare -o onto its input refused, results untouched")
+    victim = os.path.join(a.dir, "victim")
+    link = os.path.join(a.dir, "link.md")
+    with open(victim, "w") as f:
+        f.write("keep")
+    if os.path.lexists(link):
+        os.remove(link)
+    os.symlink(victim, link)
+    code, out, err = run([a.miniapp, "compare", new, "-o", link])
+    with open(victim) as f:
+        kept = f.read() == "keep"
+    if code != 2 or "symbolic link" not in err or not kept:
+        fail(f"compare -o SYMLINK: exit {code}, kept={kept}: {err}")
+    print("ok: compare -o through a symbolic link refused")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
-    for name in ("example", "results", "interrupt", "invalid"):
+    for name in ("example", "results", "interrupt", "invalid", "full_disk", "sigpipe", "files"):
         s = sub.add_parser(name)
         s.add_argument("--miniapp", required=True)
         s.add_argument("--config", required=True)
@@ -221,7 +327,8 @@ def main():
             s.add_argument("--set", action="append", default=[])
     a = p.parse_args()
     {"example": cmd_example, "results": cmd_results, "interrupt": cmd_interrupt,
-     "invalid": cmd_invalid}[a.cmd](a)
+     "invalid": cmd_invalid, "full_disk": cmd_full_disk, "sigpipe": cmd_sigpipe,
+     "files": cmd_files}[a.cmd](a)
 
 
 if __name__ == "__main__":

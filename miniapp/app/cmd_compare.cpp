@@ -122,7 +122,13 @@ int cmd_compare(const CompareArgs& args) {
     return kOk;
   }
   try {
-    write_file_atomically(args.output, text);
+    std::vector<std::string> read = args.inputs; // never onto a run it read
+    if (!args.baseline.empty())
+      read.push_back(args.baseline);
+    write_output_file(args.output, text, read, false);
+  } catch (const OutputRefused& e) {
+    std::cerr << "miniapp compare: " << e.what() << "\n";
+    return kConfigError;
   } catch (const std::exception& e) {
     std::cerr << "miniapp compare: " << e.what() << "\n";
     return kRuntimeError;

@@ -2,15 +2,18 @@
 // validate` first; with --submit, handed to sbatch.
 #include "app/commands.hpp"
 
-#include "app/load_plan.hpp"
 #include "config/config.hpp"
 #include "jobs/jobscript.hpp"
 #include "jobs/system_profile.hpp"
+#include "plan/plan.hpp"
+#include "report/results_writer.hpp"
+#include "run/backends.hpp"
+
+#include <algorithm>
 
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -97,6 +100,19 @@ std::string submit(const std::string& file) {
   return out.substr(0, end);
 }
 
+// The program the job runs must have the profile's backend; only this program can be asked.
+void check_program_backend(const jobs::SystemProfile& sys, const JobscriptArgs& args) {
+  if (!args.miniapp.empty() || !sys.miniapp.empty())
+    return; // another build, named on purpose
+  const auto have = compiled_backends();
+  if (sys.backend == "openmp" || std::find(have.begin(), have.end(), sys.backend) != have.end())
+    return;
+  throw config::ConfigError("system '" + sys.name + "' (" + sys.file + ") runs the " + sys.backend +
+                            " backend, which this miniapp (backends " + join(have, ", ") +
+                            ") does not have; build the " + sys.backend +
+                            " preset, or name such a build with --miniapp PATH");
+}
+
 } // namespace
 
 int cmd_jobscript(const JobscriptArgs& args, const MpiEnv& mpi) {
@@ -105,22 +121,21 @@ int cmd_jobscript(const JobscriptArgs& args, const MpiEnv& mpi) {
   jobs::SystemProfile sys;
   std::string script;
   jobs::JobRequest req;
+  jobs::JobLayout layout;
   try {
     sys = jobs::load_system_profile(jobs::find_system_profile(args.system, this_program()));
-    // The checks of `miniapp validate`, with the same overrides the job will use.
+    check_program_backend(sys, args);
+    // The checks of `miniapp validate`, with the same overrides and the rank count the job will
+    // use (a case that needs one rank is refused here, not after queueing).
     const auto cfg = config::load_config(args.config, args.overrides);
     check_backend(cfg, sys);
-    RunArgs run;
-    run.config = args.config;
-    run.overrides = args.overrides;
-    const Plan plan = load_plan(run, mpi);
 
     if (!args.output_dir.empty() && !args.results_dir.empty())
       throw config::ConfigError(
           "--output-dir (the run's exact directory) and --results-dir (a base "
           "for run directories) exclude each other");
     req.config = absolute(args.config);
-    req.experiment = plan.settings.name;
+    req.experiment = cfg.settings.name;
     req.overrides = args.overrides;
     req.nodes = args.nodes;
     req.ranks_per_node = args.ranks_per_node;
@@ -129,33 +144,50 @@ int cmd_jobscript(const JobscriptArgs& args, const MpiEnv& mpi) {
     req.results_dir = absolute(args.results_dir);
     req.miniapp = args.miniapp.empty() ? this_program() : absolute(args.miniapp);
     req.command = args.command_line;
+    req.exclusive = args.exclusive;
+    req.hint = args.hint;
+    req.template_file = absolute(args.template_file);
+    layout = jobs::layout_job(sys, req);
+    if (layout.own_template)
+      req.template_text = jobs::read_job_template(layout.template_name);
+
+    PlanLimits limits; // the job's nodes, not this machine: no memory check here
+    limits.ranks = layout.ranks();
+    const Plan plan = make_plan(cfg, limits);
     script = jobs::render_jobscript(sys, req);
   } catch (const config::ConfigError& e) {
     std::cerr << "miniapp jobscript: " << e.what() << std::endl;
     return kConfigError;
   }
 
+  // The one-rank default on a GPU node, said where the user looks (stdout may be the script).
+  if (sys.gpu() && layout.ranks_per_node < sys.gpus_per_node && args.ranks_per_node == 0 &&
+      sys.ranks_per_node == 0)
+    std::cerr << "miniapp jobscript: one rank (one GPU) per node; --ranks-per-node "
+              << sys.gpus_per_node << " runs one rank on each GPU (a distributed run)" << std::endl;
   std::string file = args.output_file;
   if (file.empty() && args.submit)
-    file = "miniapp-" + req.experiment + "-" + sys.name + ".sh";
+    file = "miniapp-" + jobs::job_file_name(req.experiment + "-" + sys.name) + ".sh";
   if (file.empty()) {
     std::cout << script << std::flush;
     return kOk;
   }
-  {
-    std::ofstream out(file, std::ios::trunc);
-    out << script;
-    out.close();
-    if (!out) {
-      std::cerr << "miniapp jobscript: cannot write " << file << std::endl;
-      return kRuntimeError;
-    }
+  // Never onto a file the job reads (or runs), never through a symbolic link.
+  std::vector<std::string> inputs = {args.config, sys.file, req.miniapp};
+  if (layout.own_template)
+    inputs.push_back(layout.template_name);
+  try {
+    write_output_file(file, script, inputs, true);
+  } catch (const OutputRefused& e) {
+    std::cerr << "miniapp jobscript: " << e.what() << std::endl;
+    return kConfigError;
+  } catch (const std::exception& e) {
+    std::cerr << "miniapp jobscript: " << e.what() << std::endl;
+    return kRuntimeError;
   }
-  std::error_code ec;
-  fs::permissions(file, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
-                  fs::perm_options::add, ec);
-  std::cerr << "miniapp jobscript: wrote " << file << " (" << sys.name << ", "
-            << jobs::layout_job(sys, req).template_name << " template)" << std::endl;
+  std::cerr << "miniapp jobscript: wrote " << file << " (" << sys.name << ", " << layout.ranks()
+            << " rank(s): " << layout.nodes << " node(s) x " << layout.ranks_per_node
+            << " per node, template " << layout.template_name << ")" << std::endl;
   if (!args.submit)
     return kOk;
   const std::string id = submit(file);

@@ -143,7 +143,11 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
   }
   progress.finish();
   const bool interrupted = stop_requested() || results.size() < plan.cases.size();
-  writer->finish(interrupted ? "interrupted" : "complete");
+  if (const std::string error = writer->finish(interrupted ? "interrupted" : "complete");
+      !error.empty()) {
+    std::cerr << "miniapp: rank " << mpi.rank() << ": " << error << std::endl;
+    return kRuntimeError;
+  }
   print_results_table(std::cout, plan, results);
   ceilings.print(std::cout);
   std::cout << "results written to " << writer->directory() << "/\n";

@@ -40,6 +40,9 @@ struct JobscriptArgs {
   std::string results_dir; // base directory for run directories
   std::string miniapp;     // program path in the job; empty = this program
   bool submit = false;
+  bool exclusive = false;    // #SBATCH --exclusive
+  std::string hint;          // #SBATCH --hint=VALUE (nomultithread: one thread per core)
+  std::string template_file; // a site's own job template
   std::string command_line;
 };
 

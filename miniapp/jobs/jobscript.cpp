@@ -3,7 +3,7 @@
 #include "config/yaml_strict.hpp"
 
 #include <cctype>
-#include <map>
+#include <fstream>
 #include <stdexcept>
 
 namespace miniapp::jobs {
@@ -14,20 +14,15 @@ using config::ConfigError;
 
 namespace {
 
-void replace_all(std::string& text, const std::string& from, const std::string& to) {
-  for (std::size_t pos = text.find(from); pos != std::string::npos;
-       pos = text.find(from, pos + to.size()))
-    text.replace(pos, from.size(), to);
-}
-
-// Replaces the whole line "#@@KEY@@" with lines (none: the line goes).
-void replace_line(std::string& text, const std::string& key,
-                  const std::vector<std::string>& lines) {
-  const std::string marker = "#@@" + key + "@@\n";
-  std::string block;
-  for (const auto& l : lines)
-    block += l + "\n";
-  replace_all(text, marker, block);
+// A value written unquoted (in #SBATCH lines and comments as well as in shell code) must be a
+// plain token; the callers only pass numbers, checked times and fixed names, so this is a guard.
+std::string token(const std::string& what, const std::string& s) {
+  const bool plain =
+      !s.empty() && s.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop"
+                                        "qrstuvwxyz0123456789._:-") == std::string::npos;
+  if (!plain)
+    throw ConfigError(what + " '" + comment_text(s) + "' is not a plain word for a job script");
+  return s;
 }
 
 std::string words(const std::vector<std::string>& quoted) {
@@ -37,37 +32,119 @@ std::string words(const std::vector<std::string>& quoted) {
   return out;
 }
 
-std::string safe_name(const std::string& s) {
-  std::string out;
-  for (char c : s)
-    out +=
-        (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-') ? c : '_';
-  return out;
-}
-
-std::string one_line(std::string s) {
-  for (char& c : s)
-    if (c == '\n' || c == '\r')
-      c = ' ';
-  return s;
+// "label:line:col" of a byte offset in the template.
+std::string position(const std::string& label, const std::string& text, std::size_t at) {
+  std::size_t line = 1, col = 1;
+  for (std::size_t i = 0; i < at && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
+    }
+  }
+  return label + ":" + std::to_string(line) + ":" + std::to_string(col);
 }
 
 } // namespace
 
+std::string job_file_name(const std::string& s) {
+  std::string out;
+  for (char c : s)
+    out +=
+        (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-') ? c : '_';
+  return out.substr(0, 200);
+}
+
 std::string shell_quote(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\' || c == '$' || c == '`')
-      out += '\\';
-    out += c;
-  }
-  return out + "\"";
+  std::string out = "'";
+  for (char c : s)
+    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
 }
 
 std::string shell_quote_job_pattern(const std::string& s) {
-  std::string out = shell_quote(s);
-  replace_all(out, "%j", "${SLURM_JOB_ID}");
+  // Each piece between "%j" quoted on its own, the job id expanded between them.
+  std::string out;
+  std::size_t from = 0;
+  for (std::size_t at = s.find("%j"); at != std::string::npos; at = s.find("%j", from)) {
+    out += shell_quote(s.substr(from, at - from)) + "\"${SLURM_JOB_ID}\"";
+    from = at + 2;
+  }
+  return out + shell_quote(s.substr(from));
+}
+
+std::string comment_text(const std::string& s) {
+  std::string out = s;
+  for (char& c : out)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      c = ' ';
   return out;
+}
+
+std::string render_template(const std::string& text, const std::string& label,
+                            const std::map<std::string, std::string>& values,
+                            const std::map<std::string, std::vector<std::string>>& blocks) {
+  std::string out;
+  out.reserve(text.size() * 2);
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const std::size_t open = text.find("@@", pos);
+    if (open == std::string::npos) {
+      out.append(text, pos, std::string::npos);
+      break;
+    }
+    const std::size_t close = text.find("@@", open + 2);
+    const std::size_t eol = text.find('\n', open);
+    if (close == std::string::npos || (eol != std::string::npos && close > eol))
+      throw ConfigError(position(label, text, open) +
+                        ": '@@' opens a placeholder that is not closed by '@@' on the same line");
+    const std::string key = text.substr(open + 2, close - open - 2);
+    const bool line_start =
+        open >= 1 && text[open - 1] == '#' && (open == 1 || text[open - 2] == '\n');
+    const bool line_end = close + 2 == text.size() || text[close + 2] == '\n';
+    const auto block = blocks.find(key);
+    if (block != blocks.end()) {
+      if (!line_start || !line_end)
+        throw ConfigError(position(label, text, open) + ": @@" + key +
+                          "@@ stands for whole lines: write it alone on a line as #@@" + key +
+                          "@@");
+      out.append(text, pos, open - 1 - pos); // without the '#'
+      for (const auto& l : block->second)
+        out += l + "\n";
+      pos = close + 2 == text.size() ? close + 2 : close + 3; // and the line's newline
+      continue;
+    }
+    const auto value = values.find(key);
+    if (value == values.end()) {
+      std::string known;
+      for (const auto& kv : values)
+        known += (known.empty() ? "" : ", ") + kv.first;
+      for (const auto& kv : blocks)
+        known += ", #" + kv.first;
+      throw ConfigError(position(label, text, open) + ": unknown placeholder @@" +
+                        comment_text(key.substr(0, 40)) + "@@ (known: " + known + ")");
+    }
+    out.append(text, pos, open - pos);
+    out += value->second;
+    pos = close + 2;
+  }
+  return out;
+}
+
+std::string read_job_template(const std::string& path) {
+  constexpr std::size_t kMaxBytes = 1u << 20;
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw ConfigError(path + ":1:1: cannot read the job template");
+  std::string text(kMaxBytes + 1, '\0'); // one byte past the limit shows a larger file
+  in.read(&text[0], std::streamsize(text.size()));
+  text.resize(std::size_t(in.gcount()));
+  if (text.size() > kMaxBytes)
+    throw ConfigError(path + ":1:1: the job template is larger than 1 MiB");
+  if (text.empty())
+    throw ConfigError(path + ":1:1: the job template is empty");
+  return text;
 }
 
 const std::string& job_template(const std::string& name) {
@@ -89,14 +166,18 @@ JobLayout layout_job(const SystemProfile& sys, const JobRequest& req) {
   const std::string on = " on system '" + sys.name + "' (" + sys.file + ")";
   JobLayout l;
   if (req.nodes < 1)
-    throw ConfigError("--nodes must be at least 1");
+    throw ConfigError("--nodes must be at least 1, got " + std::to_string(req.nodes));
   if (sys.max_nodes > 0 && req.nodes > sys.max_nodes)
     throw ConfigError("--nodes " + std::to_string(req.nodes) + " exceeds max_nodes " +
                       std::to_string(sys.max_nodes) + on);
+  if (req.ranks_per_node < 0)
+    throw ConfigError("--ranks-per-node must be at least 1, got " +
+                      std::to_string(req.ranks_per_node));
   l.nodes = req.nodes;
+  // One rank per node unless asked: a GPU node's GPU count would silently turn a single-GPU
+  // benchmark into a distributed run with other timings.
   l.ranks_per_node = req.ranks_per_node > 0   ? req.ranks_per_node
                      : sys.ranks_per_node > 0 ? sys.ranks_per_node
-                     : sys.gpu()              ? sys.gpus_per_node
                                               : 1;
   if (sys.gpu() && l.ranks_per_node > sys.gpus_per_node)
     throw ConfigError(std::to_string(l.ranks_per_node) + " ranks per node exceed the " +
@@ -105,40 +186,59 @@ JobLayout layout_job(const SystemProfile& sys, const JobRequest& req) {
   if (l.ranks_per_node > sys.cores_per_node)
     throw ConfigError(std::to_string(l.ranks_per_node) + " ranks per node exceed the " +
                       std::to_string(sys.cores_per_node) + " cores per node" + on);
+  if (static_cast<long long>(l.nodes) * l.ranks_per_node > 1000000)
+    throw ConfigError("--nodes x ranks per node is more than 1000000 ranks");
   l.cpus_per_task = sys.cores_per_node / l.ranks_per_node;
   l.time = req.time.empty() ? sys.time : req.time;
   if (!valid_slurm_time(l.time))
-    throw ConfigError("--time '" + l.time + "' is not a Slurm time (MM, HH:MM:SS or D-HH:MM:SS)");
-  l.template_name = !sys.gpu() ? "openmp" : l.nodes > 1 ? "mpi-gpu" : sys.backend;
+    throw ConfigError("--time '" + comment_text(l.time) +
+                      "' is not a Slurm time (MM, HH:MM:SS or D-HH:MM:SS, minutes and seconds "
+                      "below 60, hours below 24 after a day count)");
+  l.own_template = !req.template_file.empty() || !sys.template_file.empty();
+  l.template_name = !req.template_file.empty()   ? req.template_file
+                    : !sys.template_file.empty() ? sys.template_file
+                    : sys.gpu()                  ? "gpu"
+                                                 : "openmp";
   return l;
 }
 
 std::string render_jobscript(const SystemProfile& sys, const JobRequest& req) {
   const JobLayout l = layout_job(sys, req);
-  std::string s = job_template(l.template_name);
+  const bool own_template = l.own_template;
+  if (own_template && req.template_text.empty())
+    throw ConfigError(l.template_name + ":1:1: the job template is empty");
+  const std::string& text = own_template ? req.template_text : job_template(l.template_name);
 
+  // #SBATCH lines are read by sbatch only (a comment to bash): single lines suffice.
   std::vector<std::string> sbatch;
   if (!sys.partition.empty())
-    sbatch.push_back("#SBATCH --partition=" + sys.partition);
+    sbatch.push_back("#SBATCH --partition=" + token("partition", sys.partition));
   if (!sys.account.empty())
-    sbatch.push_back("#SBATCH --account=" + sys.account);
+    sbatch.push_back("#SBATCH --account=" + token("account", sys.account));
   if (!sys.qos.empty())
-    sbatch.push_back("#SBATCH --qos=" + sys.qos);
+    sbatch.push_back("#SBATCH --qos=" + token("qos", sys.qos));
+  // Benchmarks want the node to themselves; a multi-node GPU job always does (network, GPUs).
+  if (req.exclusive || (sys.gpu() && l.nodes > 1))
+    sbatch.push_back("#SBATCH --exclusive");
+  if (!req.hint.empty())
+    sbatch.push_back("#SBATCH --hint=" + token("--hint", req.hint));
   for (const auto& o : sys.sbatch_options)
-    sbatch.push_back("#SBATCH " + o);
-  replace_line(s, "SBATCH_OPTIONS", sbatch);
+    sbatch.push_back("#SBATCH " + comment_text(o));
 
   std::vector<std::string> site;
-  site.push_back("# From system profile " + sys.name + ": modules, environment, setup.");
+  site.push_back("# From system profile " + comment_text(sys.name) +
+                 ": modules, environment, setup.");
   for (const auto& m : sys.modules)
     site.push_back("module load " + shell_quote(m));
   for (const auto& kv : sys.environment)
-    site.push_back("export " + kv.first + "=" + shell_quote(kv.second));
+    site.push_back("export " + token("environment variable", kv.first) + "=" +
+                   shell_quote(kv.second));
+  // The profile's `setup` lines are the one place where a profile writes shell code, on purpose
+  // (site commands); they are copied as they are and never filled in.
   for (const auto& line : sys.setup)
-    site.push_back(line);
+    site.push_back(comment_text(line));
   if (sys.modules.empty() && sys.environment.empty() && sys.setup.empty())
     site.push_back("# (nothing to load on this system)");
-  replace_line(s, "SITE", site);
 
   std::vector<std::string> run_args;
   if (!req.output_dir.empty()) {
@@ -156,32 +256,38 @@ std::string render_jobscript(const SystemProfile& sys, const JobRequest& req) {
   for (const auto& o : sys.launcher_options)
     launcher_options.push_back(shell_quote(o));
 
+  const std::string gpu_var =
+      sys.backend == "hip" ? "ROCR_VISIBLE_DEVICES" : "CUDA_VISIBLE_DEVICES";
   const std::map<std::string, std::string> values = {
-      {"JOB_NAME", safe_name("miniapp-" + req.experiment)},
+      // Plain tokens (numbers, checked names): safe quoted or not, in #SBATCH lines too.
+      {"JOB_NAME", token("job name", job_file_name("miniapp-" + req.experiment))},
       {"NODES", std::to_string(l.nodes)},
       {"RANKS_PER_NODE", std::to_string(l.ranks_per_node)},
+      {"RANKS", std::to_string(l.ranks())},
       {"CPUS_PER_TASK", std::to_string(l.cpus_per_task)},
-      {"TIME", l.time},
-      {"SYSTEM", one_line(sys.name + (sys.description.empty() ? "" : ": " + sys.description))},
-      {"SYSTEM_FILE", one_line(sys.file)},
-      {"COMMAND", one_line(req.command)},
-      {"BACKEND", sys.backend},
-      {"GPU_VISIBLE_VAR", sys.backend == "hip" ? "ROCR_VISIBLE_DEVICES" : "CUDA_VISIBLE_DEVICES"},
+      {"TIME", token("time", l.time)},
+      {"BACKEND", token("backend", sys.backend)},
+      {"GPU_VISIBLE_VAR", gpu_var},
+      // Comment text: one line each.
+      {"SYSTEM", comment_text(sys.name + (sys.description.empty() ? "" : ": " + sys.description))},
+      {"SYSTEM_FILE", comment_text(sys.file)},
+      {"COMMAND", comment_text(req.command)},
+      {"TEMPLATE",
+       comment_text(own_template ? l.template_name : "jobscripts/" + l.template_name + ".sh")},
+      // Shell words, single-quoted.
       {"MINIAPP", shell_quote(sys.miniapp.empty() ? req.miniapp : sys.miniapp)},
       {"CONFIG", shell_quote(req.config)},
       {"RUN_ARGS", words(run_args)},
-      {"LAUNCHER", sys.launcher},
+      {"LAUNCHER", shell_quote(sys.launcher)},
       {"LAUNCHER_OPTIONS", words(launcher_options)},
       {"CPU_BIND", shell_quote(sys.cpu_bind)},
       {"GPU_BIND", shell_quote(sys.gpu_bind)},
   };
-  for (const auto& kv : values)
-    replace_all(s, "@@" + kv.first + "@@", kv.second);
-  const auto left = s.find("@@");
-  if (left != std::string::npos)
-    throw std::logic_error("job template " + l.template_name +
-                           " has an unknown placeholder near '" + s.substr(left, 40) + "'");
-  return s;
+  const std::map<std::string, std::vector<std::string>> blocks = {{"SBATCH_OPTIONS", sbatch},
+                                                                  {"SITE", site}};
+  const std::string label =
+      own_template ? l.template_name : "jobscripts/" + l.template_name + ".sh";
+  return render_template(text, label, values, blocks);
 }
 
 } // namespace miniapp::jobs

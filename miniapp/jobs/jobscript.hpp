@@ -1,8 +1,11 @@
 #pragma once
-// Slurm job scripts from the templates in jobscripts/*.sh (embedded in the program at build time)
-// and a system profile. The script launches `miniapp run CONFIG` and exits with its status.
+// Slurm job scripts from a template (jobscripts/*.sh, embedded in the program at build time, or a
+// site's own file) and a system profile. The script launches `miniapp run CONFIG` and exits with
+// its status. Rendering is one pass: substituted text is never scanned again, every value is
+// quoted for the shell, and comment values are single lines, so no value can become a command.
 #include "jobs/system_profile.hpp"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -14,31 +17,51 @@ struct JobRequest {
   std::string experiment;             // its name (for the job name)
   std::vector<std::string> overrides; // --set key=value, passed on to miniapp run
   int nodes = 1;
-  int ranks_per_node = 0;  // 0 = the profile's choice
-  std::string time;        // empty = the profile's
-  std::string output_dir;  // exact run directory; "%j" becomes the job id; empty = none
-  std::string results_dir; // base for run directories (output.directory); empty = the config's
-  std::string miniapp;     // the program the job runs
-  std::string command;     // the command line that generated the script, for its header
+  int ranks_per_node = 0;    // 0 = the profile's choice (1 when the profile names none)
+  std::string time;          // empty = the profile's
+  std::string output_dir;    // exact run directory; "%j" becomes the job id; empty = none
+  std::string results_dir;   // base for run directories (output.directory); empty = the config's
+  std::string miniapp;       // the program the job runs
+  std::string command;       // the command line that generated the script, for its header
+  bool exclusive = false;    // #SBATCH --exclusive (always on for multi-node GPU jobs)
+  std::string hint;          // #SBATCH --hint=VALUE; empty = none
+  std::string template_file; // a site's own template; empty = the profile's or the built-in
+  std::string template_text; // its text (read by the caller)
 };
 
 // The resources a request comes to on a system.
 struct JobLayout {
-  std::string template_name; // openmp, cuda, hip, mpi-gpu
+  std::string template_name; // openmp or gpu (built-in), or the template file
+  bool own_template = false; // template_name is a site's file (--template or the profile's)
   int nodes = 1;
   int ranks_per_node = 1;
   int cpus_per_task = 1;
   std::string time;
+  int ranks() const { return nodes * ranks_per_node; }
 };
 
 // Throws config::ConfigError when the request does not fit the system.
 JobLayout layout_job(const SystemProfile& system, const JobRequest& request);
 std::string render_jobscript(const SystemProfile& system, const JobRequest& request);
 
-// One shell word in double quotes ($, `, " and \ escaped).
+// Fills each @@KEY@@ of `text` with values[KEY] in one pass, and each line "#@@KEY@@" with the
+// lines of blocks[KEY]. The values must already be shell-safe. An unknown or unterminated
+// placeholder throws config::ConfigError "label:line:col: ...".
+std::string render_template(const std::string& text, const std::string& label,
+                            const std::map<std::string, std::string>& values,
+                            const std::map<std::string, std::vector<std::string>>& blocks);
+
+// One shell word in single quotes (a ' becomes '\''): nothing inside is expanded.
 std::string shell_quote(const std::string& s);
-// As shell_quote, with each "%j" turned into ${SLURM_JOB_ID}.
+// As shell_quote, with each "%j" turned into "${SLURM_JOB_ID}".
 std::string shell_quote_job_pattern(const std::string& s);
+// A site's template file, read with a bound (/dev/zero must not fill the memory): at most 1 MiB,
+// not empty, else ConfigError("path:1:1: ...").
+std::string read_job_template(const std::string& path);
+// Letters, digits, '.', '_' and '-' kept, anything else '_' (job names, file names).
+std::string job_file_name(const std::string& s);
+// Text for a comment line: control characters (newlines included) become spaces.
+std::string comment_text(const std::string& s);
 
 // The embedded templates (jobscripts/<name>.sh).
 const std::string& job_template(const std::string& name);

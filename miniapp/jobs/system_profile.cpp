@@ -5,7 +5,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
-#include <regex>
+#include <cctype>
+#include <cstring>
 #include <sstream>
 
 namespace miniapp::jobs {
@@ -19,7 +20,8 @@ const std::vector<std::string> kKeys = {
     "name",     "description",   "backend",          "partition",      "account",
     "qos",      "gpus_per_node", "cores_per_node",   "max_nodes",      "ranks_per_node",
     "time",     "launcher",      "launcher_options", "sbatch_options", "gpu_bind",
-    "cpu_bind", "modules",       "environment",      "setup",          "miniapp"};
+    "cpu_bind", "modules",       "environment",      "setup",          "miniapp",
+    "template"};
 
 // Options the generator writes itself from the profile and the command line; a second copy in
 // sbatch_options would silently win or conflict.
@@ -65,12 +67,51 @@ std::string read_choice(const Source& src, const YAML::Node& n, const std::strin
   return s;
 }
 
+// Character-class checks instead of std::regex, whose matcher recurses per character and
+// overflows the stack on long values.
+bool only_chars(const std::string& s, const char* extra) {
+  if (s.empty())
+    return false;
+  for (char c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && !std::strchr(extra, c))
+      return false;
+  return true;
+}
+
+bool variable_name(const std::string& s) {
+  return only_chars(s, "_") && !std::isdigit(static_cast<unsigned char>(s[0]));
+}
+
+// 1 to `digits` decimal digits, value below `below` (0 = any).
+bool number_field(const std::string& s, std::size_t digits, int below) {
+  if (s.empty() || s.size() > digits || s.find_first_not_of("0123456789") != std::string::npos)
+    return false;
+  return below == 0 || std::stoi(s) < below;
+}
+
 } // namespace
 
 bool valid_slurm_time(const std::string& t) {
-  static const std::regex re("^([0-9]+|[0-9]+:[0-9]{1,2}|[0-9]+:[0-9]{1,2}:[0-9]{1,2}|"
-                             "[0-9]+-[0-9]+(:[0-9]{1,2}){0,2})$");
-  return std::regex_match(t, re);
+  std::string days, rest = t;
+  if (const auto dash = t.find('-'); dash != std::string::npos) {
+    days = t.substr(0, dash);
+    rest = t.substr(dash + 1);
+    if (!number_field(days, 5, 0))
+      return false;
+  }
+  std::vector<std::string> f;
+  std::stringstream ss(rest);
+  for (std::string part; std::getline(ss, part, ':');)
+    f.push_back(part);
+  if (!rest.empty() && rest.back() == ':')
+    return false;
+  // MM, MM:SS, HH:MM:SS: the first field any size; D-HH, D-HH:MM, D-HH:MM:SS: hours below 24.
+  // The fields after the first (minutes, seconds) are below 60.
+  if (f.empty() || f.size() > 3 ||
+      !(days.empty() ? number_field(f[0], 7, 0) : number_field(f[0], 2, 24)))
+    return false;
+  return std::all_of(f.begin() + 1, f.end(),
+                     [](const std::string& x) { return number_field(x, 2, 60); });
 }
 
 SystemProfile parse_system_profile(const std::string& label, const std::string& text) {
@@ -81,7 +122,7 @@ SystemProfile parse_system_profile(const std::string& label, const std::string& 
   SystemProfile p;
   p.file = label;
   p.name = read_line(src, config::require_key(src, root, "name", "the system profile"), "name");
-  if (!std::regex_match(p.name, std::regex("^[A-Za-z0-9._-]+$")))
+  if (!only_chars(p.name, "._-"))
     src.fail(root["name"], "name must be letters, digits, '.', '_' or '-' (it names files)");
   if (root["description"])
     p.description = read_line(src, root["description"], "description");
@@ -90,7 +131,7 @@ SystemProfile parse_system_profile(const std::string& label, const std::string& 
   for (const char* key : {"partition", "account", "qos"})
     if (root[key]) {
       const std::string v = read_line(src, root[key], key);
-      if (!std::regex_match(v, std::regex("^[A-Za-z0-9._,-]+$")))
+      if (!only_chars(v, "._,-"))
         src.fail(root[key],
                  std::string(key) + " '" + v + "' has characters Slurm names do not use");
       (key == std::string("partition") ? p.partition
@@ -154,7 +195,7 @@ SystemProfile parse_system_profile(const std::string& label, const std::string& 
     config::require_map(src, env, "environment");
     for (auto it = env.begin(); it != env.end(); ++it) {
       const std::string key = it->first.Scalar();
-      if (!std::regex_match(key, std::regex("^[A-Za-z_][A-Za-z0-9_]*$")))
+      if (!variable_name(key))
         src.fail(it->first, "environment: '" + key + "' is not a variable name");
       p.environment.emplace_back(key, read_line(src, it->second, "environment." + key));
     }
@@ -163,6 +204,14 @@ SystemProfile parse_system_profile(const std::string& label, const std::string& 
     p.setup = read_lines(src, root["setup"], "setup");
   if (root["miniapp"])
     p.miniapp = read_line(src, root["miniapp"], "miniapp");
+  if (root["template"]) {
+    p.template_file = read_line(src, root["template"], "template");
+    const auto slash = label.rfind('/');
+    if (p.template_file.empty())
+      src.fail(root["template"], "template must name a job template file");
+    if (p.template_file[0] != '/' && slash != std::string::npos)
+      p.template_file = label.substr(0, slash + 1) + p.template_file;
+  }
   return p;
 }
 

@@ -28,6 +28,7 @@ struct SystemProfile {
   std::vector<std::pair<std::string, std::string>> environment; // in file order
   std::vector<std::string> setup;                               // shell lines, verbatim
   std::string miniapp;                                          // the program path in the job
+  std::string template_file; // a site's own job template (absolute, or relative to this file)
 
   bool gpu() const { return backend == "cuda" || backend == "hip"; }
 };
@@ -43,7 +44,8 @@ std::string find_system_profile(const std::string& name_or_path, const std::stri
 // Those places, in that order (`miniapp list systems` shows what they hold).
 std::vector<std::string> system_profile_dirs(const std::string& program_path);
 
-// Slurm's time formats: MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS.
+// Slurm's time formats: MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS; minutes and seconds
+// after the first field below 60, hours after a day count below 24.
 bool valid_slurm_time(const std::string& t);
 
 } // namespace miniapp::jobs

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -73,6 +74,7 @@ struct Context {
   int panel;
   bool device_aware;
   MeasuredCeilings& ceilings;
+  std::function<void()> before_abort; // empty, or rank 0's final "failed" results
 };
 
 CaseResult run_one(const Case& c, const Context& x) {
@@ -150,6 +152,10 @@ CaseResult run_one(const Case& c, const Context& x) {
       k->download();
     }
   } catch (const std::exception& e) {
+    // Rank 0 records "failed" first; when another rank fails, MPI_Abort's SIGTERM makes rank 0's
+    // stop hook write "interrupted" (ResultsWriter).
+    if (x.before_abort)
+      x.before_abort();
     mpi.abort_all(kRuntimeError, c.id() + ": kernel: " + e.what());
   }
   if (interrupted) {
@@ -312,7 +318,10 @@ int run(const RunArgs& args, const MpiEnv& mpi) {
       c = kRuntimeError;
       m = "miniapp: " + on_rank(mpi) + "output: " + e.what();
     }
-    return end_phase(mpi, "output", c, m).code;
+    const int code = end_phase(mpi, "output", c, m).code;
+    if (code && root && writer) // whichever rank failed: results.json gets a final status
+      writer->finish("failed");
+    return code;
   };
   if (const int c = output_phase([&] {
         nlohmann::json md = collect_metadata(plan, par, launch_info(args));
@@ -332,7 +341,10 @@ int run(const RunArgs& args, const MpiEnv& mpi) {
     std::cout << "note: result matrices are printed by single-rank runs only\n";
 
   MeasuredCeilings ceilings(plan.backend);
-  const Context ctx{plan, mpi, grid, fault, panel, device_aware, ceilings};
+  const Context ctx{plan, mpi, grid, fault, panel, device_aware, ceilings, [&] {
+                      if (root && writer)
+                        writer->finish("failed");
+                    }};
   Progress progress(std::cerr, plan.cases.size(), root && isatty(STDERR_FILENO) != 0);
   std::vector<CaseResult> results;
   bool interrupted = false;
@@ -346,11 +358,8 @@ int run(const RunArgs& args, const MpiEnv& mpi) {
     if (const int oc = output_phase([&] {
           writer->add(r);
           progress.case_done(r);
-        })) {
-      if (root)
-        writer->finish("failed");
+        }))
       return oc;
-    }
     if (r.status == "interrupted") {
       interrupted = true;
       break;
@@ -358,7 +367,9 @@ int run(const RunArgs& args, const MpiEnv& mpi) {
   }
   if (const int c = output_phase([&] {
         progress.finish();
-        writer->finish(interrupted ? "interrupted" : "complete");
+        if (const std::string error = writer->finish(interrupted ? "interrupted" : "complete");
+            !error.empty())
+          throw std::runtime_error(error);
       }))
     return c;
 
@@ -380,8 +391,11 @@ int run(const RunArgs& args, const MpiEnv& mpi) {
       if (r.status == "error" || r.status == "invalid")
         std::cerr << "miniapp: " << r.c.id() << ": " << r.message << "\n";
     if (interrupted)
-      std::cerr << "miniapp: interrupted; " << results.size() << " of " << plan.cases.size()
-                << " case(s) kept in " << writer->directory() << "\n";
+      std::cerr << "miniapp: interrupted; "
+                << std::count_if(results.begin(), results.end(),
+                                 [](const CaseResult& r) { return r.status != "interrupted"; })
+                << " of " << plan.cases.size() << " case(s) kept in " << writer->directory()
+                << "\n";
     if (code == kValidationFailed)
       std::cerr << "miniapp: validation FAILED for at least one case (rows marked invalid)\n";
   }

@@ -1,6 +1,7 @@
 #include "report/results_writer.hpp"
 
 #include "report/metadata.hpp"
+#include "run/runner.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -13,6 +14,8 @@
 #include <stdexcept>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <atomic>
+#include <fcntl.h>
 
 namespace miniapp {
 
@@ -67,21 +70,132 @@ std::string csv_escape(const std::string& s) {
   return out + "\"";
 }
 
+namespace {
+
+// Room left after each results.json for writing the final status in place (see the header).
+constexpr std::size_t kFinalReserve = 256;
+
+std::string disk_error(const std::string& what, const std::string& path, int err) {
+  return "cannot " + what + " " + path + ": " + std::strerror(err) + " (resource: disk)";
+}
+
+// write(2) until done; false with errno set on failure.
+bool write_all(int fd, const char* data, std::size_t size) {
+  while (size > 0) {
+    const ssize_t n = ::write(fd, data, size);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return false;
+    data += n;
+    size -= std::size_t(n);
+  }
+  return true;
+}
+
+// The last results.json document with status "interrupted", kept ready for the stop hook, which
+// runs in a signal handler: two buffers, the writer fills the one the handler does not read.
+struct EmergencyCopy {
+  std::string path[2], tmp[2], text[2];
+  std::atomic<int> current{-1};
+};
+EmergencyCopy g_emergency;
+
+extern "C" void write_emergency_copy() {
+  const int i = g_emergency.current.load();
+  if (i < 0)
+    return;
+  // open/write/close/rename only: async-signal-safe.
+  const int fd =
+      ::open(g_emergency.tmp[i].c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
+  if (fd < 0)
+    return;
+  const bool ok = write_all(fd, g_emergency.text[i].data(), g_emergency.text[i].size());
+  ::close(fd);
+  if (!ok || ::rename(g_emergency.tmp[i].c_str(), g_emergency.path[i].c_str()) != 0)
+    ::unlink(g_emergency.tmp[i].c_str());
+}
+
+void set_emergency_copy(const std::string& path, const std::string& text) {
+  const int next = g_emergency.current.load() == 0 ? 1 : 0;
+  g_emergency.path[next] = path;
+  g_emergency.tmp[next] = path + ".tmp." + std::to_string(::getpid()) + ".signal";
+  g_emergency.text[next] = text;
+  g_emergency.current.store(next);
+}
+
+} // namespace
+
 void write_file_atomically(const std::string& path, const std::string& content) {
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << content;
-    out.flush();
-    if (!out)
-      throw std::runtime_error("cannot write " + tmp + " (resource: disk)");
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0)
+    throw std::runtime_error(disk_error("create", tmp, errno));
+  const bool written = write_all(fd, content.data(), content.size());
+  const int write_errno = errno;
+  // close() reports delayed write errors (NFS, quotas).
+  if (::close(fd) != 0 || !written) {
+    const int err = written ? errno : write_errno;
+    ::unlink(tmp.c_str());
+    throw std::runtime_error(disk_error("write", path, err));
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0)
-    throw std::runtime_error("cannot rename " + tmp + " to " + path + ": " + std::strerror(errno));
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    throw std::runtime_error(disk_error("rename " + tmp + " to", path, err));
+  }
+}
+
+void write_output_file(const std::string& path, const std::string& content,
+                       const std::vector<std::string>& inputs, bool executable) {
+  struct stat out {};
+  if (::lstat(path.c_str(), &out) == 0) {
+    if (S_ISLNK(out.st_mode))
+      throw OutputRefused(path + " is a symbolic link; refusing to write through it (remove it "
+                                 "or choose another file)");
+    if (!S_ISREG(out.st_mode))
+      throw OutputRefused(path + " exists and is not a regular file; refusing to write to it");
+    std::vector<std::string> read;
+    for (const auto& in : inputs) {
+      struct stat st {};
+      if (::stat(in.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+        read.push_back(in + "/results.json");
+        read.push_back(in + "/results.csv");
+      } else {
+        read.push_back(in);
+      }
+    }
+    for (const auto& in : read) {
+      struct stat st {};
+      if (::stat(in.c_str(), &st) == 0 && st.st_dev == out.st_dev && st.st_ino == out.st_ino)
+        throw OutputRefused(path + " is an input (" + in +
+                            "); refusing to overwrite it: choose another output file");
+    }
+  }
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  const mode_t mode = executable ? 0777 : 0666; // less the umask
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+  if (fd < 0)
+    throw std::runtime_error(disk_error("create", tmp, errno));
+  const bool written = write_all(fd, content.data(), content.size());
+  const int write_errno = errno;
+  if (::close(fd) != 0 || !written) {
+    const int err = written ? errno : write_errno;
+    ::unlink(tmp.c_str());
+    throw std::runtime_error(disk_error("write", path, err));
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    throw std::runtime_error(disk_error("rename " + tmp + " to", path, err));
+  }
 }
 
 std::string create_run_directory(const std::string& base, const std::string& name,
-                                 const std::string& explicit_dir) {
+                                 const std::string& explicit_dir_arg) {
+  std::string explicit_dir = explicit_dir_arg; // "new/" names "new"
+  while (explicit_dir.size() > 1 && explicit_dir.back() == '/')
+    explicit_dir.pop_back();
   if (!explicit_dir.empty()) {
     if (exists(explicit_dir))
       throw std::runtime_error(
@@ -91,7 +205,8 @@ std::string create_run_directory(const std::string& base, const std::string& nam
     if (slash != std::string::npos && slash > 0)
       make_dirs(explicit_dir.substr(0, slash));
     if (::mkdir(explicit_dir.c_str(), 0755) != 0)
-      throw std::runtime_error("cannot create " + explicit_dir + ": " + std::strerror(errno));
+      throw std::runtime_error("cannot create " + explicit_dir + ": " + std::strerror(errno) +
+                               " (resource: output directory)");
     return explicit_dir;
   }
   make_dirs(base);
@@ -108,7 +223,8 @@ std::string create_run_directory(const std::string& base, const std::string& nam
     if (::mkdir(candidate.c_str(), 0755) == 0)
       return candidate;
     if (errno != EEXIST)
-      throw std::runtime_error("cannot create " + candidate + ": " + std::strerror(errno));
+      throw std::runtime_error("cannot create " + candidate + ": " + std::strerror(errno) +
+                               " (resource: output directory)");
   }
 }
 
@@ -264,7 +380,21 @@ std::vector<std::string> csv_row(const CaseResult& r, const Plan& plan, int rank
 ResultsWriter::ResultsWriter(std::string dir, const Plan& plan, nlohmann::json metadata)
     : dir_(std::move(dir)), plan_(plan), metadata_(std::move(metadata)) {
   metadata_["start_time"] = iso8601_now();
-  write_files(false);
+  try {
+    write_files(false);
+  } catch (...) {
+    // Nothing was recorded: leave no half-made run directory to block a rerun.
+    ::unlink((dir_ + "/results.csv").c_str());
+    ::unlink((dir_ + "/results.json").c_str());
+    ::rmdir(dir_.c_str());
+    throw;
+  }
+  set_stop_hook(write_emergency_copy);
+}
+
+ResultsWriter::~ResultsWriter() {
+  set_stop_hook(nullptr);
+  g_emergency.current.store(-1);
 }
 
 void ResultsWriter::add(const CaseResult& r) {
@@ -274,10 +404,52 @@ void ResultsWriter::add(const CaseResult& r) {
   write_files(false);
 }
 
-void ResultsWriter::finish(const std::string& status) {
-  status_ = status;
-  metadata_["end_time"] = iso8601_now();
-  write_files(status == "complete");
+std::string ResultsWriter::finish(const std::string& status) noexcept {
+  std::string error;
+  try {
+    status_ = status;
+    metadata_["end_time"] = iso8601_now();
+    write_files(status == "complete");
+    set_stop_hook(nullptr); // final: a late signal must not turn it into "interrupted"
+    g_emergency.current.store(-1);
+    return "";
+  } catch (const std::exception& e) {
+    error = e.what();
+  } catch (...) {
+    error = "cannot write the results files";
+  }
+  set_stop_hook(nullptr);
+  g_emergency.current.store(-1);
+  write_final_in_place(status == "interrupted" ? status : "failed", error);
+  return error;
+}
+
+void ResultsWriter::write_final_in_place(const std::string& status,
+                                         const std::string& error) noexcept {
+  try {
+    if (on_disk_.is_null())
+      return;
+    nlohmann::json doc = on_disk_;
+    doc["complete"] = false;
+    doc["status"] = status;
+    doc["error"] = error.substr(0, 160);
+    std::string text = doc.dump(2) + "\n";
+    if (text.size() > on_disk_size_) {
+      doc.erase("error");
+      text = doc.dump(2) + "\n";
+    }
+    if (text.size() > on_disk_size_)
+      return;
+    text.append(on_disk_size_ - text.size(), ' '); // only the blocks the file already has
+    const std::string path = dir_ + "/results.json";
+    const int fd = ::open(path.c_str(), O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+      return;
+    write_all(fd, text.data(), text.size());
+    ::fsync(fd);
+    ::close(fd);
+  } catch (...) {
+  }
 }
 
 void ResultsWriter::write_files(bool complete) {
@@ -330,7 +502,19 @@ void ResultsWriter::write_files(bool complete) {
                           {"config", config},
                           {"metadata", metadata_},
                           {"results", rows}};
-    write_file_atomically(dir_ + "/results.json", doc.dump(2) + "\n");
+
+    // Spare whitespace after the document: room for the final status written in place.
+    const std::string text = doc.dump(2) + "\n" + std::string(kFinalReserve, ' ');
+    const std::string path = dir_ + "/results.json";
+    write_file_atomically(path, text);
+    on_disk_ = doc;
+    on_disk_size_ = text.size();
+    if (status_ == "running") {
+      nlohmann::json stopped = doc;
+      stopped["status"] = "interrupted";
+      stopped["error"] = "stopped by a signal";
+      set_emergency_copy(path, stopped.dump(2) + "\n");
+    }
   }
 }
 

@@ -2,37 +2,58 @@
 // Stage 4 of config -> plan -> run -> report: the run directory with results.csv and
 // results.json. Both files are rewritten completely after each case under a temporary name and
 // renamed into place, so a reader never sees a partial file and an interrupted run keeps every
-// completed row (results.json then says "complete": false).
+// completed row (results.json then says "complete": false). When even that fails (a full disk),
+// the final status is written over the last good results.json in place: every results.json is
+// written with spare trailing whitespace for it, so this needs no new disk blocks.
 #include "plan/plan.hpp"
 #include "run/runner.hpp"
 
 #include <nlohmann/json.hpp>
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace miniapp {
 
 // <base>/<name>-<UTC timestamp>[-job<SLURM_JOB_ID>], with -2, -3, ... when taken; an explicit
-// directory must not exist yet. Throws std::runtime_error otherwise.
+// directory must not exist yet (a trailing '/' is allowed). Throws std::runtime_error otherwise.
 std::string create_run_directory(const std::string& base, const std::string& name,
                                  const std::string& explicit_dir);
 
 class ResultsWriter {
 public:
+  // Writes the first results.json ("running"); on failure removes what it made and throws.
   ResultsWriter(std::string dir, const Plan& plan, nlohmann::json metadata);
-  void add(const CaseResult& r);
-  void finish(const std::string& status); // complete | interrupted | failed
+  ~ResultsWriter();
+  void add(const CaseResult& r); // throws std::runtime_error when the files cannot be written
+  // complete | interrupted | failed. Never throws: returns "" or what went wrong, in which case
+  // results.json holds the last rows with status "failed" ("interrupted" stays).
+  std::string finish(const std::string& status) noexcept;
   const std::string& directory() const { return dir_; }
 
 private:
   void write_files(bool complete);
+  void write_final_in_place(const std::string& status, const std::string& error) noexcept;
   std::string dir_;
   const Plan& plan_;
   nlohmann::json metadata_;
   std::vector<CaseResult> rows_;
   std::string status_ = "running";
+  nlohmann::json on_disk_;       // the last results.json written, as written
+  std::size_t on_disk_size_ = 0; // its size in bytes (padding included)
 };
+
+// Thrown for a requested output file that must not be written (an input, a symbolic link, not a
+// regular file): a usage error, exit 2.
+struct OutputRefused : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+// Writes a file the user named (compare -o, jobscript -o): refused onto any of `inputs` (a file,
+// or a run directory's results.json/results.csv), onto a symbolic link or a non-regular file;
+// written through a new temporary file and a rename, so a failure leaves the old file as it was.
+void write_output_file(const std::string& path, const std::string& content,
+                       const std::vector<std::string>& inputs, bool executable);
 
 std::vector<std::string> csv_columns();
 std::vector<std::string> csv_row(const CaseResult& r, const Plan& plan, int ranks);

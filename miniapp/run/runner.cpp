@@ -19,17 +19,30 @@ namespace miniapp {
 
 namespace {
 std::atomic<int> g_signals{0};
+std::atomic<void (*)()> g_stop_hook{nullptr};
 extern "C" void on_signal(int sig) {
+  if (sig == SIGPIPE) { // every later write to the pipe signals again: stop, never die of it
+    if (g_signals.fetch_add(1) == 0)
+      if (auto hook = g_stop_hook.load())
+        hook();
+    return;
+  }
   if (g_signals.fetch_add(1) > 0) {
     signal(sig, SIG_DFL);
     raise(sig);
   }
+  if (auto hook = g_stop_hook.load())
+    hook();
 }
 } // namespace
 
 void install_stop_handlers() {
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
+  std::signal(SIGPIPE, on_signal);
+}
+void set_stop_hook(void (*hook)()) {
+  g_stop_hook.store(hook);
 }
 bool stop_requested() {
   return g_signals.load() > 0;

@@ -60,8 +60,12 @@ CaseResult run_case(const Case& c, const config::Settings& s, const std::string&
                     const RunOptions& opt);
 std::vector<CaseResult> run_plan(const Plan& plan, const RunOptions& opt, const CaseCallback& done);
 
-// SIGINT/SIGTERM ask the run to stop after the current repetition; a second signal ends it at once.
+// SIGINT, SIGTERM and SIGPIPE (the reader of the output went away) ask the run to stop after the
+// current repetition; a second SIGINT/SIGTERM ends the process at once.
 void install_stop_handlers();
+// Called (async-signal-safe code only) on the first stop signal, before the run may be killed
+// (MPI_Abort sends SIGTERM, then SIGKILL): the results writer records its interrupted state.
+void set_stop_hook(void (*hook)());
 bool stop_requested();
 void request_stop();
 

@@ -13,6 +13,7 @@ expect: run a command on N ranks and check its exit code and that stderr matches
 """
 import argparse
 import csv
+import json
 import os
 import re
 import shutil
@@ -20,6 +21,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 LIMIT_S = 50  # below the ctest TIMEOUT of 60 s
 
@@ -140,6 +142,55 @@ def expect(args):
     if hits == 0 or (args.once and hits != 1):
         sys.exit(f"FAIL: /{args.pattern}/ found {hits} time(s) in the output\n{text[-4000:]}")
     print(f"PASS: exit code {code}; /{args.pattern}/ found {hits} time(s)")
+    if args.results:
+        final_state(args.results)
+
+
+def final_state(directory):
+    """A failed run leaves results.json (when it got that far) with a final status, no temp files."""
+    path = os.path.join(directory, "results.json")
+    if not os.path.exists(path):
+        print(f"PASS: no results.json in {directory} (the run stopped before writing one)")
+        return None
+    with open(path) as f:
+        doc = json.load(f)
+    if doc["status"] not in ("failed", "interrupted", "complete"):
+        sys.exit(f"FAIL: results.json says status {doc['status']}, not a final status")
+    leftovers = [f for f in os.listdir(directory) if ".tmp." in f]
+    if leftovers:
+        sys.exit(f"FAIL: temporary files left behind: {leftovers}")
+    print(f"PASS: results.json final status {doc['status']}, no temporary files")
+    return doc
+
+
+def interrupt(args):
+    """SIGTERM to a multi-rank sweep: the message counts exactly the rows results.json keeps."""
+    if os.path.exists(args.dir):
+        shutil.rmtree(args.dir)
+    cmd = mpi_cmd(args, args.ranks, [args.miniapp, "run", args.config, "--quiet",
+                                     "--kokkos-num-threads=1", "--output-dir", args.dir])
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 240
+    while time.time() < deadline and proc.poll() is None:
+        try:
+            with open(os.path.join(args.dir, "results.json")) as f:
+                if json.load(f)["cases_completed"] >= 2:
+                    break
+        except (OSError, ValueError, KeyError):
+            pass
+        time.sleep(0.05)
+    if proc.poll() is not None:
+        sys.exit(f"FAIL: the run ended (exit {proc.returncode}) before it could be interrupted")
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=240)
+    doc = final_state(args.dir)
+    m = re.search(r"interrupted; (\d+) of (\d+) case\(s\) kept", err)
+    if not m or doc is None or doc["status"] != "interrupted":
+        sys.exit(f"FAIL: no interrupted message or status (exit {proc.returncode})\n{err[-3000:]}")
+    if int(m.group(1)) != doc["cases_completed"] or len(doc["results"]) != doc["cases_completed"]:
+        sys.exit(f"FAIL: the message says {m.group(1)} kept, results.json has "
+                 f"{doc['cases_completed']} ({len(doc['results'])} rows)")
+    print(f"PASS: interrupted on {args.ranks} ranks: {m.group(1)} of {m.group(2)} kept, as written")
 
 
 def main():
@@ -162,11 +213,18 @@ def main():
     e.add_argument("--pattern", required=True)
     e.add_argument("--once", action="store_true")
     e.add_argument("--env", action="append")
+    e.add_argument("--results", help="run directory whose results.json must end final")
     e.add_argument("command", nargs=argparse.REMAINDER)
+    i = sub.add_parser("interrupt")
+    i.add_argument("--miniapp", required=True)
+    i.add_argument("--config", required=True)
+    i.add_argument("--ranks", type=int, required=True)
+    i.add_argument("--dir", required=True)
     args = p.parse_args()
     if args.mode == "expect" and args.command and args.command[0] == "--":
         args.command = args.command[1:]
-    {"compare": compare, "breakdown": breakdown, "expect": expect}[args.mode](args)
+    {"compare": compare, "breakdown": breakdown, "expect": expect, "interrupt": interrupt}[
+        args.mode](args)
 
 
 if __name__ == "__main__":

@@ -8,14 +8,9 @@ set -euo pipefail
 MINIAPP=$(realpath "$1")
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 src=$(cd "$here/../.." && pwd)
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/miniapp-jobscript.XXXXXX")
-trap 'rm -rf "$scratch"' EXIT
-failures=0
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
-pass() { echo "ok: $*"; }
+CHECK_NAME=jobscript
+# shellcheck source=tests/slurm/check_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 
 command -v shellcheck >/dev/null || {
   echo "FAIL: shellcheck is not installed (Debian package shellcheck)" >&2
@@ -55,41 +50,64 @@ expect() {
   if grep -Eq -- "$2" "$scratch/$1.sh"; then pass "$1: has /$2/"; else fail "$1: no line matches /$2/"; fi
 }
 
-generate cuda --system generic-gpu --time 00:10:00
+# A GPU profile needs a program with that backend: this build is named as another one.
+gpu_build=(--miniapp /opt/miniapp-cuda/bin/miniapp)
+generate cuda --system generic-gpu --time 00:10:00 --ranks-per-node 4 "${gpu_build[@]}"
 expect cuda '^#SBATCH --gpus-per-task=1$'
 expect cuda '^#SBATCH --ntasks-per-node=4$'
 expect cuda '^#SBATCH --cpus-per-task=16$'
 expect cuda '^#SBATCH --time=00:10:00$'
 expect cuda '^#SBATCH --partition=gpu$'
 expect cuda '^#SBATCH --account=myproject$'
-expect cuda '^module load "cuda/12.4"$'
-expect cuda '^GPU_BIND="per_task:1"'
+expect cuda "^module load 'cuda/12.4'$"
+expect cuda "^GPU_BIND='per_task:1'"
 expect cuda '^GPU_VISIBLE_VAR=CUDA_VISIBLE_DEVICES'
 expect cuda '^set -euo pipefail$'
 expect cuda '"\$MINIAPP" run "\$CONFIG"'
 expect cuda '^exit "\$status"$'
+expect cuda '^# miniapp Slurm job: cuda backend, 1 node\(s\) x 4 rank\(s\) per node = 4 rank\(s\)'
+expect cuda 'module list'
+expect cuda 'nvidia-smi -L'
+if grep -q -- '--exclusive' "$scratch/cuda.sh"; then fail "cuda: one node, no --exclusive asked"; else pass "cuda: no --exclusive unless asked"; fi
 
-generate hip --system generic-amd-gpu
+# The default is one rank per node, also on a GPU node: a single-GPU benchmark stays one rank.
+generate gpu1 --system generic-gpu "${gpu_build[@]}"
+expect gpu1 '^#SBATCH --ntasks-per-node=1$'
+expect gpu1 '^#SBATCH --cpus-per-task=64$'
+expect gpu1 '= 1 rank\(s\), one GPU per rank'
+if grep -q 'one rank (one GPU) per node; --ranks-per-node 4 runs one rank on each GPU' "$scratch/gpu1.err"; then
+  pass "gpu1: the one-rank default is said on stderr"
+else
+  fail "gpu1: no note about the one-rank default: $(cat "$scratch/gpu1.err")"
+fi
+
+generate hip --system generic-amd-gpu --ranks-per-node 8 "${gpu_build[@]}"
 expect hip '^#SBATCH --ntasks-per-node=8$'
 expect hip '^GPU_VISIBLE_VAR=ROCR_VISIBLE_DEVICES'
-expect hip '^module load "rocm/5.2.3"$'
+expect hip "^module load 'rocm/5.2.3'$"
+expect hip "^module load 'openmpi/"
+expect hip 'rocm-smi'
 
-generate mpigpu --system generic-gpu --nodes 4 --output-dir "$scratch/run-%j"
+generate mpigpu --system generic-gpu --nodes 4 --ranks-per-node 4 --output-dir "$scratch/run-%j" "${gpu_build[@]}"
 expect mpigpu '^#SBATCH --nodes=4$'
 expect mpigpu '^#SBATCH --exclusive$'
-expect mpigpu 'MPI \+ GPU over several nodes \(cuda backend\)'
-expect mpigpu "--output-dir \"$scratch/run-\\$\\{SLURM_JOB_ID\\}\""
+expect mpigpu 'cuda backend, 4 node\(s\) x 4 rank\(s\) per node = 16 rank\(s\)'
+expect mpigpu "--output-dir '$scratch/run-'\"\\$\\{SLURM_JOB_ID\\}\"''"
+if grep -q OMPI_MCA_pml "$scratch/mpigpu.sh"; then fail "the GPU profile disables UCX (OMPI_MCA_pml)"; else pass "no OMPI_MCA_pml in the GPU profile"; fi
 
-generate cpu --system generic-cpu --nodes 2 --results-dir "$scratch/results" --set repetitions=3
+generate cpu --system generic-cpu --nodes 2 --results-dir "$scratch/results" --set repetitions=3 --exclusive --hint nomultithread
 expect cpu '^#SBATCH --ntasks-per-node=4$'
 expect cpu '^#SBATCH --cpus-per-task=16$'
+expect cpu '^#SBATCH --exclusive$'
+expect cpu '^#SBATCH --hint=nomultithread$'
 expect cpu '^export OMP_NUM_THREADS=\$\{SLURM_CPUS_PER_TASK\}$'
 expect cpu '^export OMP_PROC_BIND=spread$'
 expect cpu '^export OMP_PLACES=threads$'
-expect cpu "--set \"output.directory=$scratch/results\" \"repetitions=3\""
+expect cpu "--set 'output.directory=$scratch/results' 'repetitions=3'"
+expect cpu '2 node\(s\) x 4 MPI rank\(s\) per node = 8 rank\(s\)'
 
 generate local --system "$src/jobscripts/systems/local.yaml" --ranks-per-node 2
-expect local '^export OMPI_ALLOW_RUN_AS_ROOT="1"$'
+expect local "^export OMPI_ALLOW_RUN_AS_ROOT='1'$"
 expect local '^#SBATCH --cpus-per-task=1$'
 
 # refuse CODE PATTERN ARGS...: miniapp ARGS exits CODE with a message matching PATTERN.
@@ -109,10 +127,69 @@ printf 'name: bad\ncases:\n  - family: axpby\n    n: 64\n    nn: 3\n' >"$scratch
 refuse 2 'bad.yaml:5:5: unknown key .nn.' jobscript "$scratch/bad.yaml" --system generic-cpu
 sed 's/^backend: auto/backend: serial/' "$scratch/small.yaml" >"$scratch/serial.yaml"
 refuse 2 "serial.yaml:2:10: backend 'serial' does not run on system 'generic-gpu'" \
-  jobscript "$scratch/serial.yaml" --system generic-gpu
-refuse 2 'exceed the 4 GPUs per node' jobscript "$scratch/small.yaml" --system generic-gpu --ranks-per-node 8
-refuse 2 'exceeds max_nodes 16' jobscript "$scratch/small.yaml" --system generic-gpu --nodes 17
+  jobscript "$scratch/serial.yaml" --system generic-gpu "${gpu_build[@]}"
+refuse 2 'exceed the 4 GPUs per node' jobscript "$scratch/small.yaml" --system generic-gpu --ranks-per-node 8 "${gpu_build[@]}"
+refuse 2 'exceeds max_nodes 16' jobscript "$scratch/small.yaml" --system generic-gpu --nodes 17 "${gpu_build[@]}"
 refuse 2 "--time '1h' is not a Slurm time" jobscript "$scratch/small.yaml" --system generic-cpu --time 1h
+refuse 2 "--time '00:61:99' is not a Slurm time" jobscript "$scratch/small.yaml" --system generic-cpu --time 00:61:99
+refuse 2 "--time '1-24:00' is not a Slurm time" jobscript "$scratch/small.yaml" --system generic-cpu --time 1-24:00
+refuse 2 'ranks-per-node: Value 0 not in' jobscript "$scratch/small.yaml" --system generic-cpu --ranks-per-node 0
+refuse 2 'nodes: Value 0 not in' jobscript "$scratch/small.yaml" --system generic-cpu --nodes 0
+refuse 2 "runs the cuda backend, which this miniapp \(backends [a-z, ]*\) does not have" \
+  jobscript "$scratch/small.yaml" --system generic-gpu
+# The config is checked for the job's rank count: a one-rank case in a 2-node job is refused now,
+# not after queueing.
+refuse 2 'tile_index_8x9.yaml:[0-9]+:[0-9]+: .*(rank|MPI)' \
+  jobscript "$src/configs/examples/tile_index_8x9.yaml" --system generic-cpu --nodes 2
+refuse 2 'hint' jobscript "$scratch/small.yaml" --system generic-cpu --hint sometimes
+
+# Templates are read with a size limit (/dev/zero must not fill the memory).
+refuse 2 '/dev/zero:1:1: the job template is larger than 1 MiB' jobscript "$scratch/small.yaml" --system generic-cpu --template /dev/zero
+: >"$scratch/empty.sh"
+refuse 2 'empty.sh:1:1: the job template is empty' jobscript "$scratch/small.yaml" --system generic-cpu --template "$scratch/empty.sh"
+printf '#!/bin/bash\n#SBATCH --time=@@TIME@@\n' >"$scratch/site-template.sh"
+printf 'name: site\nbackend: openmp\ncores_per_node: 4\ntemplate: site-template.sh\n' >"$scratch/site.yaml"
+if "$MINIAPP" jobscript "$scratch/small.yaml" --system "$scratch/site.yaml" >"$scratch/site.out" 2>"$scratch/err" &&
+  [[ $(cat "$scratch/site.out") == $'#!/bin/bash\n#SBATCH --time=00:30:00' ]]; then
+  pass "the profile's template (relative to the profile) is used"
+else
+  fail "profile template: $(cat "$scratch/err") $(cat "$scratch/site.out")"
+fi
+refuse 2 'site.yaml.*is an input' jobscript "$scratch/small.yaml" --system "$scratch/site.yaml" -o "$scratch/site.yaml"
+refuse 2 'site-template.sh.*is an input' jobscript "$scratch/small.yaml" --system "$scratch/site.yaml" -o "$scratch/site-template.sh"
+
+# Files: -o onto the config the job reads is refused; so is writing through a symbolic link,
+# also at --submit's fixed file name (the link's target keeps its content and mode).
+cp "$scratch/small.yaml" "$scratch/keep.yaml"
+refuse 2 'is an input' jobscript "$scratch/keep.yaml" --system generic-cpu -o "$scratch/keep.yaml"
+if cmp -s "$scratch/small.yaml" "$scratch/keep.yaml"; then pass "the config is unchanged"; else fail "-o overwrote the config"; fi
+printf 'program' >"$scratch/prog"
+refuse 2 'is an input' jobscript "$scratch/small.yaml" --system generic-cpu --miniapp "$scratch/prog" -o "$scratch/prog"
+if [[ $(cat "$scratch/prog") == program ]]; then pass "the job's program is unchanged"; else fail "-o overwrote the job's program"; fi
+mkdir -p "$scratch/submit/bin"
+printf '#!/bin/bash\necho 42\n' >"$scratch/submit/bin/sbatch"
+chmod +x "$scratch/submit/bin/sbatch"
+echo "precious" >"$scratch/submit/target"
+chmod 644 "$scratch/submit/target"
+ln -s "$scratch/submit/target" "$scratch/submit/miniapp-small-generic-cpu.sh"
+rc=0
+(cd "$scratch/submit" && PATH="$scratch/submit/bin:$PATH" "$MINIAPP" jobscript "$scratch/small.yaml" \
+  --system generic-cpu --submit >"$scratch/out" 2>"$scratch/err") || rc=$?
+if [[ $rc -eq 2 ]] && grep -q 'symbolic link' "$scratch/err" && [[ $(cat "$scratch/submit/target") == precious ]] &&
+  [[ ! -x $scratch/submit/target ]]; then
+  pass "--submit refuses its file name when it is a symbolic link"
+else
+  fail "--submit through a symlink: exit $rc, $(cat "$scratch/err"), target: $(stat -c %A "$scratch/submit/target")"
+fi
+rm "$scratch/submit/miniapp-small-generic-cpu.sh"
+rc=0
+(cd "$scratch/submit" && PATH="$scratch/submit/bin:$PATH" "$MINIAPP" jobscript "$scratch/small.yaml" \
+  --system generic-cpu --submit >"$scratch/out" 2>"$scratch/err") || rc=$?
+if [[ $rc -eq 0 && $(cat "$scratch/out") == 42 && -x $scratch/submit/miniapp-small-generic-cpu.sh ]]; then
+  pass "--submit writes an executable script and prints the job id"
+else
+  fail "--submit: exit $rc, $(cat "$scratch/err")"
+fi
 refuse 2 "system profile 'nosuch' not found" jobscript "$scratch/small.yaml" --system nosuch
 
 printf 'name: x\nbackend: cuda\ncores_per_node: 8\ngpus_per_node: 4\nlauncher: srum\n' >"$scratch/p1.yaml"
@@ -130,11 +207,7 @@ refuse 2 'p5.yaml:4:18: --nodes is written by miniapp jobscript' jobscript "$scr
 
 # Every shipped profile loads and yields a script that passes shellcheck.
 for profile in "$src"/jobscripts/systems/*.yaml; do
-  generate "profile-$(basename "$profile" .yaml)" --system "$profile" || true
+  generate "profile-$(basename "$profile" .yaml)" --system "$profile" "${gpu_build[@]}" || true
 done
 
-if [[ $failures -ne 0 ]]; then
-  echo "$failures check(s) FAILED" >&2
-  exit 1
-fi
-echo "all jobscript checks passed"
+finish_checks jobscript

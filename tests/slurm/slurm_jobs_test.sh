@@ -152,6 +152,7 @@ if [[ -n $job1 ]] && wait_job "$job1"; then
   f="$scratch/runs/one-$job1/results.json"
   if [[ -f $f ]] && summary=$(results_ok "$f" "$job1"); then pass "job $job1 results: $summary"; else fail "job $job1: $f missing or wrong: ${summary:-}"; fi
   verify "job $job1 log says done" grep -q "miniapp-job: done (exit 0)" "$scratch"/*-"$job1".out
+  verify "job $job1 log records the loaded modules" grep -q "miniapp-job: modules:" "$scratch"/*-"$job1".out
 fi
 
 # check_two_ranks ID BASE: completed with 2 tasks forming one 2-rank MPI job; today every rank

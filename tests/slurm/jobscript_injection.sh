@@ -1,0 +1,170 @@
+#!/bin/bash
+# shellcheck disable=SC2016 # the hostile values hold literal $(...) and `...` on purpose
+# No generated job script runs a command that came from a config, a profile, a path or an option
+# value (issue 16 item 2). Hostile values go into every field a script is made from; each script
+# must parse (bash -n), and when executed with stub srun/mpirun/module/nvidia-smi it must create
+# no marker file and hand the launcher the values exactly as given.
+# Usage: jobscript_injection.sh MINIAPP
+set -euo pipefail
+MINIAPP=$(realpath "$1")
+CHECK_NAME=injection
+# shellcheck source=tests/slurm/check_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
+
+marker=$scratch/PWNED
+# Each value tries another way out of its place in the script.
+hostile=(
+  "\$(touch $marker)"
+  "\`touch $marker\`"
+  "'; touch $marker; '"
+  "\"; touch $marker; \""
+  $'x\ntouch '"$marker"$'\n'
+  $'x\r\ntouch '"$marker"
+  "@@RUN_ARGS@@"
+  "a@@b"
+  "@@CONFIG@@ @@SITE@@"
+  "%j\$(touch $marker)%j"
+  "\${IFS}\$(touch\${IFS}$marker)"
+)
+
+# Stubs: the launchers print their arguments one per line (%q), the rest only succeed.
+mkdir -p "$scratch/bin"
+for tool in srun mpirun; do
+  printf '#!/bin/bash\nfor a in "$@"; do printf "%%q\\n" "$a"; done >"%s/launched"\n' \
+    "$scratch" >"$scratch/bin/$tool"
+done
+for tool in module nvidia-smi rocm-smi sbatch; do
+  printf '#!/bin/bash\nexit 0\n' >"$scratch/bin/$tool"
+done
+chmod +x "$scratch"/bin/*
+
+# run_script NAME: bash -n, then execute under a fake Slurm environment.
+run_script() {
+  local script=$1
+  if ! bash -n "$script" 2>"$scratch/syntax"; then
+    fail "$script: bash -n: $(cat "$scratch/syntax")"
+    return 1
+  fi
+  rm -f "$scratch/launched"
+  (cd "$scratch" && env -u MINIAPP PATH="$scratch/bin:$PATH" SLURM_JOB_ID=7 SLURM_NTASKS=1 \
+    SLURM_CPUS_PER_TASK=1 SLURM_NTASKS_PER_NODE=1 SLURM_JOB_NODELIST=n1 \
+    bash "$script" >"$scratch/job.out" 2>&1) || true
+  if [[ -e $marker ]]; then
+    fail "$script ran a command from a value: $(head -c 300 "$script")"
+    rm -f "$marker"
+    return 1
+  fi
+  if [[ ! -s $scratch/launched ]]; then
+    fail "$script did not reach the launcher: $(cat "$scratch/job.out")"
+    return 1
+  fi
+}
+# launched_has VALUE: the launcher got VALUE as one argument, unchanged.
+launched_has() {
+  if grep -qxF -- "$(printf '%q' "$1")" "$scratch/launched"; then
+    return 0
+  fi
+  fail "the launcher did not get $(printf '%q' "$1") as one argument; it got: $(tr '\n' ' ' <"$scratch/launched")"
+  return 1
+}
+
+cat >"$scratch/small.yaml" <<'YAML'
+name: small
+backend: auto
+repetitions: 1
+cases:
+  - family: axpby
+    variant: flat
+    n: 64
+YAML
+profile() { # profile FILE VALUE: a CPU profile with VALUE in every free-text field
+  local v=${2//\'/\'\'}
+  v=${v//$'\n'/ }
+  v=${v//$'\r'/ }
+  cat >"$1" <<YAML
+name: hostile
+description: '$v'
+backend: openmp
+cores_per_node: 2
+launcher: srun
+launcher_options: ['$v']
+sbatch_options: ['--comment=$v']
+cpu_bind: '$v'
+gpu_bind: '$v'
+modules: ['$v']
+environment:
+  HOSTILE: '$v'
+YAML
+}
+
+# yaml_string VALUE: VALUE as a YAML double-quoted scalar (JSON's escapes are YAML's).
+yaml_string() { python3 -c 'import json, sys; print(json.dumps(sys.argv[1]))' "$1"; }
+
+n=0
+for v in "${hostile[@]}"; do
+  n=$((n + 1))
+  set_value="description=$(yaml_string "$v")"
+  # 1. Option values: --set, --output-dir, --results-dir and -o (the command line in the header).
+  out="$scratch/o$n@@RUN_ARGS@@.sh"
+  if "$MINIAPP" jobscript "$scratch/small.yaml" --system "$(dirname "$0")/../../jobscripts/systems/local.yaml" \
+    --set "$set_value" --output-dir "$scratch/run$n-$v" -o "$out" 2>"$scratch/err"; then
+    if run_script "$out"; then
+      launched_has "$set_value" && launched_has "$scratch/run$n-${v//%j/7}" &&
+        pass "option values #$n stay data"
+    fi
+  else
+    fail "jobscript with option value #$n failed: $(cat "$scratch/err")"
+  fi
+  out="$scratch/r$n.sh"
+  if "$MINIAPP" jobscript "$scratch/small.yaml" --system "$(dirname "$0")/../../jobscripts/systems/local.yaml" \
+    --results-dir "$scratch/res$n-$v" --miniapp "$scratch/prog$n-$v" -o "$out" 2>"$scratch/err"; then
+    run_script "$out" && launched_has "output.directory=$scratch/res$n-$v" &&
+      launched_has "$scratch/prog$n-$v" && pass "--results-dir and --miniapp #$n stay data"
+  else
+    fail "jobscript with --results-dir #$n failed: $(cat "$scratch/err")"
+  fi
+  # 2. The config's path (a directory name can hold anything but '/').
+  dir="$scratch/cfg$n-${v//\//_}"
+  mkdir -p "$dir"
+  cp "$scratch/small.yaml" "$dir/c.yaml"
+  out="$scratch/c$n.sh"
+  if "$MINIAPP" jobscript "$dir/c.yaml" --system "$(dirname "$0")/../../jobscripts/systems/local.yaml" \
+    -o "$out" 2>"$scratch/err"; then
+    run_script "$out" && launched_has "$dir/c.yaml" && pass "config path #$n stays data"
+  else
+    fail "jobscript with config path #$n failed: $(cat "$scratch/err")"
+  fi
+  # 3. Every free-text field of a system profile.
+  profile "$scratch/p$n.yaml" "$v"
+  out="$scratch/p$n.sh"
+  if "$MINIAPP" jobscript "$scratch/small.yaml" --system "$scratch/p$n.yaml" -o "$out" 2>"$scratch/err"; then
+    run_script "$out" && pass "profile values #$n stay data"
+  else
+    fail "jobscript with profile #$n failed: $(cat "$scratch/err")"
+  fi
+done
+
+# A site's own template is rendered by the same one-pass renderer: a value holding a placeholder
+# is not filled in again, and an unknown placeholder is a config error with its position.
+printf '#!/bin/bash\n# @@COMMAND@@\n#SBATCH --time=@@TIME@@\n#@@SITE@@\n"$MINIAPP" @@CONFIG@@ @@RUN_ARGS@@\n' \
+  >"$scratch/site.sh"
+sed -i 's/"\$MINIAPP"/srun/' "$scratch/site.sh"
+if "$MINIAPP" jobscript "$scratch/small.yaml" --system "$(dirname "$0")/../../jobscripts/systems/local.yaml" \
+  --template "$scratch/site.sh" --set "description=$(yaml_string "@@SITE@@ \$(touch $marker)")" \
+  -o "$scratch/t.sh" 2>"$scratch/err"; then
+  run_script "$scratch/t.sh" && launched_has "description=$(yaml_string "@@SITE@@ \$(touch $marker)")" &&
+    pass "--template: values stay data"
+else
+  fail "--template failed: $(cat "$scratch/err")"
+fi
+printf '#!/bin/bash\nsrun @@CONFIG@@ @@NOSUCH@@\n' >"$scratch/bad.sh"
+rc=0
+"$MINIAPP" jobscript "$scratch/small.yaml" --system "$(dirname "$0")/../../jobscripts/systems/local.yaml" \
+  --template "$scratch/bad.sh" 2>"$scratch/err" >/dev/null || rc=$?
+if [[ $rc -eq 2 ]] && grep -q 'bad.sh:2:17: unknown placeholder @@NOSUCH@@' "$scratch/err"; then
+  pass "unknown placeholder in --template: exit 2 with its position"
+else
+  fail "unknown placeholder: exit $rc, $(cat "$scratch/err")"
+fi
+
+finish_checks injection
