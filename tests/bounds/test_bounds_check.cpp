@@ -10,8 +10,7 @@
 #include <exception>
 
 #ifndef KOKKOS_ENABLE_DEBUG_BOUNDS_CHECK
-#error                                                                                             \
-    "tests/bounds needs a Kokkos built with Kokkos_ENABLE_DEBUG_BOUNDS_CHECK=ON (preset boundscheck)"
+#error "needs a Kokkos built with Kokkos_ENABLE_DEBUG_BOUNDS_CHECK=ON (preset boundscheck)"
 #endif
 
 namespace miniapp {
