@@ -6,6 +6,10 @@
 set(MINIAPP_BACKEND "openmp" CACHE STRING
     "Backend of the Kokkos the project builds when none is given: openmp, serial, cuda or hip")
 set_property(CACHE MINIAPP_BACKEND PROPERTY STRINGS openmp serial cuda hip)
+# A separate Kokkos install (suffix -boundscheck) whose Views check every index and abort when one
+# is out of bounds; only the bounds-check preset uses it (docs/testing.md).
+option(MINIAPP_KOKKOS_BOUNDS_CHECK
+       "Build the project's Kokkos with Kokkos_ENABLE_DEBUG_BOUNDS_CHECK (when none is given)" OFF)
 
 function(_miniapp_user_gave_kokkos out)
   set(given OFF)
@@ -35,9 +39,15 @@ if(NOT _miniapp_kokkos_given)
   if(NOT MINIAPP_BACKEND MATCHES "^(openmp|serial|cuda|hip)$")
     message(FATAL_ERROR "MINIAPP_BACKEND='${MINIAPP_BACKEND}' is not one of openmp, serial, cuda, hip.")
   endif()
-  message(STATUS "miniapp: no Kokkos given; using the project's Kokkos 3.4.01 (${MINIAPP_BACKEND})")
+  set(_kokkos_variant "")
+  if(MINIAPP_KOKKOS_BOUNDS_CHECK)
+    set(_kokkos_variant "--bounds-check")
+  endif()
+  message(STATUS "miniapp: no Kokkos given; using the project's Kokkos 3.4.01 (${MINIAPP_BACKEND} "
+                 "${_kokkos_variant})")
   execute_process(
-    COMMAND bash "${CMAKE_CURRENT_LIST_DIR}/../scripts/build-kokkos.sh" "${MINIAPP_BACKEND}"
+    COMMAND bash "${CMAKE_CURRENT_LIST_DIR}/../scripts/build-kokkos.sh" ${_kokkos_variant}
+            "${MINIAPP_BACKEND}"
     OUTPUT_VARIABLE _kokkos_out
     RESULT_VARIABLE _kokkos_rc)
   if(NOT _kokkos_rc EQUAL 0)

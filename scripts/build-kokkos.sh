@@ -2,11 +2,13 @@
 # Builds and installs Kokkos 3.4.01 for one backend, from Debian's `trilinos` 13.2.0-4 source package
 # (the only Kokkos source the project's machines can reach; see shared/notes/kokkos-from-debian.md).
 #
-#   scripts/build-kokkos.sh BACKEND [PREFIX]
+#   scripts/build-kokkos.sh [--bounds-check] BACKEND [PREFIX]
 #     BACKEND  openmp (OpenMP + Serial, g++) | serial (Serial, g++)
 #              | cuda (CUDA + Serial, nvcc_wrapper; arch from MINIAPP_CUDA_ARCH, default HOPPER90)
 #              | hip  (HIP + Serial, hipcc; arch from MINIAPP_HIP_ARCH, default VEGA908)
-#     PREFIX   default ${MINIAPP_DEPS_DIR:-$HOME/.cache/miniapp}/kokkos-3.4.01-<backend>[-<cuda arch, lowercase>]
+#     --bounds-check  Kokkos_ENABLE_DEBUG_BOUNDS_CHECK=ON: every View access is checked and an
+#              out-of-bounds one aborts (slow; for the bounds-check tests, docs/testing.md)
+#     PREFIX   default ${MINIAPP_DEPS_DIR:-$HOME/.cache/miniapp}/kokkos-3.4.01-<backend>[-<cuda arch, lowercase>][-boundscheck]
 #
 # The last line of stdout is the install prefix (CMake reads it; pass it as Kokkos_ROOT).
 # A prefix that already holds lib/cmake/Kokkos/KokkosConfig.cmake is never rebuilt.
@@ -27,9 +29,11 @@ die() { echo "$me: $*" >&2; exit 1; }
 log() { echo "$me: $*" >&2; }
 
 usage() {
-  echo "usage: $me BACKEND [PREFIX]   (BACKEND: ${KNOWN_BACKENDS// /, }; env MINIAPP_CUDA_ARCH, MINIAPP_HIP_ARCH, MINIAPP_DEPS_DIR)" >&2
+  echo "usage: $me [--bounds-check] BACKEND [PREFIX]   (BACKEND: ${KNOWN_BACKENDS// /, }; env MINIAPP_CUDA_ARCH, MINIAPP_HIP_ARCH, MINIAPP_DEPS_DIR)" >&2
 }
 
+bounds_check=''
+if [ "${1:-}" = --bounds-check ]; then bounds_check=1; shift; fi
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then usage; exit 2; fi
 backend=$1
 case "$backend" in
@@ -60,6 +64,7 @@ fi
 # --- Prefix; an existing complete install is reused as is ---------------------------------------
 suffix=$backend
 [ "$backend" = cuda ] && suffix=$backend-$(echo "$arch" | tr '[:upper:]' '[:lower:]')
+[ -n "$bounds_check" ] && suffix=$suffix-boundscheck
 prefix=${2:-$deps_dir/kokkos-$KOKKOS_VERSION-$suffix}
 case "$prefix" in /*) ;; *) prefix=$PWD/$prefix ;; esac
 prefix=${prefix%/}
@@ -173,6 +178,7 @@ kokkos_src=$(echo "$work"/*/packages/kokkos)
 
 # --- Backend configuration -------------------------------------------------------------------------
 cmake_args=(-DKokkos_ENABLE_SERIAL=ON)
+[ -n "$bounds_check" ] && cmake_args+=(-DKokkos_ENABLE_DEBUG_BOUNDS_CHECK=ON)
 case "$backend" in
   openmp) cmake_args+=(-DKokkos_ENABLE_OPENMP=ON "-DCMAKE_CXX_COMPILER=$cxx") ;;
   serial) cmake_args+=("-DCMAKE_CXX_COMPILER=$cxx") ;;
@@ -196,7 +202,7 @@ esac
 # Configured for the final prefix, so that the paths the installed CMake files hold are the final ones.
 stage=$prefix.tmp-$$
 mkdir -p "$(dirname "$prefix")"
-log "configuring Kokkos $KOKKOS_VERSION ($backend${arch:+, $arch}) for $prefix"
+log "configuring Kokkos $KOKKOS_VERSION ($backend${arch:+, $arch}${bounds_check:+, bounds check}) for $prefix"
 cmake -S "$kokkos_src" -B "$work/build" "${generator[@]}" \
   -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=17 -DCMAKE_CXX_EXTENSIONS=OFF \
   -DBUILD_SHARED_LIBS=OFF -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF \

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # One device-machine session: check the carried CUDA build runs, validate on CUDA, benchmark, and
 # leave everything under $OUT (summary.txt last). Used through the device tool:
-#   scripts/gpu-run.sh [tests|bench|all]      (default all)
+#   scripts/gpu-run.sh [tests|bench|all|sanitize]      (default all: tests and bench)
+# sanitize: compute-sanitizer memcheck over the CUDA kernel tests and racecheck over a run of every
+# team-scratch kernel (tests/gpu/racecheck_team_scratch.yaml), within one 10-minute device call;
+# results in docs/testing.md.
 # Expects .carry/cuda (the CUDA build's programs; optionally .carry/gpuhost, an OpenMP build) and
 # .carry/lib.tar.xz holding the shared libraries the GPU machine lacks (scripts/pack-gpu-carry.sh).
 set -uo pipefail
@@ -74,6 +77,32 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
       awk '{printf "%-45s %10s %s %s %s %s\n", $1, $2, $(NF-3), $(NF-2), $(NF-1), $NF}' >> "$sum"
     save
   fi
+fi
+if [ "$what" = sanitize ]; then
+  export PATH="$PATH:/usr/local/cuda/bin"
+  # The kernel tests in one precision (float32) plus the worked examples: every kernel and variant
+  # at awkward sizes, in a few minutes under memcheck (~10-50x slower than plain).
+  log "== compute-sanitizer memcheck: CUDA kernel tests (float32) and worked examples"
+  timeout 360 compute-sanitizer --tool memcheck --error-exitcode 99 --print-limit 20 \
+    .carry/cuda/miniapp-tests --gtest_brief=1 \
+    --gtest_filter='AllBackends/Kernels.*/cuda_float32:AllBackends/WorkedExamples.*/cuda' \
+    > "$W/memcheck.txt" 2>&1
+  rc=$?
+  log "memcheck exit $rc (0: clean; 99: memcheck errors; 124: timed out; other: tests failed)"
+  grep -E "ERROR SUMMARY|tests? (ran|passed)|FAILED" "$W/memcheck.txt" | head -20 | tee -a "$sum"
+  save
+  # Racecheck: shared-memory hazards between the threads of a team, over a run of every kernel
+  # that uses team scratch, once each at odd sizes (partial tiles at every edge).
+  log "== compute-sanitizer racecheck: team-scratch kernels (tests/gpu/racecheck_team_scratch.yaml)"
+  timeout 180 compute-sanitizer --tool racecheck --racecheck-report hazard --error-exitcode 99 \
+    --print-limit 20 .carry/cuda/miniapp run tests/gpu/racecheck_team_scratch.yaml \
+    --output-dir "$W/racecheck-run" > "$W/racecheck.txt" 2>&1
+  rc=$?
+  log "racecheck exit $rc (0: clean; 99: hazards; 124: timed out; 4: validation failed)"
+  # One line per case ("[i/N] case: ok" or what failed) and racecheck's summary and hazards.
+  grep -E "^\[[0-9]+/[0-9]+\]|RACECHECK SUMMARY|ERROR SUMMARY|Race reported|[Hh]azard" \
+    "$W/racecheck.txt" | head -40 | tee -a "$sum"
+  save
 fi
 save
 log "== done $(date -u +%FT%TZ)"

@@ -4,6 +4,7 @@
 #   scripts/install-deps.sh            # the packages every build needs
 #   scripts/install-deps.sh --gpu      # plus hipcc for the HIP compile-only build
 #   scripts/install-deps.sh --slurm    # plus a Slurm + munge for the scheduler tests
+#   scripts/install-deps.sh --fuzz     # plus clang with libFuzzer for the fuzz preset
 set -euo pipefail
 
 packages=(build-essential cmake ninja-build git ca-certificates xz-utils patch
@@ -17,7 +18,8 @@ for arg in "$@"; do
   case "$arg" in
     --gpu) packages+=(hipcc libamdhip64-dev) ;;
     --slurm) packages+=(slurm-wlm munge) ;;
-    *) echo "install-deps.sh: unknown option '$arg' (known: --gpu, --slurm)" >&2; exit 2 ;;
+    --fuzz) packages+=(clang libclang-rt-14-dev) ;;
+    *) echo "install-deps.sh: unknown option '$arg' (known: --gpu, --slurm, --fuzz)" >&2; exit 2 ;;
   esac
 done
 
