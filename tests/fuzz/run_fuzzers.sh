@@ -13,10 +13,11 @@ seconds=${2:-90}
 artifacts=${3:-$build/fuzz-artifacts}
 mkdir -p "$artifacts"
 
-# target name, then its seed directories (searched recursively by libFuzzer)
+# target name, then its seed directories (searched recursively by libFuzzer); regressions/ holds
+# every input that once crashed or hung a target (issue 16), so each run replays them first
 targets=(
-  "config configs tests/bad_configs tests/e2e_configs tests/mpi"
-  "jobscript jobscripts/systems"
+  "config configs tests/bad_configs tests/e2e_configs tests/mpi tests/fuzz/regressions/config"
+  "jobscript jobscripts/systems tests/fuzz/regressions/jobscript"
 )
 
 limits=(-rss_limit_mb=2048 -timeout=10 -print_final_stats=1)
