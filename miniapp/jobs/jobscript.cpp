@@ -3,7 +3,6 @@
 #include "config/yaml_strict.hpp"
 
 #include <cctype>
-#include <fstream>
 #include <stdexcept>
 
 namespace miniapp::jobs {
@@ -133,15 +132,8 @@ std::string render_template(const std::string& text, const std::string& label,
 }
 
 std::string read_job_template(const std::string& path) {
-  constexpr std::size_t kMaxBytes = 1u << 20;
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw ConfigError(path + ":1:1: cannot read the job template");
-  std::string text(kMaxBytes + 1, '\0'); // one byte past the limit shows a larger file
-  in.read(&text[0], std::streamsize(text.size()));
-  text.resize(std::size_t(in.gcount()));
-  if (text.size() > kMaxBytes)
-    throw ConfigError(path + ":1:1: the job template is larger than 1 MiB");
+  // The same bounded read as configs and profiles (config/limits.hpp: kMaxFileBytes).
+  std::string text = config::read_text_file(path, "job template");
   if (text.empty())
     throw ConfigError(path + ":1:1: the job template is empty");
   return text;

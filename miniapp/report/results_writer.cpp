@@ -124,11 +124,12 @@ void set_emergency_copy(const std::string& path, const std::string& text) {
   g_emergency.current.store(next);
 }
 
-} // namespace
-
-void write_file_atomically(const std::string& path, const std::string& content) {
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+// Writes content to tmp (opened with open_flags, never through a symlink), then renames it onto
+// path: readers see the old file or the new one, never a part. The temp file goes on failure.
+void write_then_rename(const std::string& path, const std::string& tmp, const std::string& content,
+                       int open_flags, mode_t mode) {
+  const int fd =
+      ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | open_flags, mode);
   if (fd < 0)
     throw std::runtime_error(disk_error("create", tmp, errno));
   const bool written = write_all(fd, content.data(), content.size());
@@ -144,6 +145,11 @@ void write_file_atomically(const std::string& path, const std::string& content) 
     ::unlink(tmp.c_str());
     throw std::runtime_error(disk_error("rename " + tmp + " to", path, err));
   }
+}
+} // namespace
+
+void write_file_atomically(const std::string& path, const std::string& content) {
+  write_then_rename(path, path + ".tmp." + std::to_string(::getpid()), content, O_TRUNC, 0644);
 }
 
 void write_output_file(const std::string& path, const std::string& content,
@@ -172,23 +178,8 @@ void write_output_file(const std::string& path, const std::string& content,
                             "); refusing to overwrite it: choose another output file");
     }
   }
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
   const mode_t mode = executable ? 0777 : 0666; // less the umask
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
-  if (fd < 0)
-    throw std::runtime_error(disk_error("create", tmp, errno));
-  const bool written = write_all(fd, content.data(), content.size());
-  const int write_errno = errno;
-  if (::close(fd) != 0 || !written) {
-    const int err = written ? errno : write_errno;
-    ::unlink(tmp.c_str());
-    throw std::runtime_error(disk_error("write", path, err));
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    throw std::runtime_error(disk_error("rename " + tmp + " to", path, err));
-  }
+  write_then_rename(path, path + ".tmp." + std::to_string(::getpid()), content, O_EXCL, mode);
 }
 
 std::string create_run_directory(const std::string& base, const std::string& name,

@@ -144,7 +144,7 @@ refuse 2 'tile_index_8x9.yaml:[0-9]+:[0-9]+: .*(rank|MPI)' \
 refuse 2 'hint' jobscript "$scratch/small.yaml" --system generic-cpu --hint sometimes
 
 # Templates are read with a size limit (/dev/zero must not fill the memory).
-refuse 2 '/dev/zero:1:1: the job template is larger than 1 MiB' jobscript "$scratch/small.yaml" --system generic-cpu --template /dev/zero
+refuse 2 '/dev/zero:1:1: the file is more than 1048576 bytes' jobscript "$scratch/small.yaml" --system generic-cpu --template /dev/zero
 : >"$scratch/empty.sh"
 refuse 2 'empty.sh:1:1: the job template is empty' jobscript "$scratch/small.yaml" --system generic-cpu --template "$scratch/empty.sh"
 printf '#!/bin/bash\n#SBATCH --time=@@TIME@@\n' >"$scratch/site-template.sh"
