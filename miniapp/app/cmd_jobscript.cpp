@@ -47,9 +47,9 @@ void check_backend(const config::ExperimentConfig& cfg, const jobs::SystemProfil
                                             "' (" + sys.file + "), which is for " + sys.backend);
 }
 
-// The environment as the user started the program, taken before main() (and so before MPI_Init,
-// which adds OMPI_*/PMIX_* variables of its own singleton: passed on through sbatch's default
-// --export=ALL they make an mpirun inside the job fail).
+// The environment as the user started the program, taken before main(). `jobscript` no longer
+// starts MPI, but an MPI singleton's OMPI_*/PMIX_* variables, passed on through sbatch's default
+// --export=ALL, make an mpirun inside the job fail: whatever is set up later stays out of the job.
 std::vector<std::string> snapshot_environment() {
   std::vector<std::string> env;
   for (char** e = environ; e && *e; ++e)
