@@ -55,7 +55,7 @@ TEST_P(Autotune, TiledWidthIsSearchedRecordedAndCached) {
   s.warmup = 0;
   s.repetitions = 1;
   const CaseResult first = run_case(c, s, GetParam(), RunOptions{});
-  ASSERT_EQ(first.status, "ok") << first.message;
+  ASSERT_EQ(first.status, Status::ok) << first.message;
   EXPECT_FALSE(first.c.tile_auto);
   const auto allowed = tile_candidates(c, false);
   EXPECT_NE(std::find(allowed.begin(), allowed.end(), first.c.tile), allowed.end()) << first.c.tile;
@@ -65,7 +65,7 @@ TEST_P(Autotune, TiledWidthIsSearchedRecordedAndCached) {
 
   c.m = c.n = c.k = 50; // same size class (2^5): the cache answers
   const CaseResult second = run_case(c, s, GetParam(), RunOptions{});
-  ASSERT_EQ(second.status, "ok") << second.message;
+  ASSERT_EQ(second.status, Status::ok) << second.message;
   EXPECT_EQ(second.c.tile, first.c.tile);
   EXPECT_EQ(second.c.tuning.rfind("cached", 0), 0u) << second.c.tuning;
 }

@@ -153,18 +153,19 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
   std::cout << "results written to " << writer->directory() << "/\n";
   int code = kOk;
   for (const auto& r : results) {
-    if (r.status == "error") {
+    if (r.status == Status::error) {
       std::cerr << "miniapp: rank " << mpi.rank() << ": " << r.c.id() << ": " << r.message << "\n";
       code = kRuntimeError;
     }
   }
   if (code == kOk)
     for (const auto& r : results)
-      if (r.status == "invalid")
+      if (r.status == Status::invalid)
         code = kValidationFailed;
   if (interrupted) {
-    const auto kept = std::count_if(results.begin(), results.end(),
-                                    [](const CaseResult& r) { return r.status != "interrupted"; });
+    const auto kept = std::count_if(results.begin(), results.end(), [](const CaseResult& r) {
+      return r.status != Status::interrupted;
+    });
     std::cerr << "miniapp: rank " << mpi.rank() << ": interrupted; " << kept << " of "
               << plan.cases.size() << " case(s) kept in " << writer->directory() << "\n";
     if (code == kOk)

@@ -105,7 +105,7 @@ CaseResult run_one(const Case& c, const Context& x) {
   }
   const MpiEnv::Outcome alloc = mpi.agree(code, msg);
   if (alloc.code) {
-    r.status = alloc.code == kUnsupported ? "unsupported" : "error";
+    r.status = alloc.code == kUnsupported ? Status::unsupported : Status::error;
     r.message = alloc.message;
     return r;
   }
@@ -159,7 +159,7 @@ CaseResult run_one(const Case& c, const Context& x) {
     mpi.abort_all(kRuntimeError, c.id() + ": kernel: " + e.what());
   }
   if (interrupted) {
-    r.status = "interrupted";
+    r.status = Status::interrupted;
     r.message = "stopped by a signal before the case completed";
     return r;
   }
@@ -204,7 +204,7 @@ CaseResult run_one(const Case& c, const Context& x) {
     }
     const MpiEnv::Outcome o = mpi.agree(code, msg);
     if (o.code) {
-      r.status = "error";
+      r.status = Status::error;
       r.message = o.message;
       return r;
     }
@@ -221,7 +221,7 @@ CaseResult run_one(const Case& c, const Context& x) {
     v.first_bad = first.code ? first.message : "";
     r.validation = v;
     if (!v.passed) {
-      r.status = "invalid";
+      r.status = Status::invalid;
       r.message =
           std::to_string(v.bad_elements) + " element(s) out of tolerance, first on " + v.first_bad;
     }
@@ -262,7 +262,7 @@ void print_rank_table(std::ostream& os, const std::vector<CaseResult>& rows, int
     return std::string(buf);
   };
   for (const auto& r : rows) {
-    if (r.status != "ok" && r.status != "invalid")
+    if (r.status != Status::ok && r.status != Status::invalid)
       continue;
     char imb[32];
     std::snprintf(imb, sizeof imb, "%.2f", r.imbalance);
@@ -360,7 +360,7 @@ int run(const RunArgs& args, const MpiEnv& mpi) {
           progress.case_done(r);
         }))
       return oc;
-    if (r.status == "interrupted") {
+    if (r.status == Status::interrupted) {
       interrupted = true;
       break;
     }
@@ -375,11 +375,11 @@ int run(const RunArgs& args, const MpiEnv& mpi) {
 
   code = kOk;
   for (const auto& r : results)
-    if (r.status == "error")
+    if (r.status == Status::error)
       code = kRuntimeError;
   if (code == kOk)
     for (const auto& r : results)
-      if (r.status == "invalid")
+      if (r.status == Status::invalid)
         code = kValidationFailed;
   if (interrupted && code == kOk)
     code = kRuntimeError;
@@ -388,12 +388,13 @@ int run(const RunArgs& args, const MpiEnv& mpi) {
     print_rank_table(std::cout, results, mpi.size());
     std::cout << "results written to " << writer->directory() << "/\n";
     for (const auto& r : results)
-      if (r.status == "error" || r.status == "invalid")
+      if (r.status == Status::error || r.status == Status::invalid)
         std::cerr << "miniapp: " << r.c.id() << ": " << r.message << "\n";
     if (interrupted)
       std::cerr << "miniapp: interrupted; "
-                << std::count_if(results.begin(), results.end(),
-                                 [](const CaseResult& r) { return r.status != "interrupted"; })
+                << std::count_if(
+                       results.begin(), results.end(),
+                       [](const CaseResult& r) { return r.status != Status::interrupted; })
                 << " of " << plan.cases.size() << " case(s) kept in " << writer->directory()
                 << "\n";
     if (code == kValidationFailed)

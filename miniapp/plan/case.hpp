@@ -10,6 +10,18 @@ enum class Precision { int32, float32, float64 };
 const char* to_string(Precision p);
 bool parse_precision(const std::string& s, Precision& out);
 
+// Parameters that only some variants read. The plan records which ones a case's variant uses
+// (from the family table); the results write the others as null, not as a made-up 0.
+enum class Param : unsigned {
+  k = 1u << 0,
+  tile = 1u << 1,
+  tile_cols = 1u << 2,
+  team_size = 1u << 3,
+  alpha = 1u << 4,
+  beta = 1u << 5,
+  in_place = 1u << 6,
+};
+
 struct Case {
   std::string family;  // matmul, axpby, tile_average, tile_index
   std::string variant; // family-specific
@@ -27,6 +39,8 @@ struct Case {
   std::vector<std::vector<double>> a_values, b_values; // init: explicit
   std::uint64_t seed = 42;
   bool print = false;
+  unsigned params_used = ~0u; // Param bits of the parameters this variant reads
+  bool uses(Param p) const { return (params_used & unsigned(p)) != 0; }
   int index = 0;          // position in the plan
   std::string id() const; // "matmul/tiled/float32/m=..,n=..,k=../tile=16"
 };

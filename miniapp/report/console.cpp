@@ -78,10 +78,10 @@ void print_results_table(std::ostream& os, const Plan& plan, const std::vector<C
   bool above = false;
   for (const auto& r : rows) {
     const Case& c = r.c;
-    const bool measured = r.status == "ok" || r.status == "invalid";
-    std::string valid = r.status == "ok"        ? (r.validation.checked ? "yes" : "not checked")
-                        : r.status == "invalid" ? "NO"
-                                                : r.status;
+    const bool measured = r.status == Status::ok || r.status == Status::invalid;
+    std::string valid = r.status == Status::ok ? (r.validation.checked ? "yes" : "not checked")
+                        : r.status == Status::invalid ? "NO"
+                                                      : std::string(to_string(r.status));
     std::string pct = "-";
     if (measured && r.ceiling > 0) {
       // Above 100%: the data stayed in cache, so the memory ceiling did not bind.
@@ -99,7 +99,7 @@ void print_results_table(std::ostream& os, const Plan& plan, const std::vector<C
        << std::setw(12) << (measured ? fmt("%.2f", r.gflops) : "-") << std::setw(11)
        << (measured ? fmt("%.2f", r.gbs) : "-") << std::setw(11) << pct << "  " << std::left
        << valid << "\n";
-    if (!r.message.empty() && r.status != "ok")
+    if (!r.message.empty() && r.status != Status::ok)
       os << "    " << r.message << "\n";
   }
   for (size_t i = 0; i < legend.keys.size(); ++i)
@@ -124,7 +124,7 @@ void Progress::case_done(const CaseResult& r) {
         << "/" << total_ << "  ETA " << fmt("%.0f", eta) << " s  " << std::left << std::setw(40)
         << r.c.id().substr(0, 40) << std::flush;
   } else {
-    os_ << "[" << done_ << "/" << total_ << "] " << r.c.id() << ": " << r.status << " ("
+    os_ << "[" << done_ << "/" << total_ << "] " << r.c.id() << ": " << to_string(r.status) << " ("
         << fmt("%.1f", elapsed) << " s elapsed, ETA " << fmt("%.0f", eta) << " s)\n"
         << std::flush;
   }

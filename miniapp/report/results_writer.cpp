@@ -290,9 +290,9 @@ std::vector<std::string> csv_columns() {
 
 std::vector<std::string> csv_row(const CaseResult& r, const Plan& plan, int ranks) {
   const Case& c = r.c;
-  const std::string valid = r.status == "ok" && r.validation.checked ? "true"
-                            : r.status == "invalid"                  ? "false"
-                                                                     : "not_checked";
+  const std::string valid = r.status == Status::ok && r.validation.checked ? "true"
+                            : r.status == Status::invalid                  ? "false"
+                                                                           : "not_checked";
   // One rank: its own times are the spread (no communication; transfers = upload + download).
   CaseResult::Spread compute = r.compute_ranks, comm = r.comm_ranks, transfer = r.transfer_ranks;
   if (!r.distributed) {
@@ -321,7 +321,7 @@ std::vector<std::string> csv_row(const CaseResult& r, const Plan& plan, int rank
           std::to_string(plan.grid_p),
           std::to_string(plan.grid_q),
           std::to_string(r.panel),
-          r.status,
+          to_string(r.status),
           valid,
           std::to_string(plan.settings.warmup),
           std::to_string(plan.settings.repetitions),
@@ -389,7 +389,7 @@ ResultsWriter::~ResultsWriter() {
 }
 
 void ResultsWriter::add(const CaseResult& r) {
-  if (r.status == "interrupted")
+  if (r.status == Status::interrupted)
     return; // only completed cases become rows
   rows_.push_back(r);
   write_files(false);

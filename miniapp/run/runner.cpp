@@ -51,6 +51,21 @@ void request_stop() {
   g_signals.fetch_add(1);
 }
 
+const char* to_string(Status s) {
+  switch (s) {
+  case Status::ok:
+    return "ok";
+  case Status::invalid:
+    return "invalid";
+  case Status::unsupported:
+    return "unsupported";
+  case Status::error:
+    return "error";
+  default:
+    return "interrupted";
+  }
+}
+
 Stats summarize(std::vector<double> v) {
   Stats s;
   if (v.empty())
@@ -90,7 +105,7 @@ CaseResult run_case(const Case& c, const config::Settings& s, const std::string&
     for (std::size_t i = 0; i < d2h.size(); ++i)
       total.push_back(h2d[i] + compute[i] + d2h[i]);
     if (stop_requested()) {
-      r.status = "interrupted";
+      r.status = Status::interrupted;
       r.message = "stopped by a signal before the case completed";
       return r;
     }
@@ -115,7 +130,7 @@ CaseResult run_case(const Case& c, const config::Settings& s, const std::string&
     if (s.validate) {
       r.validation = kernel->validate(s.rtol);
       if (!r.validation.passed) {
-        r.status = "invalid";
+        r.status = Status::invalid;
         r.message = std::to_string(r.validation.bad_elements) +
                     " element(s) out of tolerance, first " + r.validation.first_bad;
       }
@@ -127,13 +142,13 @@ CaseResult run_case(const Case& c, const config::Settings& s, const std::string&
     if (opt.ceilings)
       opt.ceilings->attach(r, backend);
   } catch (const UnsupportedCase& e) {
-    r.status = "unsupported";
+    r.status = Status::unsupported;
     r.message = e.what();
   } catch (const std::bad_alloc&) {
-    r.status = "error";
+    r.status = Status::error;
     r.message = "out of memory (resource: host memory) while setting up " + c.id();
   } catch (const std::exception& e) {
-    r.status = "error";
+    r.status = Status::error;
     r.message = e.what();
   }
   return r;
@@ -147,7 +162,7 @@ std::vector<CaseResult> run_plan(const Plan& plan, const RunOptions& opt,
       break;
     results.push_back(run_case(c, plan.settings, plan.backend, opt));
     done(results.back());
-    if (results.back().status == "interrupted")
+    if (results.back().status == Status::interrupted)
       break;
   }
   return results;

@@ -15,9 +15,13 @@ struct Stats {
 };
 Stats summarize(std::vector<double> samples);
 
+// What became of one case. The exit code follows from these (app/commands.hpp).
+enum class Status { ok, invalid, unsupported, error, interrupted };
+const char* to_string(Status s); // "ok", "invalid", ... as written in the results
+
 struct CaseResult {
   Case c;
-  std::string status = "ok"; // ok | invalid | unsupported | error | interrupted
+  Status status = Status::ok;
   std::string message;
   Work work;
   Stats compute, h2d, d2h, total; // seconds; total = h2d + compute + d2h per repetition
