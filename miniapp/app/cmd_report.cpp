@@ -113,12 +113,11 @@ void make_plots(const std::vector<std::string>& inputs, std::size_t baseline, bo
   const int rc = spawn_plot_script(argv, tmp.path, why);
   const std::string log = first_line(read_file(tmp.path + "/plot.log"));
   if (rc != 0) {
-    // 3: the script's resource error, matplotlib missing among them (it says so itself).
-    opt.plots_note = "No plots: " +
-                     (rc < 0        ? why
-                      : log.empty() ? "the plot script failed"
-                                    : log) +
-                     (rc == 3 ? " (the plots need Debian's python3-matplotlib)" : "");
+    // The script names what is missing (exit 3 without matplotlib: Debian's python3-matplotlib).
+    opt.plots_note =
+        "No plots: " + (rc < 0         ? why
+                        : !log.empty() ? log
+                                       : "the plot script exited " + std::to_string(rc));
     return;
   }
   std::vector<fs::path> files;

@@ -182,7 +182,8 @@ void plots_section(std::ostringstream& os, const ReportOptions& opt) {
 }
 
 void reproduce_section(std::ostringstream& os, const compare::Comparison& c) {
-  os << "<h2>Reproduce</h2>\n<p class=\"legend\">Each run's command line as recorded in its "
+  os << "<section id=\"reproduce\">\n<h2>Reproduce</h2>\n<p class=\"legend\">Each run's command "
+        "line as recorded in its "
         "results.json, after the environment variables that steer Kokkos and OpenMP. Run it "
         "from the directory it was started in (the config path below is where it resolved); a "
         "recorded <code>--output-dir</code> must not exist yet.</p>\n";
@@ -203,6 +204,7 @@ void reproduce_section(std::ostringstream& os, const compare::Comparison& c) {
     if (!config.empty())
       os << "<p class=\"note\">config: <code>" << html_escape(config) << "</code></p>\n";
   }
+  os << "</section>\n";
 }
 
 } // namespace
