@@ -2,6 +2,7 @@
 // metadata highlights, the reproduce command, the SVG filter and the marks compare computed.
 // The rendered page itself is checked in headless Chromium (tests/report/check_report.py).
 #include "report/html_report.hpp"
+#include "report/run_json.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -179,6 +180,32 @@ TEST(HtmlReport, InlinesOnlyInertSvg) {
   const std::string page = html_report(compare::compare_runs(runs, {}), runs, opt);
   EXPECT_NE(page.find("<figure class=\"plot\">" + svg + "<figcaption>rate-&lt;x&gt;"),
             std::string::npos);
+}
+
+// The plot script gets the runs back as results.json: read again, they are the same runs.
+TEST(HtmlReport, RunsWrittenForThePlotScriptReadBackTheSame) {
+  const auto r = run("cuda", "H200", {row(64, {1e-4, 2e-4, 3e-4}), row(128, {1e-3, 2e-3, 4e-3})},
+                     {{"label", "gpu run"}, {"threads_per_rank", 8}});
+  const auto back = compare::run_from_json(compare::to_results_json(r), "back");
+  EXPECT_EQ(back.label(), "gpu run");
+  EXPECT_EQ(back.shape(), "1x8");
+  EXPECT_EQ(back.metadata, r.metadata);
+  ASSERT_EQ(back.rows.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(back.rows[i].n, r.rows[i].n);
+    EXPECT_EQ(back.rows[i].valid, "true");
+    EXPECT_EQ(back.rows[i].gbs, r.rows[i].gbs);
+    EXPECT_EQ(back.rows[i].time_median, r.rows[i].time_median);
+    EXPECT_EQ(back.rows[i].compute_times, r.rows[i].compute_times);
+  }
+  // A run from a results.csv alone has no metadata: the label and backend come from the Run.
+  const auto csv = compare::run_from_csv("family,variant,precision,m,n,backend,valid,gbs\n"
+                                         "axpby,flat,float32,64,64,openmp,not_checked,5\n",
+                                         "r.csv");
+  const auto doc = compare::to_results_json(csv);
+  EXPECT_EQ(doc["metadata"]["backend"], "openmp");
+  EXPECT_EQ(doc["metadata"]["label"], csv.label());
+  EXPECT_EQ(doc["results"][0]["valid"], "not_checked");
 }
 
 } // namespace

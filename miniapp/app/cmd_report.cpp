@@ -6,6 +6,7 @@
 #include "report/html_report.hpp"
 #include "report/metadata.hpp"
 #include "report/results_writer.hpp"
+#include "report/run_json.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -88,8 +89,10 @@ int spawn_plot_script(const std::vector<std::string>& args, const std::string& d
   return WEXITSTATUS(status);
 }
 
-// The plots of the runs as inline SVG; a note says why where there are none.
-void make_plots(const std::vector<std::string>& inputs, std::size_t baseline, bool with_transfers,
+// The plots of the runs as inline SVG; a note says why where there are none. The plot script
+// reads the runs as compare read them (written to the scratch directory), so a run from a
+// results.csv or from the history database is drawn from the same rows as the table.
+void make_plots(const std::vector<compare::Run>& runs, std::size_t baseline, bool with_transfers,
                 report::ReportOptions& opt) {
   const std::string script = find_plot_script();
   if (script.empty()) {
@@ -101,6 +104,16 @@ void make_plots(const std::vector<std::string>& inputs, std::size_t baseline, bo
   if (tmp.path.empty()) {
     opt.plots_note =
         std::string("No plots: cannot create a temporary directory: ") + std::strerror(errno) + ".";
+    return;
+  }
+  std::vector<std::string> inputs;
+  try {
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      inputs.push_back(tmp.path + "/run" + std::to_string(i + 1) + ".json");
+      write_file_atomically(inputs.back(), compare::to_results_json(runs[i]).dump());
+    }
+  } catch (const std::exception& e) {
+    opt.plots_note = std::string("No plots: ") + e.what();
     return;
   }
   std::vector<std::string> argv = {"/usr/bin/python3", script};
@@ -160,7 +173,7 @@ int cmd_report(const ReportArgs& args) {
   report::ReportOptions ropt;
   ropt.title = args.title;
   ropt.generated = iso8601_now();
-  make_plots(inputs, opt.baseline, opt.with_transfers, ropt);
+  make_plots(runs, opt.baseline, opt.with_transfers, ropt);
   if (!ropt.plots_note.empty())
     std::cerr << "miniapp report: " << ropt.plots_note << "\n";
 
