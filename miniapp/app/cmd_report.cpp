@@ -153,6 +153,10 @@ void make_plots(const std::vector<compare::Run>& runs, std::size_t baseline, boo
 } // namespace
 
 int cmd_report(const ReportArgs& args) {
+  if (args.output_dir.empty()) {
+    std::cerr << "miniapp report: -o DIR must name a directory\n";
+    return kConfigError;
+  }
   std::vector<std::string> inputs = args.inputs;
   std::vector<compare::Run> runs;
   compare::Options opt;

@@ -77,6 +77,8 @@ thead th { background: #eef0f4; }
 tbody th { background: #f6f7f9; text-align: left; font-weight: 600; white-space: nowrap; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .range { color: #666; font-size: 12px; }
+.spread { display: block; }
+.scroll { overflow-x: auto; max-width: 100%; }
 .runlabel { font-weight: normal; font-size: 12px; color: #444; }
 .faster { color: #0b6e2a; font-weight: 600; }
 .slower { color: #b3261e; font-weight: 600; }
@@ -96,7 +98,7 @@ ul.warnings li { margin: 3px 0; }
 
 void comparison_table(std::ostringstream& os, const compare::Comparison& c) {
   const std::size_t b = c.options.baseline, nr = c.runs.size();
-  os << "<table id=\"comparison\">\n<thead>\n<tr><th rowspan=\"2\">case</th>"
+  os << "<div class=\"scroll\"><table id=\"comparison\">\n<thead>\n<tr><th rowspan=\"2\">case</th>"
         "<th rowspan=\"2\">size</th><th rowspan=\"2\">tile</th><th rowspan=\"2\">unit</th>";
   for (std::size_t i = 0; i < nr; ++i)
     os << "<th colspan=\"2\" class=\"run\" data-run=\"" << i + 1 << "\">" << run_title(c, i)
@@ -123,8 +125,9 @@ void comparison_table(std::ostringstream& os, const compare::Comparison& c) {
       if (cell.valid != "true")
         os << " <span class=\"invalid\" title=\"valid=" << html_escape(cell.valid)
            << "\">(!)</span>";
-      os << "</td><td class=\"num\">" << compare::ms(cell.t_median) << " <span class=\"range\">["
-         << compare::ms(cell.t_min) << ", " << compare::ms(cell.t_max) << "]</span></td>";
+      os << "</td><td class=\"num\">" << compare::ms(cell.t_median)
+         << " <span class=\"range spread\">[" << compare::ms(cell.t_min) << ", "
+         << compare::ms(cell.t_max) << "]</span></td>";
     }
     for (std::size_t i = 0; i < nr; ++i) {
       if (i == b)
@@ -145,12 +148,12 @@ void comparison_table(std::ostringstream& os, const compare::Comparison& c) {
     }
     os << "</tr>\n";
   }
-  os << "</tbody>\n</table>\n";
+  os << "</tbody>\n</table></div>\n";
 }
 
 void metadata_table(std::ostringstream& os, const compare::Comparison& c,
                     const std::vector<compare::Run>& runs) {
-  os << "<table id=\"metadata\">\n<thead><tr><th></th>";
+  os << "<div class=\"scroll\"><table id=\"metadata\">\n<thead><tr><th></th>";
   for (std::size_t i = 0; i < c.runs.size(); ++i)
     os << "<th data-run=\"" << i + 1 << "\">" << run_title(c, i) << "</th>";
   os << "</tr></thead>\n<tbody>\n";
@@ -165,7 +168,7 @@ void metadata_table(std::ostringstream& os, const compare::Comparison& c,
     }
     os << "</tr>\n";
   }
-  os << "</tbody>\n</table>\n";
+  os << "</tbody>\n</table></div>\n";
 }
 
 void plots_section(std::ostringstream& os, const ReportOptions& opt) {
