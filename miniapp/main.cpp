@@ -219,6 +219,22 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   plot->add_option("--dpi", plot_args.dpi, "PNG resolution")->capture_default_str();
 
+  ReportArgs report_args;
+  auto* report = app.add_subcommand(
+      "report", "One self-contained HTML page about runs: comparison table, plots (inline SVG), "
+                "metadata side by side, warnings, commands that reproduce them");
+  report->add_option("runs", report_args.inputs, "Run directories or results.json/.csv files")
+      ->required();
+  report->add_option("--baseline", report_args.baseline,
+                     "Base of the ratios: run number (from 1) or a run directory; default run 1");
+  report
+      ->add_option("-o,--output-dir", report_args.output_dir,
+                   "Directory for index.html (created if missing)")
+      ->required();
+  report->add_option("--title", report_args.title, "Title of the page")->capture_default_str();
+  report->add_flag("--with-transfers", report_args.with_transfers,
+                   "Rates from total time: host-to-device + compute + device-to-host");
+
   std::vector<std::string> subcommands;
   for (const auto* sub : app.get_subcommands([](const CLI::App*) { return true; }))
     subcommands.push_back(sub->get_name());
@@ -267,6 +283,8 @@ int main(int argc, char** argv) {
     return cmd_compare(compare_args);
   if (*plot)
     return cmd_plot(plot_args);
+  if (*report)
+    return cmd_report(report_args);
   if (*list)
     return cmd_list(list_args);
 

@@ -30,6 +30,13 @@ std::string real_path(const std::string& p) {
   return ::realpath(p.c_str(), buf) ? std::string(buf) : p;
 }
 
+bool executable(const std::string& p) {
+  struct stat st {};
+  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+} // namespace
+
 // --baseline: a 1-based run number, or a run given on the command line (or a further one,
 // which then joins the comparison as run 1).
 std::size_t resolve_baseline(const std::string& baseline, std::vector<std::string>& inputs) {
@@ -51,11 +58,6 @@ std::size_t resolve_baseline(const std::string& baseline, std::vector<std::strin
   return 0;
 }
 
-bool executable(const std::string& p) {
-  struct stat st {};
-  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
 // Installed: <prefix>/bin/miniapp-plot beside <prefix>/bin/miniapp. Built: the source tree's copy.
 std::string find_plot_script() {
   if (const char* env = std::getenv("MINIAPP_PLOT_SCRIPT"))
@@ -75,8 +77,6 @@ std::string find_plot_script() {
 #endif
   return "";
 }
-
-} // namespace
 
 int cmd_compare(const CompareArgs& args) {
   std::vector<std::string> inputs = args.inputs;

@@ -67,6 +67,14 @@ struct PlotArgs {
   int dpi = 200;
 };
 
+struct ReportArgs {
+  std::vector<std::string> inputs; // run directories or results.json / results.csv files
+  std::string baseline;            // as CompareArgs::baseline
+  std::string output_dir;          // -o: the report is DIR/index.html
+  std::string title = "miniapp report";
+  bool with_transfers = false;
+};
+
 struct ListArgs {
   std::string what = "all"; // all or one of list_sections()
   bool names = false;       // bare names, one per line (shell completion)
@@ -82,5 +90,14 @@ int cmd_describe(std::int64_t rows, std::int64_t cols, const std::string& tile,
 int cmd_list(const ListArgs& args);
 int cmd_compare(const CompareArgs& args);
 int cmd_plot(const PlotArgs& args); // runs scripts/miniapp-plot.py (installed as bin/miniapp-plot)
+int cmd_report(const ReportArgs& args);
+
+// Shared by compare, plot and report (app/cmd_compare.cpp).
+// --baseline: a run number from 1, or a run (inserted as run 1 when not among `inputs`); the
+// index into `inputs`. Throws std::invalid_argument for a number out of range.
+std::size_t resolve_baseline(const std::string& baseline, std::vector<std::string>& inputs);
+// The plot script: $MINIAPP_PLOT_SCRIPT, bin/miniapp-plot beside the program, or the source
+// tree's scripts/miniapp-plot.py; "" when none is found.
+std::string find_plot_script();
 
 } // namespace miniapp

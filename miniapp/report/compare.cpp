@@ -221,12 +221,16 @@ std::string fmt(const char* f, double v) {
   std::snprintf(buf, sizeof buf, f, v);
   return buf;
 }
+} // namespace
+
 std::string rate_str(double v) {
   return fmt(v >= 100 ? "%.1f" : v >= 1 ? "%.2f" : "%.3g", v);
 }
 std::string ms(double seconds) {
   return fmt("%.4g", seconds * 1e3);
 }
+
+namespace {
 
 std::string size_of(const Row& r) {
   std::string s = std::to_string(r.m) + "x" + std::to_string(r.n);
@@ -392,6 +396,7 @@ Run run_from_json(const nlohmann::json& doc, const std::string& source) {
   run.complete = doc.value("complete", true);
   if (doc.contains("metadata") && doc["metadata"].is_object()) {
     const auto& m = doc["metadata"];
+    run.metadata = m;
     run.backend = str(m, "backend");
     run.device = str(m, "device_name");
     run.host = str(m, "host_name");
@@ -488,6 +493,7 @@ Run load_run(const std::string& path) {
       run.given_label = meta.given_label;
       run.threads = meta.threads;
       run.binding = meta.binding;
+      run.metadata = meta.metadata;
       if (meta.ranks > 0)
         run.ranks = meta.ranks;
       if (!meta.backend.empty())

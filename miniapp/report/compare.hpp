@@ -41,6 +41,7 @@ struct Run {
   int threads = 0;         // host threads per rank; 0 unknown
   std::string binding;     // OMP_PROC_BIND, OMP_PLACES and the CPUs the process was bound to
   std::string given_label; // metadata "label" (miniapp run --label or its default)
+  nlohmann::json metadata; // results.json "metadata" as recorded (null from a results.csv alone)
   std::vector<Row> rows;
   std::string label() const; // "cuda 1x16 on NVIDIA H100 (gpu01)"
   std::string shape() const; // "1x16" (ranks x threads), "?" parts unknown
@@ -100,6 +101,11 @@ struct Comparison {
 };
 
 Comparison compare_runs(const std::vector<Run>& runs, const Options& opt);
+
+// Numbers as the tables print them (markdown and the HTML report): a rate with three or more
+// significant digits, seconds as milliseconds with four.
+std::string rate_str(double v);
+std::string ms(double seconds);
 
 std::string to_markdown(const Comparison& c);
 // Cell text safe inside a markdown table: | escaped, line breaks joined, HTML characters as

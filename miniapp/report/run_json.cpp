@@ -1,0 +1,76 @@
+#include "report/run_json.hpp"
+
+namespace miniapp {
+namespace compare {
+
+namespace {
+
+// The inverse of compare.cpp's row_from: the same keys.
+nlohmann::json row_json(const Row& r, const std::string& backend) {
+  return {{"family", r.family},
+          {"variant", r.variant},
+          {"precision", r.precision},
+          {"backend", backend},
+          {"m", r.m},
+          {"n", r.n},
+          {"k", r.k},
+          {"tile", r.tile},
+          {"tile_cols", r.tile_cols},
+          {"team_size", r.team_size},
+          {"alpha", r.alpha},
+          {"beta", r.beta},
+          {"seed", r.seed},
+          {"warmup", r.warmup},
+          {"repetitions", r.repetitions},
+          {"in_place", r.in_place},
+          {"pinned", r.pinned},
+          {"status", r.status},
+          {"valid", r.valid == "true"    ? nlohmann::json(true)
+                    : r.valid == "false" ? nlohmann::json(false)
+                                         : nlohmann::json(r.valid)},
+          {"time_min_s", r.time_min},
+          {"time_median_s", r.time_median},
+          {"time_max_s", r.time_max},
+          {"total_median_s", r.total_median},
+          {"flops", r.flops},
+          {"bytes", r.bytes},
+          {"gflops", r.gflops},
+          {"gbs", r.gbs},
+          {"ceiling", r.ceiling},
+          {"ceiling_value", r.ceiling_value},
+          {"ceiling_unit", r.ceiling_unit},
+          {"ranks", r.ranks},
+          {"compute_times_s", r.compute_times},
+          {"h2d_times_s", r.h2d_times},
+          {"d2h_times_s", r.d2h_times}};
+}
+
+} // namespace
+
+nlohmann::json to_results_json(const Run& run) {
+  nlohmann::json meta = run.metadata.is_object() ? run.metadata : nlohmann::json::object();
+  // What the Run knows wins where the metadata is silent (a results.csv has none).
+  const auto fill = [&](const char* key, const nlohmann::json& value) {
+    if (!meta.contains(key) || meta[key].is_null() || meta[key] == "")
+      meta[key] = value;
+  };
+  fill("backend", run.backend);
+  fill("device_name", run.device);
+  fill("host_name", run.host);
+  fill("config_hash", run.config_hash);
+  fill("label", run.label());
+  if (run.ranks > 0)
+    fill("mpi_ranks", run.ranks);
+  if (run.threads > 0)
+    fill("threads_per_rank", run.threads);
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& r : run.rows)
+    rows.push_back(row_json(r, run.backend));
+  return {{"complete", run.complete},
+          {"config", {{"name", run.experiment}}},
+          {"metadata", meta},
+          {"results", rows}};
+}
+
+} // namespace compare
+} // namespace miniapp

@@ -1,0 +1,213 @@
+// The HTML report (report/html_report.hpp): escaping of every text from results files, the
+// metadata highlights, the reproduce command, the SVG filter and the marks compare computed.
+// The rendered page itself is checked in headless Chromium (tests/report/check_report.py).
+#include "report/html_report.hpp"
+#include "report/run_json.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace miniapp {
+namespace report {
+namespace {
+
+// An axpby row of n x n with these repetition times (seconds).
+nlohmann::json row(int n, const std::vector<double>& times, const std::string& variant = "flat") {
+  const double bytes = 12.0 * n * n, med = times[times.size() / 2];
+  return {{"family", "axpby"},
+          {"variant", variant},
+          {"precision", "float32"},
+          {"m", n},
+          {"n", n},
+          {"k", 0},
+          {"alpha", 2.0},
+          {"beta", 0.5},
+          {"seed", 42},
+          {"repetitions", int(times.size())},
+          {"status", "ok"},
+          {"valid", true},
+          {"time_min_s", times.front()},
+          {"time_median_s", med},
+          {"time_max_s", times.back()},
+          {"total_median_s", med},
+          {"bytes", bytes},
+          {"gbs", bytes / med / 1e9},
+          {"compute_times_s", times}};
+}
+
+compare::Run run(const std::string& backend, const std::string& device, nlohmann::json rows,
+                 nlohmann::json extra = nlohmann::json::object()) {
+  nlohmann::json meta = {{"backend", backend},   {"device_name", device},   {"host_name", "node1"},
+                         {"config_hash", "abc"}, {"kokkos_version", "4.3"}, {"mpi_ranks", 1}};
+  meta.update(extra);
+  return compare::run_from_json({{"metadata", meta}, {"results", rows}}, backend + "-run");
+}
+
+TEST(HtmlReport, EscapesEveryMarkupCharacter) {
+  EXPECT_EQ(html_escape("<a href=\"x\" title='y'>&amp;</a>"),
+            "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;amp;&lt;/a&gt;");
+  EXPECT_EQ(html_escape("plain text 1.5 GB/s"), "plain text 1.5 GB/s");
+}
+
+TEST(HtmlReport, TextFromResultsFilesNeverBecomesMarkup) {
+  const std::string evil = "<script>alert(1)</script>";
+  const std::vector<compare::Run> runs = {
+      run("openmp", "cpu", {row(64, {1e-3, 1e-3, 1e-3})}),
+      run("cuda", evil, {row(64, {1e-4, 1e-4, 1e-4}, "<img src=x onerror=alert(2)>")},
+          {{"label", "\"><b>label</b>"}, {"compiler", "</td></tr></table><h1>x"}})};
+  const auto c = compare::compare_runs(runs, {});
+  ReportOptions opt;
+  opt.title = "<title>";
+  const std::string page = html_report(c, runs, opt);
+  EXPECT_EQ(page.find("<script"), std::string::npos);
+  EXPECT_EQ(page.find("<img"), std::string::npos);
+  EXPECT_EQ(page.find("<b>label"), std::string::npos);
+  EXPECT_EQ(page.find("</table><h1>"), std::string::npos);
+  EXPECT_NE(page.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
+  EXPECT_NE(page.find("&quot;&gt;&lt;b&gt;label&lt;/b&gt;"), std::string::npos);
+  EXPECT_NE(page.find("<title>&lt;title&gt;</title>"), std::string::npos);
+}
+
+TEST(HtmlReport, HighlightsWhatDiffersFromTheBaseline) {
+  const std::vector<compare::Run> runs = {
+      run("openmp", "AMD EPYC", {row(64, {1e-3, 1e-3, 1e-3})}),
+      run("cuda", "NVIDIA H200", {row(64, {1e-4, 1e-4, 1e-4})}, {{"kokkos_version", ""}})};
+  const auto rows = metadata_rows(compare::compare_runs(runs, {}), runs);
+  const auto find = [&](const std::string& name) {
+    for (const auto& r : rows)
+      if (r.name == name)
+        return r;
+    ADD_FAILURE() << "no metadata row " << name;
+    return MetadataRow{};
+  };
+  EXPECT_EQ(find("backend").values, (std::vector<std::string>{"openmp", "cuda"}));
+  EXPECT_EQ(find("backend").differs, (std::vector<bool>{false, true}));
+  EXPECT_EQ(find("device").differs, (std::vector<bool>{false, true}));
+  EXPECT_EQ(find("host").differs, (std::vector<bool>{false, false}));
+  EXPECT_EQ(find("config hash").differs, (std::vector<bool>{false, false}));
+  // Unknown is not a difference; the source path always differs and is no finding.
+  EXPECT_EQ(find("Kokkos").values, (std::vector<std::string>{"4.3", ""}));
+  EXPECT_EQ(find("Kokkos").differs, (std::vector<bool>{false, false}));
+  EXPECT_EQ(find("source").differs, (std::vector<bool>{false, false}));
+  EXPECT_EQ(find("cases").values, (std::vector<std::string>{"1 (1 valid)", "1 (1 valid)"}));
+
+  // With run 2 as the baseline the highlight moves to run 1.
+  compare::Options opt;
+  opt.baseline = 1;
+  const auto swapped = metadata_rows(compare::compare_runs(runs, opt), runs);
+  EXPECT_EQ(swapped[1].name, "backend");
+  EXPECT_EQ(swapped[1].differs, (std::vector<bool>{true, false}));
+
+  const std::string page = html_report(compare::compare_runs(runs, {}), runs, {});
+  EXPECT_NE(page.find("<td class=\"differs\">cuda</td>"), std::string::npos);
+  EXPECT_NE(page.find("<td>openmp</td>"), std::string::npos);
+}
+
+TEST(HtmlReport, ShowsTheMarksCompareComputed) {
+  // 8 repetitions each: 2x faster with no overlap is significant; 1.0x with the same times is not.
+  const std::vector<double> slow = {2e-3, 2.1e-3, 2.2e-3, 2.3e-3, 2.4e-3, 2.5e-3, 2.6e-3, 2.7e-3};
+  const std::vector<double> fast = {1e-3,   1.05e-3, 1.1e-3, 1.15e-3,
+                                    1.2e-3, 1.25e-3, 1.3e-3, 1.35e-3};
+  const std::vector<compare::Run> runs = {run("openmp", "cpu", {row(64, slow), row(128, slow)}),
+                                          run("cuda", "gpu", {row(64, fast), row(128, slow)})};
+  const auto c = compare::compare_runs(runs, {});
+  ASSERT_FALSE(c.lines[0].cells[1].within_noise);
+  ASSERT_TRUE(c.lines[1].cells[1].within_noise);
+  const std::string page = html_report(c, runs, {});
+  const auto p_text = [](double p) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "(p %.2g)", p);
+    return std::string(buf);
+  };
+  EXPECT_NE(page.find("<td class=\"num faster\">2.00x * <span class=\"range\">" +
+                      p_text(c.lines[0].cells[1].p_value)),
+            std::string::npos);
+  EXPECT_NE(page.find("<td class=\"num noise\">1.00x ~ <span class=\"range\">" +
+                      p_text(c.lines[1].cells[1].p_value)),
+            std::string::npos);
+  // Two cases, two rows.
+  std::size_t rows = 0;
+  for (auto at = page.find("<tr class=\"case\">"); at != std::string::npos;
+       at = page.find("<tr class=\"case\">", at + 1))
+    ++rows;
+  EXPECT_EQ(rows, 2u);
+}
+
+TEST(HtmlReport, ReproduceCommandQuotesWordsAndKeepsTheEnvironmentThatMatters) {
+  const auto r =
+      run("openmp", "cpu", {row(64, {1e-3, 1e-3, 1e-3})},
+          {{"argv", {"bin/miniapp", "run", "my configs/a.yaml", "--set", "name=it's", "--quiet"}},
+           {"environment",
+            {{"OMP_NUM_THREADS", "16"},
+             {"OMP_PLACES", "{0:8}"},
+             {"SLURM_JOB_ID", "77"},
+             {"KOKKOS_BAD NAME", "x"}}},
+           {"config_path", "/home/u/my configs/a.yaml"}});
+  EXPECT_EQ(reproduce_command(r), "OMP_NUM_THREADS=16 OMP_PLACES='{0:8}' bin/miniapp run "
+                                  "'my configs/a.yaml' --set 'name=it'\\''s' --quiet");
+  // Without argv: rebuilt from the config path and the --set list.
+  const auto older = run("openmp", "cpu", {row(64, {1e-3, 1e-3, 1e-3})},
+                         {{"config_path", "/c/x.yaml"}, {"overrides", {"repetitions=5"}}});
+  EXPECT_EQ(reproduce_command(older), "miniapp run /c/x.yaml --set repetitions=5");
+  EXPECT_EQ(reproduce_command(run("openmp", "cpu", {row(64, {1e-3, 1e-3, 1e-3})})), "");
+
+  const std::vector<compare::Run> runs = {r};
+  const std::string page = html_report(compare::compare_runs(runs, {}), runs, {});
+  EXPECT_NE(page.find("<code>OMP_NUM_THREADS=16 OMP_PLACES=&#39;{0:8}&#39; bin/miniapp run "
+                      "&#39;my configs/a.yaml&#39;"),
+            std::string::npos);
+}
+
+TEST(HtmlReport, InlinesOnlyInertSvg) {
+  const std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10pt\">"
+                          "<!-- only text --><path d=\"M 0 0\"/></svg>";
+  EXPECT_EQ(inline_svg("<?xml version=\"1.0\"?>\n<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" "
+                       "\"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n" +
+                       svg + "\n"),
+            svg);
+  EXPECT_EQ(inline_svg("<svg><script>alert(1)</script></svg>"), "");
+  EXPECT_EQ(inline_svg("<svg><g onload =\"alert(1)\"/></svg>"), "");
+  EXPECT_EQ(inline_svg("<svg><foreignObject><div/></foreignObject></svg>"), "");
+  EXPECT_EQ(inline_svg("<svg><a href=\"javascript:alert(1)\">x</a></svg>"), "");
+  EXPECT_EQ(inline_svg("not an svg"), "");
+
+  ReportOptions opt;
+  opt.plots = {{"rate-<x>", svg}};
+  const std::vector<compare::Run> runs = {run("openmp", "cpu", {row(64, {1e-3, 1e-3, 1e-3})})};
+  const std::string page = html_report(compare::compare_runs(runs, {}), runs, opt);
+  EXPECT_NE(page.find("<figure class=\"plot\">" + svg + "<figcaption>rate-&lt;x&gt;"),
+            std::string::npos);
+}
+
+// The plot script gets the runs back as results.json: read again, they are the same runs.
+TEST(HtmlReport, RunsWrittenForThePlotScriptReadBackTheSame) {
+  const auto r = run("cuda", "H200", {row(64, {1e-4, 2e-4, 3e-4}), row(128, {1e-3, 2e-3, 4e-3})},
+                     {{"label", "gpu run"}, {"threads_per_rank", 8}});
+  const auto back = compare::run_from_json(compare::to_results_json(r), "back");
+  EXPECT_EQ(back.label(), "gpu run");
+  EXPECT_EQ(back.shape(), "1x8");
+  EXPECT_EQ(back.metadata, r.metadata);
+  ASSERT_EQ(back.rows.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(back.rows[i].n, r.rows[i].n);
+    EXPECT_EQ(back.rows[i].valid, "true");
+    EXPECT_EQ(back.rows[i].gbs, r.rows[i].gbs);
+    EXPECT_EQ(back.rows[i].time_median, r.rows[i].time_median);
+    EXPECT_EQ(back.rows[i].compute_times, r.rows[i].compute_times);
+  }
+  // A run from a results.csv alone has no metadata: the label and backend come from the Run.
+  const auto csv = compare::run_from_csv("family,variant,precision,m,n,backend,valid,gbs\n"
+                                         "axpby,flat,float32,64,64,openmp,not_checked,5\n",
+                                         "r.csv");
+  const auto doc = compare::to_results_json(csv);
+  EXPECT_EQ(doc["metadata"]["backend"], "openmp");
+  EXPECT_EQ(doc["metadata"]["label"], csv.label());
+  EXPECT_EQ(doc["results"][0]["valid"], "not_checked");
+}
+
+} // namespace
+} // namespace report
+} // namespace miniapp
