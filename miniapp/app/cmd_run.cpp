@@ -92,13 +92,6 @@ int cmd_validate(const RunArgs& args, const MpiEnv& mpi) {
 
 int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
 #ifdef MINIAPP_HAVE_MPI
-  if (mpi.size() > 1 && (!args.references.empty() || !args.db.empty())) { // issue 17
-    if (mpi.rank() == 0)
-      std::cerr
-          << "miniapp run: --references and --db work on single-rank runs for now; check "
-             "or import the run afterwards (miniapp compare --references, miniapp db import)\n";
-    return kConfigError;
-  }
   if (mpi.size() > 1)
     return parallel::run_distributed(args, mpi);
 #endif

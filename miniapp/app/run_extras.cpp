@@ -7,30 +7,27 @@
 
 namespace miniapp {
 
-int RunExtras::open(const RunArgs& args, const Plan& plan) {
+void RunExtras::load(const RunArgs& args, const Plan& plan) {
   const auto& formats = plan.settings.formats;
   if ((!args.references.empty() || !args.db.empty()) &&
-      std::find(formats.begin(), formats.end(), "json") == formats.end()) {
-    std::cerr << "miniapp run: --references and --db work on results.json: add json to "
-                 "output.formats\n";
+      std::find(formats.begin(), formats.end(), "json") == formats.end())
+    throw config::ConfigError("miniapp run: --references and --db work on results.json: add json "
+                              "to output.formats");
+  if (!args.references.empty())
+    refs_ = std::make_unique<references::References>(references::load_references(args.references));
+  if (!args.db.empty())
+    db_ = std::make_unique<history::Database>(args.db);
+}
+
+int RunExtras::open(const RunArgs& args, const Plan& plan) {
+  try {
+    load(args, plan);
+  } catch (const config::ConfigError& e) {
+    std::cerr << e.what() << std::endl;
     return kConfigError;
-  }
-  if (!args.references.empty()) {
-    try {
-      refs_ =
-          std::make_unique<references::References>(references::load_references(args.references));
-    } catch (const config::ConfigError& e) {
-      std::cerr << e.what() << std::endl;
-      return kConfigError;
-    }
-  }
-  if (!args.db.empty()) {
-    try {
-      db_ = std::make_unique<history::Database>(args.db);
-    } catch (const std::exception& e) {
-      std::cerr << "miniapp: rank 0: " << e.what() << " (resource: history database)\n";
-      return kRuntimeError;
-    }
+  } catch (const std::exception& e) {
+    std::cerr << "miniapp: rank 0: " << e.what() << " (resource: history database)\n";
+    return kRuntimeError;
   }
   return kOk;
 }

@@ -21,6 +21,9 @@ public:
   // why (a bad references file: kConfigError with file:line:col; a database that cannot be
   // opened: kRuntimeError naming it).
   int open(const RunArgs& args, const Plan& plan);
+  // The same, throwing: config::ConfigError for a bad references file or output.formats without
+  // json, history::DbError for the database (the multi-rank runner's phases catch them).
+  void load(const RunArgs& args, const Plan& plan);
   void attach(ResultsWriter& writer);
   // After the writer's final write: records the directory's final results.json (so the database
   // ends as the directory does), prints the rows below their reference, and returns the exit code:

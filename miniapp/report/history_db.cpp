@@ -179,6 +179,24 @@ private:
   bool done_ = false;
 };
 
+// f() in one write transaction; SQLite's errors become DbError (prefixed with what), the input's
+// stay InputError.
+template <class F>
+auto Database::in_transaction(const std::string& what, F&& f) -> decltype(f()) {
+  try {
+    Transaction t(*this);
+    auto result = f();
+    t.commit();
+    return result;
+  } catch (const DbError&) {
+    throw;
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::exception& e) {
+    fail(what + e.what());
+  }
+}
+
 int latest_schema_version() {
   return int(kMigrations.size());
 }
@@ -384,18 +402,8 @@ WHERE rows.row_json IS NOT excluded.row_json)sql");
 }
 
 ImportResult Database::import_document(const nlohmann::json& doc, const std::string& source) {
-  try {
-    Transaction t(*this);
-    ImportResult r = import_unlocked(doc, source);
-    t.commit();
-    return r;
-  } catch (const DbError&) {
-    throw;
-  } catch (const InputError&) {
-    throw;
-  } catch (const std::exception& e) {
-    fail(std::string("cannot import ") + source + ": " + e.what());
-  }
+  return in_transaction("cannot import " + source + ": ",
+                        [&] { return import_unlocked(doc, source); });
 }
 
 std::vector<ImportResult> Database::import_path_unlocked(const std::string& path) {
@@ -430,37 +438,18 @@ std::vector<ImportResult> Database::import_path_unlocked(const std::string& path
 }
 
 std::vector<ImportResult> Database::import_path(const std::string& path) {
-  try {
-    Transaction t(*this);
-    auto r = import_path_unlocked(path);
-    t.commit();
-    return r;
-  } catch (const DbError&) {
-    throw;
-  } catch (const InputError&) {
-    throw;
-  } catch (const std::exception& e) {
-    fail(e.what());
-  }
+  return in_transaction("", [&] { return import_path_unlocked(path); });
 }
 
 std::vector<ImportResult> Database::rebuild(const std::vector<std::string>& paths) {
-  try {
-    Transaction t(*this);
+  return in_transaction("", [&] {
     exec("DELETE FROM rows; DELETE FROM runs;");
     std::vector<ImportResult> all;
     for (const auto& p : paths)
       for (auto& r : import_path_unlocked(p))
         all.push_back(std::move(r));
-    t.commit();
     return all;
-  } catch (const DbError&) {
-    throw;
-  } catch (const InputError&) {
-    throw;
-  } catch (const std::exception& e) {
-    fail(e.what());
-  }
+  });
 }
 
 std::vector<Point> Database::history(const Filter& f) {

@@ -87,6 +87,8 @@ public:
 private:
   ImportResult import_unlocked(const nlohmann::json& doc, const std::string& source);
   std::vector<ImportResult> import_path_unlocked(const std::string& path);
+  template <class F>
+  auto in_transaction(const std::string& what, F&& f) -> decltype(f());
   void exec(const std::string& sql);
   [[noreturn]] void fail(const std::string& what);
   friend class Transaction;
