@@ -107,6 +107,26 @@ def test_bad_references():
         expect(not os.path.exists(out_dir), "no run directory after a bad references file", f)
 
 
+def test_profile():
+    """A system profile names its references file; the job's run gets --references, checked now."""
+    work = scratch("profile")
+    refs = os.path.join(work, "refs.yaml")
+    profile = os.path.join(work, "cpu.yaml")
+    with open(profile, "w") as f:
+        f.write("name: cpu-with-refs\nbackend: openmp\ncores_per_node: 4\nreferences: refs.yaml\n")
+    shutil.copy(os.path.join(HERE, "refs_low.yaml"), refs)
+    config = os.path.join(SRC, "configs/quickstart.yaml")
+    code, out, err = run(["jobscript", config, "--system", profile])
+    expect(code == 0 and "--references '%s'" % refs in out,
+           "the job's run checks the profile's references", code, out, err)
+    bad = os.path.join(HERE, "bad_references", "unit_unknown.yaml")
+    shutil.copy(bad, refs)
+    code, out, err = run(["jobscript", config, "--system", profile])
+    expect(code == 2 and refs + ":5:11: references[1].unit must be GB/s or GFLOP/s" in err,
+           "a bad references file named by a profile exits 2 before a script is written",
+           code, out, err)
+
+
 def test_import():
     work = scratch("import")
     db = os.path.join(work, "history.db")
@@ -234,6 +254,7 @@ def test_concurrency():
 
 
 TESTS = {"references": test_references, "bad_references": test_bad_references,
+         "profile": test_profile,
          "import": test_import, "concurrency": test_concurrency}
 
 if __name__ == "__main__":
