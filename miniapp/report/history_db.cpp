@@ -63,7 +63,10 @@ long long int_of(const nlohmann::json& o, const char* key, long long fallback) {
   if (!o.is_object())
     return fallback;
   const auto it = o.find(key);
-  return it != o.end() && it->is_number() ? std::llround(it->get<double>()) : fallback;
+  if (it == o.end() || !it->is_number())
+    return fallback;
+  const double v = it->get<double>();
+  return std::fabs(v) < 1e15 ? std::llround(v) : fallback; // llround of 1e300 is undefined
 }
 
 bool is_dir(const std::string& p) {
@@ -314,6 +317,9 @@ ImportResult Database::import_unlocked(const nlohmann::json& doc, const std::str
     throw InputError(e.what());
   }
   const nlohmann::json& meta = doc.contains("metadata") ? doc["metadata"] : nlohmann::json();
+  for (const auto& row : doc["results"])
+    if (!row.is_object())
+      throw InputError(source + ": a results row is not a JSON object; not a miniapp results.json");
   ImportResult result;
   result.run_id = run_id_of(doc);
   result.source = source;
