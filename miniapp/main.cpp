@@ -64,7 +64,8 @@ int main(int argc, char** argv) {
       "may name; `miniapp help COMMAND` the options of a command.\n"
       "Under mpiexec with several ranks every case is distributed over a 2D process grid\n"
       "(SUMMA for matmul; one GPU per node-local rank): see docs/mpi.md.\n"
-      "Exit codes: 0 ok, 2 config/usage error, 3 runtime/resource error, 4 validation failed.",
+      "Exit codes: 0 ok, 2 config/usage error, 3 runtime/resource error, 4 validation failed,\n"
+      "5 a row below its performance reference (--references).",
       "miniapp"};
   app.set_version_flag("--version",
                        std::string("miniapp ") + version() + " (git " + git_revision() + ")");
@@ -86,6 +87,12 @@ int main(int argc, char** argv) {
                   "Name of the run in compare tables and plot legends; default: backend, "
                   "ranks x threads, device, host");
   run_args.argv.assign(argv, argv + argc);
+  // issue 17: references and the history database (app/run_extras.hpp, docs/history.md).
+  run->add_option("--references", run_args.references,
+                  "Check each row against a references file (docs/history.md); rows below are "
+                  "marked and the run exits 5");
+  run->add_option("--db", run_args.db,
+                  "Record every row in this history database (SQLite) as it is written");
 
   RunArgs validate_args;
   auto* validate = app.add_subcommand("validate", "Check CONFIG and print the expanded plan");
@@ -176,8 +183,7 @@ int main(int argc, char** argv) {
   auto* compare = app.add_subcommand(
       "compare",
       "Join runs on their cases: each run's rate, ratios to a baseline, noise, warnings");
-  compare->add_option("runs", compare_args.inputs, "Run directories or results.json/.csv files")
-      ->required();
+  compare->add_option("runs", compare_args.inputs, "Run directories or results.json/.csv files");
   compare->add_option("--baseline", compare_args.baseline,
                       "Base of the ratios: run number (from 1) or a run directory; default run 1");
   compare->add_option("--format", compare_args.format, "markdown or csv")
@@ -195,6 +201,44 @@ int main(int argc, char** argv) {
                    "paper1: the paper's Table 1 (axpby/flat/float32, N x N) from CPU_RUN "
                    "[GPU_RUN], markdown")
       ->check(CLI::IsMember({"paper1"}));
+  // issue 17 (app/cmd_history.cpp)
+  compare->add_option("--references", compare_args.references,
+                      "Check the runs against a references file; exit 5 when a row is below");
+  compare->add_option("--db", compare_args.db, "History database to select runs from (--select)");
+  compare
+      ->add_option(
+          "--select", compare_args.select,
+          "With --db: KEY=VALUE conditions (run, label, host, backend, device, "
+          "experiment, since, case; globs), e.g. --select label='openmp*' since=2026-11-01")
+      ->take_all();
+
+  // issue 17: the history database (app/cmd_db.cpp, app/cmd_history.cpp, docs/history.md).
+  DbArgs db_args;
+  auto* db = app.add_subcommand(
+      "db", "The history database: import run directories (import), or rebuild it from them");
+  db->add_option("action", db_args.action, "import or rebuild")
+      ->check(CLI::IsMember({"import", "rebuild"}))
+      ->required();
+  db->add_option("runs", db_args.runs,
+                 "Run directories or results.json files (a directory of runs imports each)")
+      ->required();
+  db->add_option("--db", db_args.db, "The SQLite database file (created if missing)")->required();
+  HistoryArgs history_args;
+  auto* history = app.add_subcommand(
+      "history", "A case's figure across the runs, machines and time of a history database");
+  history->add_option("--db", history_args.db, "The SQLite database file")->required();
+  history->add_option("--case", history_args.case_pattern,
+                      "Glob over case ids, e.g. 'axpby/flat/float32/*'");
+  history->add_option("--label", history_args.label, "Glob over run labels");
+  history->add_option("--since", history_args.since,
+                      "Runs started on or after this date (YYYY-MM-DD[THH:MM[:SS]Z])");
+  history
+      ->add_option("--select", history_args.select,
+                   "More KEY=VALUE conditions (run, host, backend, device, experiment)")
+      ->take_all();
+  history->add_option("--format", history_args.format, "table or csv")
+      ->check(CLI::IsMember({"table", "csv"}))
+      ->capture_default_str();
 
   PlotArgs plot_args;
   auto* plot = app.add_subcommand(
@@ -287,6 +331,10 @@ int main(int argc, char** argv) {
     return cmd_report(report_args);
   if (*list)
     return cmd_list(list_args);
+  if (*db) // issue 17
+    return cmd_db(db_args);
+  if (*history)
+    return cmd_history(history_args);
 
   // MPI only where ranks work together, and only when a launcher started them: a singleton
   // MPI_Init costs a daemon and, without ssh/rsh, a page of errors (parallel/mpi_env.hpp).

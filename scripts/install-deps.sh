@@ -10,11 +10,12 @@ set -euo pipefail
 packages=(build-essential cmake ninja-build git ca-certificates xz-utils patch
   libopenmpi-dev openmpi-bin libyaml-cpp-dev libbenchmark-dev libbenchmark-tools
   libgtest-dev libcli11-dev nlohmann-json3-dev libopenblas-dev libhwloc-dev pkg-config
-  python3-matplotlib python3-scipy help2man shellcheck chromium)
+  libsqlite3-dev python3-matplotlib python3-scipy help2man shellcheck chromium)
 # python3-scipy: Google Benchmark's compare.py (libbenchmark-tools) imports it.
 # help2man: the miniapp(1) man page, generated from --help at build time.
 # chromium: the report test (label report) renders `miniapp report`'s page headless.
 # libhwloc-dev: the CPU topology and process binding recorded in results.json.
+# libsqlite3-dev: the results history database (miniapp db, history, run --db).
 for arg in "$@"; do
   case "$arg" in
     --gpu) packages+=(hipcc libamdhip64-dev) ;;

@@ -94,6 +94,12 @@ int cmd_compare(const CompareArgs& args) {
     std::cerr << "miniapp compare: " << e.what() << "\n";
     return kConfigError;
   }
+  // issue 17 (app/cmd_history.cpp): runs from the history database; a check against references.
+  if (const int c = add_selected_runs(args, runs))
+    return c;
+  const int reference_code = check_compare_references(args, runs);
+  if (reference_code == kConfigError)
+    return reference_code;
 
   std::string text;
   std::vector<std::string> warnings;
@@ -119,7 +125,7 @@ int cmd_compare(const CompareArgs& args) {
     std::cerr << "miniapp compare: warning: " << w << "\n";
   if (args.output.empty()) {
     std::cout << text;
-    return kOk;
+    return reference_code; // issue 17
   }
   try {
     std::vector<std::string> read = args.inputs; // never onto a run it read
@@ -134,7 +140,7 @@ int cmd_compare(const CompareArgs& args) {
     return kRuntimeError;
   }
   std::cerr << "miniapp compare: wrote " << args.output << "\n";
-  return kOk;
+  return reference_code; // issue 17
 }
 
 int cmd_plot(const PlotArgs& args) {

@@ -6,6 +6,7 @@
 #include "jobs/jobscript.hpp"
 #include "jobs/system_profile.hpp"
 #include "plan/plan.hpp"
+#include "report/references.hpp" // issue 17
 #include "report/results_writer.hpp"
 #include "run/backends.hpp"
 
@@ -124,6 +125,10 @@ int cmd_jobscript(const JobscriptArgs& args, const MpiEnv& mpi) {
   jobs::JobLayout layout;
   try {
     sys = jobs::load_system_profile(jobs::find_system_profile(args.system, this_program()));
+    if (!sys.references.empty()) { // issue 17: checked now, not after the job waited in the queue
+      sys.references = absolute(sys.references);
+      references::load_references(sys.references);
+    }
     check_program_backend(sys, args);
     // The checks of `miniapp validate`, with the same overrides and the rank count the job will
     // use (a case that needs one rank is refused here, not after queueing).

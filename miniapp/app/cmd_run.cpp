@@ -1,6 +1,7 @@
 // `miniapp run` and `miniapp validate`: config -> plan -> run -> report.
 #include "app/commands.hpp"
 #include "app/load_plan.hpp"
+#include "app/run_extras.hpp" // issue 17
 
 #include "config/config.hpp"
 #include "parallel/distributed_runner.hpp"
@@ -106,6 +107,9 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
               << " while expanding the config" << std::endl;
     return kRuntimeError;
   }
+  RunExtras extras; // issue 17: --references, --db
+  if (const int c = extras.open(args, plan))
+    return c;
   install_stop_handlers();
   ParallelInfo par;
   par.ranks = mpi.size();
@@ -120,6 +124,7 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
     std::cerr << "miniapp: rank " << mpi.rank() << ": " << failure_text(e) << std::endl;
     return kRuntimeError;
   }
+  extras.attach(*writer); // issue 17
   if (!args.quiet) {
     print_plan(std::cout, plan);
     std::cout << "parallelism: " << describe_parallelism(plan.ranks, plan.backend).summary()
@@ -173,7 +178,7 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
   }
   if (code == kValidationFailed)
     std::cerr << "miniapp: validation FAILED for at least one case (rows marked invalid)\n";
-  return code;
+  return extras.finish(*writer, code, std::cout, std::cerr); // issue 17: exit 5 when below
 }
 
 } // namespace miniapp

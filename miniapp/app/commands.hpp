@@ -1,9 +1,11 @@
 #pragma once
 // The subcommands of `miniapp`. Each returns the process exit code:
 // 0 success, 2 config or usage error (before any work), 3 runtime or resource error,
-// 4 validation failed (the rows are marked invalid).
+// 4 validation failed (the rows are marked invalid), 5 a row below its performance reference
+// (issue 17: --references).
 #include "parallel/mpi_env.hpp"
 #include "plan/plan.hpp"
+#include "report/compare.hpp"
 #include "report/metadata.hpp"
 
 #include <string>
@@ -11,7 +13,13 @@
 
 namespace miniapp {
 
-enum ExitCode { kOk = 0, kConfigError = 2, kRuntimeError = 3, kValidationFailed = 4 };
+enum ExitCode {
+  kOk = 0,
+  kConfigError = 2,
+  kRuntimeError = 3,
+  kValidationFailed = 4,
+  kBelowReference = 5
+};
 
 struct RunArgs {
   std::string config;
@@ -19,9 +27,11 @@ struct RunArgs {
   std::string output_dir; // exact run directory (must not exist); empty = under output.directory
   bool print = false;
   bool quiet = false;
-  int ranks = 0; // validate --ranks N: check the plan for N ranks; 0 = the ranks running
-  std::string label;             // --label: names the run in compare tables and plots
+  int ranks = 0;     // validate --ranks N: check the plan for N ranks; 0 = the ranks running
+  std::string label; // --label: names the run in compare tables and plots
   std::vector<std::string> argv; // the whole command line, recorded in results.json
+  std::string references;        // issue 17: --references FILE (app/run_extras.hpp)
+  std::string db;                // issue 17: --db FILE, the history database
 };
 
 inline LaunchInfo launch_info(const RunArgs& a) {
@@ -54,6 +64,22 @@ struct CompareArgs {
   std::string rate = "auto";       // auto (matmul GFLOP/s, others GB/s) | gflops | gbs
   std::string table;               // "" or "paper1" (the paper's Table 1: CPU_RUN [GPU_RUN])
   bool with_transfers = false;     // rates from total time (h2d + compute + d2h)
+  std::string references;          // issue 17: check the runs against a references file
+  std::string db;                  // issue 17: add the runs --select picks from this database
+  std::vector<std::string> select; // KEY=VALUE conditions (history::add_condition)
+};
+
+// issue 17: `miniapp db import|rebuild` and `miniapp history` (app/cmd_db.cpp, cmd_history.cpp).
+struct DbArgs {
+  std::string action; // import | rebuild
+  std::string db;
+  std::vector<std::string> runs;
+};
+struct HistoryArgs {
+  std::string db;
+  std::vector<std::string> select; // KEY=VALUE conditions, as compare --select
+  std::string case_pattern, label, since;
+  std::string format = "table"; // table | csv
 };
 
 struct PlotArgs {
@@ -99,5 +125,10 @@ std::size_t resolve_baseline(const std::string& baseline, std::vector<std::strin
 // The plot script: $MINIAPP_PLOT_SCRIPT, bin/miniapp-plot beside the program, or the source
 // tree's scripts/miniapp-plot.py; "" when none is found.
 std::string find_plot_script();
+int cmd_db(const DbArgs& args);     // issue 17
+int cmd_history(const HistoryArgs& args); // issue 17
+// issue 17, for cmd_compare: --db/--select runs appended to runs; --references checked (0, 2, 5).
+int add_selected_runs(const CompareArgs& args, std::vector<compare::Run>& runs);
+int check_compare_references(const CompareArgs& args, const std::vector<compare::Run>& runs);
 
 } // namespace miniapp

@@ -244,6 +244,10 @@ std::string render_jobscript(const SystemProfile& sys, const JobRequest& req) {
     for (const auto& o : req.overrides)
       run_args.push_back(shell_quote(o));
   }
+  if (!sys.references.empty()) { // issue 17: the profile's references (docs/history.md)
+    run_args.push_back("--references");
+    run_args.push_back(shell_quote(sys.references));
+  }
   std::vector<std::string> launcher_options;
   for (const auto& o : sys.launcher_options)
     launcher_options.push_back(shell_quote(o));

@@ -21,7 +21,7 @@ const std::vector<std::string> kKeys = {
     "qos",      "gpus_per_node", "cores_per_node",   "max_nodes",      "ranks_per_node",
     "time",     "launcher",      "launcher_options", "sbatch_options", "gpu_bind",
     "cpu_bind", "modules",       "environment",      "setup",          "miniapp",
-    "template"};
+    "template", "references"};
 
 // Options the generator writes itself from the profile and the command line; a second copy in
 // sbatch_options would silently win or conflict.
@@ -211,6 +211,12 @@ SystemProfile parse_system_profile(const std::string& label, const std::string& 
       src.fail(root["template"], "template must name a job template file");
     if (p.template_file[0] != '/' && slash != std::string::npos)
       p.template_file = label.substr(0, slash + 1) + p.template_file;
+  }
+  if (root["references"]) { // issue 17: a references file the job's run is checked against
+    p.references = read_line(src, root["references"], "references");
+    const auto slash = label.rfind('/');
+    if (p.references[0] != '/' && slash != std::string::npos)
+      p.references = label.substr(0, slash + 1) + p.references;
   }
   return p;
 }

@@ -9,6 +9,7 @@
 #include "report/console.hpp"
 #include "report/metadata.hpp"
 #include "report/results_writer.hpp"
+#include "app/run_extras.hpp" // issue 17: --references, --db (rank 0)
 #include "run/ceilings.hpp"
 #include "run/runner.hpp"
 
@@ -281,10 +282,13 @@ int run(const RunArgs& args, const MpiEnv& mpi) {
   FaultInjection fault;
   int code = kOk;
   std::string msg;
+  RunExtras extras; // issue 17
   try {
     plan = load_plan(args, mpi);
     fault = FaultInjection::from_environment(mpi.rank());
     fault.trigger("config");
+    if (root)
+      extras.load(args, plan); // issue 17
   } catch (const config::ConfigError& e) {
     code = kConfigError;
     msg = e.what();
@@ -330,6 +334,7 @@ int run(const RunArgs& args, const MpiEnv& mpi) {
         const std::string dir = create_run_directory(plan.settings.output_directory,
                                                      plan.settings.name, args.output_dir);
         writer = std::make_unique<ResultsWriter>(dir, plan, md);
+        extras.attach(*writer); // issue 17
       }))
     return c;
   if (root && !args.quiet) {
@@ -399,6 +404,7 @@ int run(const RunArgs& args, const MpiEnv& mpi) {
                 << "\n";
     if (code == kValidationFailed)
       std::cerr << "miniapp: validation FAILED for at least one case (rows marked invalid)\n";
+    code = extras.finish(*writer, code, std::cout, std::cerr); // issue 17: 5 when below
   }
   return code;
 }

@@ -461,6 +461,10 @@ Run run_from_csv(const std::string& text, const std::string& source) {
   return run;
 }
 
+nlohmann::json read_results_json(const std::string& path) { // issue 17
+  return parse_results_json(path);
+}
+
 Run load_run(const std::string& path) {
   std::string json_path, csv_path;
   if (is_dir(path)) {

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -31,6 +32,10 @@ public:
   // results.json holds the last rows with status "failed" ("interrupted" stays).
   std::string finish(const std::string& status) noexcept;
   const std::string& directory() const { return dir_; }
+  // issue 17: a last look at every results.json document before it is written (`run
+  // --references` adds its fields to the rows, `run --db` records it; app/run_extras.hpp).
+  // It runs before the write, so a row on disk is already in the database.
+  std::function<void(nlohmann::json& doc)> before_write;
 
 private:
   void write_files(bool complete);

@@ -1,0 +1,157 @@
+// `miniapp history` (a case's figure across runs, machines and time, from the history database)
+// and what `miniapp compare` takes from issue 17: runs selected from the database (--db
+// --select) and a check against references (--references). Neither touches Kokkos.
+#include "app/commands.hpp"
+
+#include "config/yaml_strict.hpp"
+#include "report/history_db.hpp"
+#include "report/references.hpp"
+#include "report/results_writer.hpp"
+
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+namespace miniapp {
+
+namespace {
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+std::string history_csv(const std::vector<history::Point>& points) {
+  std::ostringstream os;
+  os << "case,start_time,run_id,label,host,device,backend,rate,unit,pct_of_ceiling,status,valid\n";
+  for (const auto& p : points) {
+    const std::vector<std::string> fields = {
+        p.case_id, p.start_time,
+        p.run_id,  p.label,
+        p.host,    p.device,
+        p.backend, fmt("%.6g", p.rate),
+        p.unit,    p.pct_of_ceiling >= 0 ? fmt("%.4g", p.pct_of_ceiling) : "",
+        p.status,  p.valid};
+    for (std::size_t i = 0; i < fields.size(); ++i)
+      os << (i ? "," : "") << csv_escape(fields[i]);
+    os << "\n";
+  }
+  return os.str();
+}
+
+// One block per case, its runs oldest first: when, the figure, and on what.
+std::string history_table(const std::vector<history::Point>& points) {
+  std::ostringstream os;
+  std::string current;
+  for (const auto& p : points) {
+    if (p.case_id != current) {
+      current = p.case_id;
+      os << (os.tellp() > 0 ? "\n" : "") << current << " (" << p.unit << ")\n";
+      char head[160];
+      std::snprintf(head, sizeof head, "  %-20s %12s %10s %-8s %s\n", "started", p.unit.c_str(),
+                    "% ceiling", "status", "run (label, id)");
+      os << head;
+    }
+    char line[160];
+    std::snprintf(line, sizeof line, "  %-20s %12s %10s %-8s ", p.start_time.c_str(),
+                  fmt(p.rate >= 100 ? "%.1f" : "%.3g", p.rate).c_str(),
+                  p.pct_of_ceiling >= 0 ? fmt("%.1f", p.pct_of_ceiling).c_str() : "-",
+                  p.status.c_str());
+    os << line << p.label << " [" << p.run_id << "]\n";
+  }
+  return os.str();
+}
+
+} // namespace
+
+int cmd_history(const HistoryArgs& args) {
+  history::Filter filter;
+  try {
+    for (const auto& c : args.select)
+      history::add_condition(filter, c);
+    if (!args.case_pattern.empty())
+      history::add_condition(filter, "case=" + args.case_pattern);
+    if (!args.label.empty())
+      history::add_condition(filter, "label=" + args.label);
+    if (!args.since.empty())
+      history::add_condition(filter, "since=" + args.since);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "miniapp history: " << e.what() << "\n";
+    return kConfigError;
+  }
+  std::vector<history::Point> points;
+  try {
+    history::Database db(args.db, true);
+    points = db.history(filter);
+  } catch (const std::exception& e) {
+    std::cerr << "miniapp history: " << e.what() << "\n";
+    return kConfigError;
+  }
+  if (points.empty()) {
+    std::cerr << "miniapp history: no rows in " << args.db << " match\n";
+    return kOk;
+  }
+  std::cout << (args.format == "csv" ? history_csv(points) : history_table(points));
+  return kOk;
+}
+
+int add_selected_runs(const CompareArgs& args, std::vector<compare::Run>& runs) {
+  if (args.db.empty()) {
+    if (!args.select.empty()) {
+      std::cerr << "miniapp compare: --select picks runs from a history database: add --db FILE\n";
+      return kConfigError;
+    }
+    if (args.inputs.empty()) {
+      std::cerr << "miniapp compare: name the runs (RUN...) or select them (--db FILE --select "
+                   "KEY=VALUE)\n";
+      return kConfigError;
+    }
+    return kOk;
+  }
+  history::Filter filter;
+  try {
+    for (const auto& c : args.select)
+      history::add_condition(filter, c);
+    history::Database db(args.db, true);
+    const auto selected = history::select_runs(db, filter);
+    if (selected.empty()) {
+      std::cerr << "miniapp compare: no run in " << args.db << " matches the selection\n";
+      return kConfigError;
+    }
+    runs.insert(runs.end(), selected.begin(), selected.end());
+  } catch (const std::exception& e) {
+    std::cerr << "miniapp compare: " << e.what() << "\n";
+    return kConfigError;
+  }
+  return kOk;
+}
+
+int check_compare_references(const CompareArgs& args, const std::vector<compare::Run>& runs) {
+  if (args.references.empty())
+    return kOk;
+  references::References refs;
+  try {
+    refs = references::load_references(args.references);
+  } catch (const config::ConfigError& e) {
+    std::cerr << e.what() << std::endl;
+    return kConfigError;
+  }
+  int below = 0, met = 0;
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    for (const auto& row : runs[i].rows) {
+      const references::Check c = references::check(refs, runs[i], row);
+      met += c.status == references::Status::met;
+      if (c.status != references::Status::below)
+        continue;
+      ++below;
+      std::cerr << "miniapp compare: BELOW run " << i + 1 << " (" << runs[i].label()
+                << "): " << references::describe(c, references::case_id(row)) << "\n";
+    }
+  std::cerr << "miniapp compare: references (" << refs.file << "): " << met << " row(s) met, "
+            << below << " below\n";
+  return below > 0 ? kBelowReference : kOk;
+}
+
+} // namespace miniapp

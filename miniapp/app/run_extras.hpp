@@ -1,0 +1,43 @@
+#pragma once
+// `miniapp run --references FILE --db FILE` (issue 17). Both work on the results.json document
+// the results writer is about to write (ResultsWriter::before_write), so the single-rank and the
+// multi-rank runner wire them the same way: open() before any work, attach() to the writer,
+// finish() after the writer's last write.
+#include "app/commands.hpp"
+#include "report/history_db.hpp"
+#include "report/references.hpp"
+#include "report/results_writer.hpp"
+
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace miniapp {
+
+class RunExtras {
+public:
+  // Loads the references and opens the database. Returns kOk, or the exit code after printing
+  // why (a bad references file: kConfigError with file:line:col; a database that cannot be
+  // opened: kRuntimeError naming it).
+  int open(const RunArgs& args, const Plan& plan);
+  // The same, throwing: config::ConfigError for a bad references file or output.formats without
+  // json, history::DbError for the database (the multi-rank runner's phases catch them).
+  void load(const RunArgs& args, const Plan& plan);
+  void attach(ResultsWriter& writer);
+  // After the writer's final write: records the directory's final results.json (so the database
+  // ends as the directory does), prints the rows below their reference, and returns the exit code:
+  // `code` when it is an error already (3, 4), else kBelowReference when a row is below, else
+  // kRuntimeError when the database could not record the run, else `code`.
+  int finish(const ResultsWriter& writer, int code, std::ostream& out, std::ostream& err);
+
+private:
+  void on_document(nlohmann::json& doc, const std::string& dir);
+  std::unique_ptr<references::References> refs_;
+  std::unique_ptr<history::Database> db_;
+  std::vector<std::string> below_; // the rows below their reference, described
+  int met_ = 0;
+  std::string db_error_; // the first database failure
+};
+
+} // namespace miniapp

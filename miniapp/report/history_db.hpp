@@ -1,0 +1,103 @@
+#pragma once
+// The results history (issue 17): runs and their rows in an SQLite database, so one case can be
+// followed across runs, machines and time, and runs selected for `miniapp compare`. The run
+// directories stay the source of truth: the database is filled from their results.json documents
+// (idempotently, a run keyed by its id: report/run_id.hpp) and can be rebuilt from them.
+//
+// Several processes may write at once: WAL journal, a busy timeout, every write one IMMEDIATE
+// transaction; a writer killed at any point leaves the last committed state. Schema: see the
+// migrations in history_db.cpp and docs/history.md.
+#include "report/compare.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+struct sqlite3;
+
+namespace miniapp::history {
+
+// Every message starts with the database's path.
+struct DbError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// A path that holds no run, or a file that is not a results.json: the user's input is wrong.
+struct InputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// How long a writer waits for another's transaction before it gives up.
+constexpr int kBusyTimeoutMs = 60000;
+
+// The schema version this program writes (PRAGMA user_version); an older database is migrated.
+int latest_schema_version();
+
+// Which runs (and cases) to take. Globs as fnmatch(3) ('*' matches '/'); empty = any.
+struct Filter {
+  std::string run_id, label, host, backend, device, experiment;
+  std::string since;        // ISO 8601 date or time: runs started at or after it
+  std::string case_pattern; // glob over case ids (references::case_id)
+};
+// One "key=value" condition (run, label, host, backend, device, experiment, since, case) into f.
+// Throws std::invalid_argument naming the keys, or saying what is wrong with the value.
+void add_condition(Filter& f, const std::string& key_value);
+// YYYY-MM-DD, optionally THH:MM[:SS][Z].
+bool valid_since(const std::string& s);
+
+struct ImportResult {
+  std::string run_id, source;
+  int rows = 0;         // rows in the document
+  int changed = 0;      // rows inserted or updated (0 when imported before as it is)
+  bool run_changed = 0; // the run was new, or its status or metadata changed
+};
+
+// One point of a case's history: one row of one run.
+struct Point {
+  std::string case_id, run_id, label, host, device, backend, start_time, unit, status, valid;
+  double rate = 0;
+  double pct_of_ceiling = -1; // < 0: no ceiling measured
+};
+
+class Database {
+public:
+  // Opens (creating it unless must_exist) and migrates the schema. Throws DbError.
+  explicit Database(const std::string& path, bool must_exist = false);
+  ~Database();
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  const std::string& path() const { return path_; }
+  int schema_version();
+  // One results.json document in one transaction: the run and every row upserted.
+  ImportResult import_document(const nlohmann::json& doc, const std::string& source);
+  // A run directory, or its results.json; a directory without results.json imports each of its
+  // subdirectories that has one (docs/data/weak_scaling-h200x4). Throws InputError for a path
+  // that holds no run, DbError when the database fails.
+  std::vector<ImportResult> import_path(const std::string& path);
+  // Empties the database and imports the paths, all in one transaction (a failure keeps the old
+  // contents).
+  std::vector<ImportResult> rebuild(const std::vector<std::string>& paths);
+
+  std::vector<Point> history(const Filter& f);
+  std::vector<compare::Run> select_runs(const Filter& f);
+
+private:
+  ImportResult import_unlocked(const nlohmann::json& doc, const std::string& source);
+  std::vector<ImportResult> import_path_unlocked(const std::string& path);
+  template <class F>
+  auto in_transaction(const std::string& what, F&& f) -> decltype(f());
+  void exec(const std::string& sql);
+  [[noreturn]] void fail(const std::string& what);
+  friend class Transaction;
+  sqlite3* db_ = nullptr;
+  std::string path_;
+};
+
+// The runs the filter selects, oldest first, each as `miniapp compare` loads a run directory
+// (compare::run_from_json of the stored document), with only the cases the filter names.
+std::vector<compare::Run> select_runs(Database& db, const Filter& filter);
+
+} // namespace miniapp::history

@@ -1,0 +1,177 @@
+#include "report/references.hpp"
+
+#include "config/yaml_strict.hpp"
+#include "plan/case.hpp"
+
+#include <cstdio>
+#include <fnmatch.h>
+
+namespace miniapp::references {
+
+using config::Source;
+
+namespace {
+
+const std::vector<std::string> kTopKeys = {"description", "references"};
+const std::vector<std::string> kEntryKeys = {"case",           "backend", "device",       "rate",
+                                             "pct_of_ceiling", "unit",    "tolerance_pct"};
+
+std::string fmt(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
+Reference read_entry(const Source& src, const YAML::Node& n, std::size_t i) {
+  const std::string ctx = "references[" + std::to_string(i) + "]";
+  config::require_map(src, n, ctx);
+  config::check_keys(src, n, kEntryKeys, ctx);
+  Reference r;
+  r.where = src.where(n);
+  r.pattern = config::read_string(src, config::require_key(src, n, "case", ctx), ctx + ".case");
+  if (n["backend"])
+    r.backend = config::read_string(src, n["backend"], ctx + ".backend");
+  if (n["device"])
+    r.device = config::read_string(src, n["device"], ctx + ".device");
+  if (bool(n["rate"]) == bool(n["pct_of_ceiling"]))
+    src.fail(n, ctx + " needs exactly one of 'rate' (GB/s or GFLOP/s) and 'pct_of_ceiling'");
+  r.pct = bool(n["pct_of_ceiling"]);
+  const YAML::Node figure = r.pct ? n["pct_of_ceiling"] : n["rate"];
+  const std::string figure_name = ctx + (r.pct ? ".pct_of_ceiling" : ".rate");
+  r.expected = config::read_double(src, figure, figure_name);
+  if (!(r.expected > 0) || r.expected > 1e12)
+    src.fail(figure, figure_name + " must be a positive number, got " + fmt(r.expected));
+  if (n["unit"]) {
+    if (r.pct)
+      src.fail(n["unit"], ctx + ".unit applies to 'rate' only (pct_of_ceiling is in percent)");
+    r.unit = config::read_string(src, n["unit"], ctx + ".unit");
+    if (r.unit != "GB/s" && r.unit != "GFLOP/s") {
+      const std::string hint = config::closest(r.unit, {"GB/s", "GFLOP/s"});
+      src.fail(n["unit"], ctx + ".unit must be GB/s or GFLOP/s, got '" + r.unit + "'" +
+                              (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
+    }
+  }
+  if (n["tolerance_pct"]) {
+    r.tolerance_pct = config::read_double(src, n["tolerance_pct"], ctx + ".tolerance_pct");
+    if (r.tolerance_pct < 0 || r.tolerance_pct >= 100)
+      src.fail(n["tolerance_pct"], ctx + ".tolerance_pct must be at least 0 and below 100, got " +
+                                       fmt(r.tolerance_pct));
+  }
+  return r;
+}
+
+} // namespace
+
+References parse_references(const std::string& label, const std::string& text) {
+  Source src(label);
+  const YAML::Node root = config::load_document(src, text);
+  config::require_map(src, root, "a references file");
+  config::check_keys(src, root, kTopKeys, "the references file");
+  References refs;
+  refs.file = label;
+  if (root["description"])
+    refs.description = config::read_string(src, root["description"], "description");
+  const YAML::Node list = config::require_key(src, root, "references", "the references file");
+  if (!list.IsSequence() || list.size() == 0)
+    src.fail(list, "references must be a non-empty list of entries (case, rate or "
+                   "pct_of_ceiling, tolerance_pct)");
+  for (std::size_t i = 0; i < list.size(); ++i)
+    refs.entries.push_back(read_entry(src, list[i], i));
+  return refs;
+}
+
+References load_references(const std::string& path) {
+  return parse_references(path, config::read_text_file(path, "references file"));
+}
+
+const char* to_string(Status s) {
+  switch (s) {
+  case Status::met:
+    return "met";
+  case Status::below:
+    return "below";
+  default:
+    return "none";
+  }
+}
+
+std::string row_unit(const std::string& family) {
+  return family == "matmul" ? "GFLOP/s" : "GB/s";
+}
+
+std::string case_id(const compare::Row& row) {
+  Case c;
+  c.family = row.family;
+  c.variant = row.variant;
+  if (!parse_precision(row.precision, c.precision))
+    c.precision = Precision::float32;
+  c.m = row.m;
+  c.n = row.n;
+  c.k = row.k;
+  c.tile = int(row.tile);
+  c.tile_cols = int(row.tile_cols);
+  c.team_size = int(row.team_size);
+  c.alpha = row.alpha;
+  c.beta = row.beta;
+  c.in_place = row.in_place;
+  c.pinned = row.pinned;
+  c.seed = std::uint64_t(row.seed);
+  return c.id();
+}
+
+double pct_of_ceiling(const compare::Row& row) {
+  if (!(row.ceiling_value > 0))
+    return -1;
+  if (row.ceiling_unit == "GB/s")
+    return row.gbs / row.ceiling_value * 100;
+  if (row.ceiling_unit == "GFLOP/s")
+    return row.gflops / row.ceiling_value * 100;
+  return -1;
+}
+
+bool glob_match(const std::string& pattern, const std::string& text) {
+  return ::fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
+}
+
+Check check(const References& refs, const compare::Run& run, const compare::Row& row) {
+  Check c;
+  if (row.status != "ok")
+    return c;
+  const std::string id = case_id(row);
+  for (const auto& ref : refs.entries) {
+    if (!glob_match(ref.pattern, id) ||
+        (!ref.backend.empty() && !glob_match(ref.backend, run.backend)) ||
+        (!ref.device.empty() && !glob_match(ref.device, run.device)))
+      continue;
+    c.ref = &ref;
+    c.expected = ref.expected;
+    c.threshold = ref.expected * (1 - ref.tolerance_pct / 100);
+    if (ref.pct) {
+      c.unit = "% of ceiling";
+      c.measured = pct_of_ceiling(row);
+      if (c.measured < 0) { // no ceiling measured in this run: nothing to compare with
+        c.ref = nullptr;
+        return c;
+      }
+    } else {
+      c.unit = ref.unit.empty() ? row_unit(row.family) : ref.unit;
+      c.measured = c.unit == "GFLOP/s" ? row.gflops : row.gbs;
+    }
+    c.status = c.measured >= c.threshold ? Status::met : Status::below;
+    return c;
+  }
+  return c;
+}
+
+std::string describe(const Check& c, const std::string& case_name) {
+  std::string s = case_name + ": " + fmt(c.measured) + " " + c.unit + ", " +
+                  (c.status == Status::below ? "below" : "meets") + " the reference " +
+                  fmt(c.expected) + " " + c.unit;
+  if (c.ref && c.ref->tolerance_pct > 0)
+    s += " (-" + fmt(c.ref->tolerance_pct) + "%: " + fmt(c.threshold) + ")";
+  if (c.ref)
+    s += " [" + c.ref->where + "]";
+  return s;
+}
+
+} // namespace miniapp::references

@@ -1,0 +1,264 @@
+#!/usr/bin/python3
+"""Performance references and the results history (issue 17, docs/history.md), end to end.
+
+Run by ctest as: test_history.py TEST_NAME, with MINIAPP, MINIAPP_SOURCE_DIR and MINIAPP_WORK (a
+scratch directory, emptied per test) in the environment.
+"""
+import csv
+import glob
+import io
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+MINIAPP = os.environ["MINIAPP"]
+SRC = os.environ["MINIAPP_SOURCE_DIR"]
+HERE = os.path.join(SRC, "tests", "history")
+SMALL = os.path.join(HERE, "history_small.yaml")
+SWEEP = os.path.join(HERE, "history_sweep.yaml")
+
+
+def expect(cond, what, *outputs):
+    if not cond:
+        sys.exit("FAILED: " + what + "\n" + "\n---\n".join(str(o) for o in outputs))
+
+
+def run(args, timeout=120):
+    p = subprocess.run([MINIAPP] + args, capture_output=True, text=True, timeout=timeout)
+    return p.returncode, p.stdout, p.stderr
+
+
+def scratch(name):
+    d = os.path.join(os.environ["MINIAPP_WORK"], name)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    return d
+
+
+def results(run_dir):
+    with open(os.path.join(run_dir, "results.json")) as f:
+        return json.load(f)
+
+
+def db_rows(db, run_id):
+    with sqlite3.connect(db) as con:
+        return {r[0] for r in con.execute("SELECT case_index FROM rows WHERE run_id = ?", (run_id,))}
+
+
+def test_references():
+    work = scratch("references")
+    high, low = os.path.join(HERE, "refs_high.yaml"), os.path.join(HERE, "refs_low.yaml")
+    below_dir, met_dir = os.path.join(work, "below"), os.path.join(work, "met")
+    code, out, err = run(["run", SMALL, "--quiet", "--set", "backend=serial", "--output-dir",
+                          below_dir, "--references", high])
+    expect(code == 5, "a run below its reference exits 5", code, out, err)
+    for n in (64, 128):
+        name = "axpby/flat/float32/%dx%d/" % (n, n)
+        expect("BELOW " + name in out, "the console names the row below: " + name, out)
+    expect("row(s) below their reference" in err, "stderr says rows are below", err)
+    rows = results(below_dir)["results"]
+    statuses = {(r["family"], int(r["n"])): (r["reference_status"], r["reference"]) for r in rows}
+    expect(statuses[("matmul", 32)] == ("none", None), "matmul has no reference", statuses)
+    expect(statuses[("axpby", 64)] == ("below", 1000000), "axpby rows marked below", statuses)
+    expect(statuses[("axpby", 128)] == ("below", 1000000), "axpby rows marked below", statuses)
+
+    code, out, err = run(["run", SMALL, "--quiet", "--set", "backend=serial", "--output-dir",
+                          met_dir, "--references", low])
+    expect(code == 0, "a run at or above its references exits 0", code, out, err)
+    expect("3 row(s) met, 0 below" in out, "every row meets its reference", out)
+    expect({r["reference_status"] for r in results(met_dir)["results"]} == {"met"},
+           "rows marked met", results(met_dir)["results"])
+
+    # compare checks finished runs the same way (the rows of a run are named with the run).
+    code, out, err = run(["compare", below_dir, met_dir, "--references", high])
+    expect(code == 5, "compare --references exits 5 when a row is below", code, err)
+    expect(err.count("BELOW run 1") == 2 and err.count("BELOW run 2") == 2,
+           "compare names each row below with its run", err)
+    code, out, err = run(["compare", below_dir, met_dir, "--references", low])
+    expect(code == 0 and "6 row(s) met, 0 below" in err, "compare: all met exits 0", code, err)
+    # A validation failure (4) wins over a row below its reference (5).
+    code, out, err = run(["run", SMALL, "--quiet", "--set", "backend=serial", "validation.rtol=1e-300",
+                          "--output-dir", os.path.join(work, "invalid"), "--references", high])
+    expect(code == 4, "validation failure exits 4 even with rows below", code, err)
+
+
+def test_bad_references():
+    files = sorted(glob.glob(os.path.join(HERE, "bad_references", "*.yaml")))
+    expect(len(files) >= 8, "the bad references corpus is there", files)
+    work = scratch("bad_references")
+    for i, f in enumerate(files):
+        with open(f) as fh:
+            first = fh.readline()
+        expect(first.startswith("# expect: "), f + " starts with '# expect: LINE:COL text'", first)
+        location, text = first[len("# expect: "):].rstrip("\n").split(" ", 1)
+        want = "%s:%s: %s" % (f, location, text)
+        code, out, err = run(["compare", os.path.join(SRC, "docs/data/paper_table1-openmp"),
+                              "--references", f])
+        expect(code == 2 and err.startswith(want), "compare: " + want, code, err)
+        # run refuses it before any work: no run directory is made.
+        out_dir = os.path.join(work, "run%d" % i)
+        code, out, err = run(["run", SMALL, "--quiet", "--output-dir", out_dir, "--references", f])
+        expect(code == 2 and err.startswith(want), "run: " + want, code, err)
+        expect(not os.path.exists(out_dir), "no run directory after a bad references file", f)
+
+
+def test_profile():
+    """A system profile names its references file; the job's run gets --references, checked now."""
+    work = scratch("profile")
+    refs = os.path.join(work, "refs.yaml")
+    profile = os.path.join(work, "cpu.yaml")
+    with open(profile, "w") as f:
+        f.write("name: cpu-with-refs\nbackend: openmp\ncores_per_node: 4\nreferences: refs.yaml\n")
+    shutil.copy(os.path.join(HERE, "refs_low.yaml"), refs)
+    config = os.path.join(SRC, "configs/quickstart.yaml")
+    code, out, err = run(["jobscript", config, "--system", profile])
+    expect(code == 0 and "--references '%s'" % refs in out,
+           "the job's run checks the profile's references", code, out, err)
+    bad = os.path.join(HERE, "bad_references", "unit_unknown.yaml")
+    shutil.copy(bad, refs)
+    code, out, err = run(["jobscript", config, "--system", profile])
+    expect(code == 2 and refs + ":5:11: references[1].unit must be GB/s or GFLOP/s" in err,
+           "a bad references file named by a profile exits 2 before a script is written",
+           code, out, err)
+
+
+def test_import():
+    work = scratch("import")
+    db = os.path.join(work, "history.db")
+    shipped = sorted(glob.glob(os.path.join(SRC, "docs/data/paper_table1-*")) +
+                     glob.glob(os.path.join(SRC, "docs/data/weak_scaling-*")))
+    fresh = []
+    for backend in ("serial", "openmp"):
+        d = os.path.join(work, backend)
+        code, out, err = run(["run", SMALL, "--quiet", "--set", "backend=" + backend,
+                              "--output-dir", d])
+        expect(code == 0, "fresh %s run" % backend, code, err)
+        fresh.append(d)
+    code, out, err = run(["db", "import", "--db", db] + shipped + fresh)
+    expect(code == 0, "db import exits 0", code, out, err)
+    run_dirs = [os.path.dirname(p) for d in shipped + fresh
+                for p in glob.glob(os.path.join(d, "results.json")) +
+                glob.glob(os.path.join(d, "*", "results.json"))]
+    expected_rows = sum(len(results(d)["results"]) for d in run_dirs)
+    expect(len(run_dirs) == 4 + 9 + 2, "15 runs to import", run_dirs)
+
+    def snapshot():
+        with sqlite3.connect(db) as con:
+            return (con.execute("SELECT * FROM runs ORDER BY run_id").fetchall(),
+                    con.execute("SELECT * FROM rows ORDER BY run_id, case_index").fetchall())
+
+    runs1, rows1 = snapshot()
+    expect(len(runs1) == 15 and len(rows1) == expected_rows,
+           "every run and row imported (%d rows)" % expected_rows, len(runs1), len(rows1))
+    # Twice: nothing changes, and the command says so.
+    code, out, err = run(["db", "import", "--db", db] + shipped + fresh)
+    expect(code == 0 and out.count(" 0 new or changed, run unchanged") == 15,
+           "a second import changes nothing", out, err)
+    expect(snapshot() == (runs1, rows1), "the database is the same after a second import")
+    # A run's id is the one results.json recorded (new runs) or derived (older ones).
+    for d in fresh:
+        rid = results(d)["metadata"]["run_id"]
+        expect(len(db_rows(db, rid)) == 3, "fresh run %s is in the database by its id" % rid)
+
+    # history: the paper's N=1024 case across the CPU and GPU runs, oldest first.
+    code, out, err = run(["history", "--db", db, "--case", "axpby/flat/float32/1024x1024*"])
+    expect(code == 0, "history exits 0", code, err)
+    for label in ("openmp 1x2 on AMD EPYC (vm)", "serial 1x1 on AMD EPYC (vm)",
+                  "on NVIDIA H200 (vm)"):
+        expect(label in out, "history shows " + label, out)
+    code, out, err = run(["history", "--db", db, "--case", "axpby/flat/float32/64x64*",
+                          "--format", "csv"])
+    table = list(csv.DictReader(io.StringIO(out)))
+    expect(code == 0 and len(table) == 2, "csv: the two fresh runs", out, err)
+    expect({r["backend"] for r in table} == {"serial", "openmp"}, "the two fresh runs' backends",
+           out)
+    code, out, err = run(["history", "--db", db, "--since", "2026-11-22", "--case", "matmul/*",
+                          "--label", "cuda 4x1*", "--format", "csv"])
+    expect(code == 0 and len(out.strip().split("\n")) == 1 + 3 * 2,
+           "--since/--label: the 4-GPU weak-scaling rows", out, err)
+    code, out, err = run(["history", "--db", db, "--since", "yesterday"])
+    expect(code == 2 and "since=yesterday" in err, "a bad --since exits 2", code, err)
+
+    # compare takes runs from the database: the Table 1 runs on the CPU.
+    code, out, err = run(["compare", "--db", db, "--select", "experiment=paper_table1",
+                          "backend=openmp", "--table", "paper1"])
+    expect(code == 0 and "| 1024 x 1024 | 0.1893 | 16.6 |" in out, "compare --db --select", code, out,
+           err)
+    code, out, err = run(["compare", "--db", db, "--select", "label=nothing*"])
+    expect(code == 2 and "no run" in err, "an empty selection exits 2", code, err)
+
+    # rebuild from the directories gives the same contents.
+    code, out, err = run(["db", "rebuild", "--db", db] + shipped + fresh)
+    runs2, rows2 = snapshot()
+    expect(code == 0 and [r[:-1] for r in runs2] == [r[:-1] for r in runs1] and rows2 == rows1,
+           "rebuild gives the same runs and rows", code, err)
+
+
+def wait_for_rows(run_dir, n, proc, timeout=60):
+    end = time.time() + timeout
+    while time.time() < end:
+        try:
+            if len(results(run_dir)["results"]) >= n:
+                return
+        except (OSError, ValueError, KeyError):
+            pass
+        expect(proc.poll() is None, "the run to be killed is still running")
+        time.sleep(0.02)
+    sys.exit("FAILED: no %d rows in %s after %d s" % (n, run_dir, timeout))
+
+
+def test_concurrency():
+    work = scratch("concurrency")
+    db = os.path.join(work, "history.db")
+    dirs = [os.path.join(work, name) for name in ("a", "b", "killed")]
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+
+    def start(d, config):
+        return subprocess.Popen([MINIAPP, "run", config, "--quiet", "--set", "backend=serial",
+                                 "--output-dir", d, "--db", db], env=env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+    procs = [start(dirs[0], SMALL), start(dirs[1], SMALL), start(dirs[2], SWEEP)]
+    wait_for_rows(dirs[2], 2, procs[2])
+    procs[2].send_signal(signal.SIGKILL)
+    for p in procs[:2]:
+        expect(p.wait(timeout=120) == 0, "the concurrent runs exit 0", p.stderr.read())
+    expect(procs[2].wait(timeout=30) == -signal.SIGKILL, "the third run was killed")
+
+    with sqlite3.connect(db) as con:
+        expect(con.execute("PRAGMA integrity_check").fetchone()[0] == "ok",
+               "the database is consistent after a writer was killed")
+        expect(con.execute("PRAGMA journal_mode").fetchone()[0] == "wal", "WAL journal")
+    for d in dirs:
+        doc = results(d)
+        rid = doc["metadata"]["run_id"]
+        in_file = {int(r["case"]) for r in doc["results"]}
+        in_db = db_rows(db, rid)
+        expect(in_file <= in_db, "every completed row of %s is in the database" % d,
+               sorted(in_file), sorted(in_db))
+        if d != dirs[2]:
+            expect(in_db == in_file and doc["complete"], "a finished run: the same rows", d)
+        else:
+            # The database is written before results.json: at most the row being written is ahead.
+            expect(len(in_file) >= 2 and len(in_db - in_file) <= 1 and not doc["complete"],
+                   "the killed run keeps its rows", sorted(in_file), sorted(in_db))
+    with sqlite3.connect(db) as con:
+        status = dict(con.execute("SELECT source, status FROM runs").fetchall())
+    expect(status[dirs[0]] == "complete" and status[dirs[1]] == "complete",
+           "finished runs recorded complete", status)
+
+
+TESTS = {"references": test_references, "bad_references": test_bad_references,
+         "profile": test_profile,
+         "import": test_import, "concurrency": test_concurrency}
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2 or sys.argv[1] not in TESTS:
+        sys.exit("usage: test_history.py " + "|".join(TESTS))
+    TESTS[sys.argv[1]]()
+    print("ok")

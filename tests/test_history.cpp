@@ -1,0 +1,188 @@
+// References (issue 17): the rule a row is judged by (tolerance boundary, first matching entry,
+// backend/device globs, percent of the ceiling, rows that measured nothing) and the history
+// database (schema version, idempotent import, integer/null fields of the next results schema,
+// select_runs round trip, a database newer than the program).
+#include "report/history_db.hpp"
+#include "report/references.hpp"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <cstdio>
+#include <string>
+#include <unistd.h>
+
+namespace miniapp {
+namespace {
+
+compare::Row axpby_row(double gbs) {
+  compare::Row r;
+  r.family = "axpby";
+  r.variant = "flat";
+  r.precision = "float32";
+  r.m = r.n = 1024;
+  r.alpha = 2;
+  r.beta = 0.5;
+  r.seed = 42;
+  r.status = "ok";
+  r.valid = "true";
+  r.gbs = gbs;
+  r.gflops = gbs / 4;
+  r.ceiling = "copy bandwidth";
+  r.ceiling_unit = "GB/s";
+  r.ceiling_value = 200;
+  return r;
+}
+
+compare::Run host_run(const std::string& backend) {
+  compare::Run run;
+  run.backend = backend;
+  run.device = "AMD EPYC 7763";
+  return run;
+}
+
+references::References refs(const std::string& text) {
+  return references::parse_references("refs.yaml", text);
+}
+
+TEST(References, CaseIdIsThePlansAndGlobsCrossSlashes) {
+  EXPECT_EQ(references::case_id(axpby_row(1)), "axpby/flat/float32/1024x1024/a=2,b=0.5");
+  EXPECT_TRUE(references::glob_match("axpby/*", "axpby/flat/float32/1024x1024/a=2,b=0.5"));
+  EXPECT_FALSE(references::glob_match("matmul/*", "axpby/flat/float32/1024x1024/a=2,b=0.5"));
+}
+
+TEST(References, ToleranceIsALowerBoundInclusive) {
+  const auto r = refs("references:\n  - {case: 'axpby/*', rate: 100, tolerance_pct: 10}\n");
+  const auto run = host_run("openmp");
+  EXPECT_EQ(references::check(r, run, axpby_row(90)).status, references::Status::met);
+  EXPECT_EQ(references::check(r, run, axpby_row(89.9)).status, references::Status::below);
+  const auto c = references::check(r, run, axpby_row(89.9));
+  EXPECT_DOUBLE_EQ(c.expected, 100);
+  EXPECT_DOUBLE_EQ(c.threshold, 90);
+  EXPECT_EQ(c.unit, "GB/s");
+  EXPECT_EQ(c.ref->where, "refs.yaml:2:5");
+}
+
+TEST(References, FirstMatchingEntryWinsAndGlobsFilterBackendAndDevice) {
+  const auto r = refs("references:\n"
+                      "  - {case: 'axpby/*', backend: cuda, rate: 1000}\n"
+                      "  - {case: 'axpby/*', device: '*EPYC*', rate: 50, unit: GFLOP/s}\n"
+                      "  - {case: '*', rate: 1}\n");
+  const auto c = references::check(r, host_run("openmp"), axpby_row(100)); // 25 GFLOP/s
+  EXPECT_EQ(c.status, references::Status::below);
+  EXPECT_EQ(c.unit, "GFLOP/s");
+  EXPECT_DOUBLE_EQ(c.measured, 25);
+  EXPECT_EQ(references::check(r, host_run("cuda"), axpby_row(100)).expected, 1000);
+}
+
+TEST(References, PercentOfTheSameRunsCeiling) {
+  const auto r = refs("references:\n  - {case: 'axpby/*', pct_of_ceiling: 50}\n");
+  EXPECT_EQ(references::check(r, host_run("openmp"), axpby_row(100)).status,
+            references::Status::met); // 100 of 200 GB/s
+  EXPECT_EQ(references::check(r, host_run("openmp"), axpby_row(99)).status,
+            references::Status::below);
+  auto no_ceiling = axpby_row(100);
+  no_ceiling.ceiling_value = 0;
+  EXPECT_EQ(references::check(r, host_run("openmp"), no_ceiling).status, references::Status::none);
+}
+
+TEST(References, RowsThatMeasuredNothingHaveNoReference) {
+  const auto r = refs("references:\n  - {case: '*', rate: 1}\n");
+  auto invalid = axpby_row(0);
+  invalid.status = "invalid";
+  EXPECT_EQ(references::check(r, host_run("openmp"), invalid).status, references::Status::none);
+}
+
+// A results.json document as the next results schema writes it: integers stay integers, unused
+// parameters are null, a case_id column.
+nlohmann::json document(const std::string& run_id, const std::string& status) {
+  nlohmann::json row = {{"case", 0},
+                        {"case_id", "axpby/flat/float32/64x64/a=2,b=0.5"},
+                        {"family", "axpby"},
+                        {"variant", "flat"},
+                        {"precision", "float32"},
+                        {"m", 64},
+                        {"n", 64},
+                        {"k", nullptr},
+                        {"tile", nullptr},
+                        {"alpha", 2.0},
+                        {"beta", 0.5},
+                        {"seed", 42},
+                        {"status", "ok"},
+                        {"valid", true},
+                        {"gbs", 12.5},
+                        {"gflops", 3.1},
+                        {"ceiling_unit", "GB/s"},
+                        {"ceiling_value", 25.0},
+                        {"time_median_s", 1e-6}};
+  return {{"schema_version", 2},
+          {"status", status},
+          {"complete", status == "complete"},
+          {"config", {{"name", "t"}}},
+          {"metadata",
+           {{"run_id", run_id},
+            {"host_name", "node01"},
+            {"backend", "openmp"},
+            {"start_time", "2026-11-22T08:00:00Z"}}},
+          {"results", {row}}};
+}
+
+struct TempDb {
+  std::string path = "/tmp/miniapp-test-history-" + std::to_string(::getpid()) + ".db";
+  ~TempDb() {
+    for (const char* suffix : {"", "-wal", "-shm"})
+      std::remove((path + suffix).c_str());
+  }
+};
+
+TEST(HistoryDb, ImportIsIdempotentAndSelectRunsGivesTheRunBack) {
+  TempDb tmp;
+  history::Database db(tmp.path);
+  EXPECT_EQ(db.schema_version(), history::latest_schema_version());
+  auto first = db.import_document(document("r1", "running"), "dir/r1");
+  EXPECT_EQ(first.rows, 1);
+  EXPECT_EQ(first.changed, 1);
+  EXPECT_TRUE(first.run_changed);
+  auto again = db.import_document(document("r1", "running"), "dir/r1");
+  EXPECT_EQ(again.changed, 0);
+  EXPECT_FALSE(again.run_changed);
+  auto done = db.import_document(document("r1", "complete"), "dir/r1");
+  EXPECT_TRUE(done.run_changed);
+
+  history::Filter f;
+  history::add_condition(f, "host=node*");
+  const auto runs = history::select_runs(db, f);
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_TRUE(runs[0].complete);
+  ASSERT_EQ(runs[0].rows.size(), 1u);
+  EXPECT_DOUBLE_EQ(runs[0].rows[0].gbs, 12.5);
+  EXPECT_EQ(runs[0].rows[0].k, 0); // null reads as absent
+  const auto points = db.history(f);
+  ASSERT_EQ(points.size(), 1u);
+  EXPECT_EQ(points[0].case_id, "axpby/flat/float32/64x64/a=2,b=0.5");
+  EXPECT_DOUBLE_EQ(points[0].pct_of_ceiling, 50);
+  history::add_condition(f, "since=2026-11-23");
+  EXPECT_TRUE(db.history(f).empty());
+  EXPECT_THROW(history::add_condition(f, "colour=red"), std::invalid_argument);
+}
+
+TEST(HistoryDb, ANewerSchemaIsRefused) {
+  TempDb tmp;
+  { history::Database db(tmp.path); }
+  sqlite3* raw = nullptr;
+  ASSERT_EQ(sqlite3_open(tmp.path.c_str(), &raw), SQLITE_OK);
+  const std::string sql =
+      "PRAGMA user_version=" + std::to_string(history::latest_schema_version() + 1);
+  ASSERT_EQ(sqlite3_exec(raw, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(raw);
+  try {
+    history::Database db(tmp.path);
+    FAIL() << "a newer schema was opened";
+  } catch (const history::DbError& e) {
+    EXPECT_NE(std::string(e.what()).find("is newer than this miniapp knows"), std::string::npos)
+        << e.what();
+  }
+}
+
+} // namespace
+} // namespace miniapp
