@@ -6,6 +6,7 @@
 // the final status is written over the last good results.json in place: every results.json is
 // written with spare trailing whitespace for it, so this needs no new disk blocks.
 #include "plan/plan.hpp"
+#include "report/result_fields.hpp"
 #include "run/runner.hpp"
 
 #include <nlohmann/json.hpp>
@@ -55,8 +56,6 @@ struct OutputRefused : std::runtime_error {
 void write_output_file(const std::string& path, const std::string& content,
                        const std::vector<std::string>& inputs, bool executable);
 
-std::vector<std::string> csv_columns();
-std::vector<std::string> csv_row(const CaseResult& r, const Plan& plan, int ranks);
 void write_file_atomically(const std::string& path, const std::string& content);
 std::string csv_escape(const std::string& field); // RFC 4180 quoting where needed
 
