@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -301,6 +302,9 @@ TEST(ResultsSchema, DoublesRoundTripExactly) {
     EXPECT_EQ(run.rows.at(0).beta, 1.0 / 3.0);
   }
   EXPECT_EQ(csv_text(json(0.1 + 0.2)), "0.30000000000000004");
+  EXPECT_EQ(csv_text(json(256)), "256");
+  EXPECT_EQ(csv_text(json(std::nan(""))), ""); // as results.json writes it: null
+  EXPECT_EQ(csv_text(json()), "");
 }
 
 void expect_same(const compare::Row& a, const compare::Row& b) {

@@ -1,5 +1,7 @@
 #include "report/result_fields.hpp"
 
+#include <cmath>
+
 namespace miniapp {
 
 namespace {
@@ -139,7 +141,8 @@ json result_json(const CaseResult& r, const RowContext& ctx) {
 }
 
 std::string csv_text(const json& v) {
-  if (v.is_null())
+  // JSON has no NaN or infinity (nlohmann writes them as null): the CSV cell is empty as well.
+  if (v.is_null() || (v.is_number_float() && !std::isfinite(v.get<double>())))
     return "";
   if (v.is_string())
     return v.get<std::string>();
