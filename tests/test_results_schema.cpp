@@ -162,7 +162,7 @@ Written write(const TempDir& tmp, const Plan& plan, const std::vector<CaseResult
   ResultsWriter writer(create_run_directory("", "", w.dir), plan, json::object());
   for (const auto& r : results)
     writer.add(r);
-  EXPECT_EQ(writer.finish("complete"), "");
+  EXPECT_EQ(writer.finish(RunStatus::complete), "");
   w.doc = json::parse(read(w.dir + "/results.json"));
   std::istringstream csv(read(w.dir + "/results.csv"));
   for (std::string line; std::getline(csv, line);)

@@ -131,13 +131,18 @@ Row row_from(const nlohmann::json& o) {
     if (f.param != Param{} && it != o.end() && r.fields[f.name].is_null())
       r.unused_params |= unsigned(f.param);
   }
-  const auto& v = r.fields;
-  const auto text = [&](const char* k) { return v[k].is_null() ? "" : v[k].get<std::string>(); };
-  const auto integer = [&](const char* k) { return v[k].is_null() ? 0 : v[k].get<std::int64_t>(); };
-  const auto number = [&](const char* k) { return v[k].is_null() ? 0.0 : v[k].get<double>(); };
-  const auto flag = [&](const char* k) { return v[k].is_null() ? false : v[k].get<bool>(); };
+  // Null (absent, empty, or not of the column's type) reads as an empty or zero member.
+  static const nlohmann::json null;
+  const auto v = [&](const char* k) -> const nlohmann::json& {
+    const auto it = r.fields.find(k);
+    return it == r.fields.end() ? null : *it;
+  };
+  const auto text = [&](const char* k) { return v(k).is_null() ? "" : v(k).get<std::string>(); };
+  const auto integer = [&](const char* k) { return v(k).is_null() ? 0 : v(k).get<std::int64_t>(); };
+  const auto number = [&](const char* k) { return v(k).is_null() ? 0.0 : v(k).get<double>(); };
+  const auto flag = [&](const char* k) { return v(k).is_null() ? false : v(k).get<bool>(); };
   const auto list = [&](const char* k) {
-    return v[k].is_null() ? std::vector<double>() : v[k].get<std::vector<double>>();
+    return v(k).is_null() ? std::vector<double>() : v(k).get<std::vector<double>>();
   };
   r.case_id = text("case_id");
   r.family = text("family");
@@ -230,12 +235,17 @@ std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
 // metadata did not.
 static void add_row(Run& run, const nlohmann::json& o) {
   run.rows.push_back(row_from(o));
+  const Row& row = run.rows.back();
+  const auto text = [&](const char* k) {
+    const auto it = row.fields.find(k);
+    return it == row.fields.end() || !it->is_string() ? std::string() : it->get<std::string>();
+  };
   if (run.ranks == 0)
-    run.ranks = int(run.rows.back().ranks);
+    run.ranks = int(row.ranks);
   if (run.backend.empty())
-    run.backend = str(o, "backend");
+    run.backend = text("backend");
   if (run.experiment.empty())
-    run.experiment = str(o, "experiment");
+    run.experiment = text("experiment");
 }
 
 Run run_from_json(const nlohmann::json& doc, const std::string& source) {

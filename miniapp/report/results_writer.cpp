@@ -225,12 +225,25 @@ void ResultsWriter::add(const CaseResult& r) {
   write_files(false);
 }
 
-std::string ResultsWriter::finish(const std::string& status) noexcept {
+const char* to_string(RunStatus s) {
+  switch (s) {
+  case RunStatus::running:
+    return "running";
+  case RunStatus::complete:
+    return "complete";
+  case RunStatus::interrupted:
+    return "interrupted";
+  default:
+    return "failed";
+  }
+}
+
+std::string ResultsWriter::finish(RunStatus status) noexcept {
   std::string error;
   try {
     status_ = status;
     metadata_["end_time"] = iso8601_now();
-    write_files(status == "complete");
+    write_files(status == RunStatus::complete);
     set_stop_hook(nullptr); // final: a late signal must not turn it into "interrupted"
     g_emergency.current.store(-1);
     return "";
@@ -241,18 +254,17 @@ std::string ResultsWriter::finish(const std::string& status) noexcept {
   }
   set_stop_hook(nullptr);
   g_emergency.current.store(-1);
-  write_final_in_place(status == "interrupted" ? status : "failed", error);
+  write_final_in_place(status == RunStatus::interrupted ? status : RunStatus::failed, error);
   return error;
 }
 
-void ResultsWriter::write_final_in_place(const std::string& status,
-                                         const std::string& error) noexcept {
+void ResultsWriter::write_final_in_place(RunStatus status, const std::string& error) noexcept {
   try {
     if (on_disk_.is_null())
       return;
     nlohmann::json doc = on_disk_;
     doc["complete"] = false;
-    doc["status"] = status;
+    doc["status"] = to_string(status);
     doc["error"] = error.substr(0, 160);
     std::string text = doc.dump(2) + "\n";
     if (text.size() > on_disk_size_) {
@@ -307,7 +319,7 @@ void ResultsWriter::write_files(bool complete) {
     config["output"]["run_directory"] = dir_;
     nlohmann::json doc = {{"schema_version", kResultsSchemaVersion},
                           {"complete", complete},
-                          {"status", status_},
+                          {"status", to_string(status_)},
                           {"cases_planned", plan_.cases.size()},
                           {"cases_completed", rows_.size()},
                           {"config", config},
@@ -320,7 +332,7 @@ void ResultsWriter::write_files(bool complete) {
     write_file_atomically(path, text);
     on_disk_ = doc;
     on_disk_size_ = text.size();
-    if (status_ == "running") {
+    if (status_ == RunStatus::running) {
       nlohmann::json stopped = doc;
       stopped["status"] = "interrupted";
       stopped["error"] = "stopped by a signal";

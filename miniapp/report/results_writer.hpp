@@ -22,6 +22,10 @@ namespace miniapp {
 std::string create_run_directory(const std::string& base, const std::string& name,
                                  const std::string& explicit_dir);
 
+// The run's state as results.json records it ("status"): running until finish().
+enum class RunStatus { running, complete, interrupted, failed };
+const char* to_string(RunStatus s);
+
 class ResultsWriter {
 public:
   // Writes the first results.json ("running"); on failure removes what it made and throws.
@@ -30,17 +34,17 @@ public:
   void add(const CaseResult& r); // throws std::runtime_error when the files cannot be written
   // complete | interrupted | failed. Never throws: returns "" or what went wrong, in which case
   // results.json holds the last rows with status "failed" ("interrupted" stays).
-  std::string finish(const std::string& status) noexcept;
+  std::string finish(RunStatus status) noexcept;
   const std::string& directory() const { return dir_; }
 
 private:
   void write_files(bool complete);
-  void write_final_in_place(const std::string& status, const std::string& error) noexcept;
+  void write_final_in_place(RunStatus status, const std::string& error) noexcept;
   std::string dir_;
   const Plan& plan_;
   nlohmann::json metadata_;
   std::vector<CaseResult> rows_;
-  std::string status_ = "running";
+  RunStatus status_ = RunStatus::running;
   nlohmann::json on_disk_;       // the last results.json written, as written
   std::size_t on_disk_size_ = 0; // its size in bytes (padding included)
 };
