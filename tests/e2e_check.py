@@ -129,6 +129,21 @@ def cmd_results(a):
         if not (float(csv_row["time_min_s"]) <= float(csv_row["time_median_s"])
                 <= float(csv_row["time_max_s"])):
             fail(f"row {csv_row['case']}: min <= median <= max does not hold")
+        # Schema 2: integers stay integers, the CSV holds the same values, and each row names its
+        # case by the id the config echo gives it.
+        for key in ("case", "m", "n", "repetitions", "ranks"):
+            if type(json_row[key]) is not int or str(json_row[key]) != csv_row[key]:
+                fail(f"row {csv_row['case']}: {key} = {json_row[key]!r} in JSON, "
+                     f"{csv_row[key]!r} in CSV; expected the same integer")
+        for key in ("time_median_s", "flops", "gflops"):
+            if float(csv_row[key]) != json_row[key]:
+                fail(f"row {csv_row['case']}: {key} differs between CSV and JSON")
+        config_case = doc["config"]["cases"][json_row["case"]]
+        if not json_row["case_id"] or json_row["case_id"] != config_case["id"]:
+            fail(f"row {csv_row['case']}: case_id {json_row['case_id']!r}, "
+                 f"config case id {config_case['id']!r}")
+    if doc["schema_version"] != 2:
+        fail(f"schema_version {doc['schema_version']}, expected 2")
     print(f"ok: {len(rows)} rows, metadata {sorted(meta)}")
     # Never overwrite: a second run into the same directory is refused before any work.
     before = {f: open(os.path.join(a.dir, f)).read() for f in ("results.csv", "results.json")}

@@ -33,9 +33,9 @@ def row(family, variant, n, tmin, tmed, tmax, alpha=2.0):
             "ceiling_unit": "GB/s" if not mm else "GFLOP/s"}
 
 
-def write_run(path, backend, device, config_hash, rows):
+def write_run(path, backend, device, config_hash, rows, schema_version=1):
     os.makedirs(path)
-    doc = {"schema_version": 1, "complete": True, "status": "complete", "config": {"name": "t"},
+    doc = {"schema_version": schema_version, "complete": True, "status": "complete", "config": {"name": "t"},
            "metadata": {"backend": backend, "device_name": device, "host_name": "h",
                         "config_hash": config_hash},
            "results": rows}
@@ -228,6 +228,38 @@ class CompareCli(unittest.TestCase):
         self.check_png(os.path.join(out, "rate-axpby.png"),
                        "miniapp axpby: rate vs size (with transfers)")
         self.assertFalse(os.path.exists(os.path.join(out, "roofline.png")))
+
+    def test_schema_2_nulls_against_schema_1(self):
+        """A schema 2 run (integers, null where the variant does not use a parameter, case_id)
+        compares with a schema 1 run (every number a float) without warnings, and both plot."""
+        sizes = [128, 256, 512]
+        v1 = os.path.join(self.tmp, "schema1")
+        v1_rows = [row("axpby", "flat", n, 0.9e-3 * n, 1e-3 * n, 1.1e-3 * n) for n in sizes] + [
+            row("matmul", "tiled", 256, 8e-3, 10e-3, 12e-3)]
+        for r in v1_rows:
+            for key, value in r.items():
+                if type(value) is int:
+                    r[key] = float(value)
+        write_run(v1, "openmp", "CPU X", "aaa", v1_rows)
+        v2 = os.path.join(self.tmp, "schema2")
+        v2_rows = [row("axpby", "flat", n, 0.2e-3 * n, 0.25e-3 * n, 0.3e-3 * n) for n in sizes] + [
+            row("matmul", "tiled", 256, 2e-3, 2.5e-3, 3e-3)]
+        for r in v2_rows:
+            axpby = r["family"] == "axpby"
+            unused = ("k", "tile", "tile_cols", "team_size") if axpby else (
+                "tile_cols", "alpha", "beta", "in_place")
+            for key in unused:
+                r[key] = None
+            r["case_id"] = f"{r['family']}/{r['variant']}/float32/{r['m']}x{r['n']}"
+        write_run(v2, "cuda", "GPU Y", "aaa", v2_rows, schema_version=2)
+        p = self.miniapp("compare", v1, v2)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout.count("| 4.00x |"), 4, p.stdout)
+        self.assertIn("No warnings", p.stdout)  # no "alpha differs" for matmul's null alpha
+        out = os.path.join(self.tmp, "schema-plots")
+        p = self.plot(v1, v2, "-o", out, "--kind", "all")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(os.path.exists(os.path.join(out, "speedup-axpby.png")), p.stdout)
 
     def plot(self, *args):
         return subprocess.run(["/usr/bin/python3", PLOT_PY, *args], capture_output=True,

@@ -142,13 +142,14 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
       progress.case_done(r);
     });
   } catch (const std::exception& e) {
-    writer->finish("failed");
+    writer->finish(RunStatus::failed);
     std::cerr << "miniapp: rank " << mpi.rank() << ": " << failure_text(e) << std::endl;
     return kRuntimeError;
   }
   progress.finish();
   const bool interrupted = stop_requested() || results.size() < plan.cases.size();
-  if (const std::string error = writer->finish(interrupted ? "interrupted" : "complete");
+  if (const std::string error =
+          writer->finish(interrupted ? RunStatus::interrupted : RunStatus::complete);
       !error.empty()) {
     std::cerr << "miniapp: rank " << mpi.rank() << ": " << error << std::endl;
     return kRuntimeError;

@@ -324,7 +324,7 @@ int run(const RunArgs& args, const MpiEnv& mpi) {
     }
     const int code = end_phase(mpi, "output", c, m).code;
     if (code && root && writer) // whichever rank failed: results.json gets a final status
-      writer->finish("failed");
+      writer->finish(RunStatus::failed);
     return code;
   };
   if (const int c = output_phase([&] {
@@ -348,7 +348,7 @@ int run(const RunArgs& args, const MpiEnv& mpi) {
   MeasuredCeilings ceilings(plan.backend);
   const Context ctx{plan, mpi, grid, fault, panel, device_aware, ceilings, [&] {
                       if (root && writer)
-                        writer->finish("failed");
+                        writer->finish(RunStatus::failed);
                     }};
   Progress progress(std::cerr, plan.cases.size(), root && isatty(STDERR_FILENO) != 0);
   std::vector<CaseResult> results;
@@ -372,7 +372,8 @@ int run(const RunArgs& args, const MpiEnv& mpi) {
   }
   if (const int c = output_phase([&] {
         progress.finish();
-        if (const std::string error = writer->finish(interrupted ? "interrupted" : "complete");
+        if (const std::string error =
+                writer->finish(interrupted ? RunStatus::interrupted : RunStatus::complete);
             !error.empty())
           throw std::runtime_error(error);
       }))

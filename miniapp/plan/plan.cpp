@@ -39,33 +39,6 @@ bool parse_precision(const std::string& s, Precision& out) {
   return true;
 }
 
-std::string Case::id() const {
-  std::ostringstream os;
-  os << family << "/" << variant << "/" << to_string(precision) << "/" << m << "x" << n;
-  if (family == "matmul")
-    os << "x" << k;
-  if (tile)
-    os << "/tile=" << tile;
-  if (tile_auto)
-    os << "/tile=auto";
-  if (team_auto)
-    os << "/team=auto";
-  if (tile_cols)
-    os << "x" << tile_cols;
-  if (team_size)
-    os << "/team=" << team_size;
-  if (family == "axpby")
-    os << "/a=" << alpha << ",b=" << beta << (in_place ? "/in_place" : "");
-  if (pinned)
-    os << "/pinned";
-  // Inputs: only what differs from the default (random, seed 42), so sweeps over them stay apart.
-  if (init != "random")
-    os << "/init=" << init;
-  else if (seed != 42)
-    os << "/seed=" << seed;
-  return os.str();
-}
-
 std::string fnv1a_hex(const std::string& text) {
   std::uint64_t h = 1469598103934665603ull;
   for (unsigned char ch : text)

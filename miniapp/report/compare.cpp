@@ -4,217 +4,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <fstream>
 #include <map>
-#include <numeric>
-#include <utility>
 #include <sstream>
 #include <stdexcept>
-#include <sys/stat.h>
 
 namespace miniapp {
 namespace compare {
 
 namespace {
-
-bool is_dir(const std::string& p) {
-  struct stat st {};
-  return ::stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-bool is_file(const std::string& p) {
-  struct stat st {};
-  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw std::runtime_error("cannot read " + path);
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
-std::string dir_of(const std::string& path) {
-  const auto slash = path.find_last_of('/');
-  return slash == std::string::npos ? "." : path.substr(0, slash);
-}
-
-// results.json keeps numbers typed, results.csv has text: both go through these two.
-double num(const nlohmann::json& o, const char* key) {
-  const auto it = o.find(key);
-  if (it == o.end() || it->is_null())
-    return 0;
-  if (it->is_number())
-    return it->get<double>();
-  if (it->is_boolean())
-    return it->get<bool>() ? 1 : 0;
-  if (it->is_string()) {
-    const std::string s = it->get<std::string>();
-    char* end = nullptr;
-    const double v = std::strtod(s.c_str(), &end);
-    return end != s.c_str() ? v : 0;
-  }
-  return 0;
-}
-std::string str(const nlohmann::json& o, const char* key) {
-  const auto it = o.find(key);
-  if (it == o.end() || it->is_null())
-    return "";
-  if (it->is_string())
-    return it->get<std::string>();
-  if (it->is_boolean())
-    return it->get<bool>() ? "true" : "false";
-  if (it->is_number_integer())
-    return std::to_string(it->get<std::int64_t>());
-  if (it->is_number()) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.6g", it->get<double>());
-    return buf;
-  }
-  return it->dump();
-}
-std::int64_t inum(const nlohmann::json& o, const char* key) {
-  return static_cast<std::int64_t>(std::llround(num(o, key)));
-}
-// An array of numbers; anything else (absent, CSV text, a non-number inside) gives none.
-std::vector<double> num_array(const nlohmann::json& o, const char* key) {
-  const auto it = o.find(key);
-  std::vector<double> v;
-  if (it == o.end() || !it->is_array())
-    return v;
-  for (const auto& x : *it) {
-    if (!x.is_number())
-      return {};
-    v.push_back(x.get<double>());
-  }
-  return v;
-}
-
-// results.json is a few levels deep; a deeper document is not ours, and nesting it 100,000 deep
-// must not exhaust the stack of the parser or of the code walking the result.
-constexpr int kMaxJsonDepth = 64;
-void check_json_depth(const std::string& text, const std::string& path) {
-  int depth = 0;
-  bool in_string = false, escaped = false;
-  for (const char ch : text) {
-    if (in_string) {
-      if (escaped)
-        escaped = false;
-      else if (ch == '\\')
-        escaped = true;
-      else if (ch == '"')
-        in_string = false;
-    } else if (ch == '"') {
-      in_string = true;
-    } else if (ch == '[' || ch == '{') {
-      if (++depth > kMaxJsonDepth)
-        throw std::runtime_error(path + ": JSON nested deeper than " +
-                                 std::to_string(kMaxJsonDepth) +
-                                 " levels; not a miniapp results.json");
-    } else if (ch == ']' || ch == '}') {
-      --depth;
-    }
-  }
-}
-nlohmann::json parse_results_json(const std::string& path) {
-  const std::string text = read_text(path);
-  check_json_depth(text, path);
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception& e) {
-    throw std::runtime_error(path + ": not valid JSON (" + e.what() + ")");
-  }
-}
-
-Row row_from(const nlohmann::json& o) {
-  Row r;
-  r.family = str(o, "family");
-  r.variant = str(o, "variant");
-  r.precision = str(o, "precision");
-  r.m = inum(o, "m");
-  r.n = inum(o, "n");
-  r.k = inum(o, "k");
-  r.tile = inum(o, "tile");
-  r.tile_cols = inum(o, "tile_cols");
-  r.team_size = inum(o, "team_size");
-  r.alpha = num(o, "alpha");
-  r.beta = num(o, "beta");
-  r.seed = inum(o, "seed");
-  r.warmup = inum(o, "warmup");
-  r.repetitions = inum(o, "repetitions");
-  r.in_place = str(o, "in_place") == "true";
-  r.pinned = str(o, "pinned") == "true";
-  r.status = str(o, "status");
-  r.valid = str(o, "valid");
-  r.time_min = num(o, "time_min_s");
-  r.time_median = num(o, "time_median_s");
-  r.time_max = num(o, "time_max_s");
-  r.total_median = num(o, "total_median_s");
-  r.flops = num(o, "flops");
-  r.bytes = num(o, "bytes");
-  r.gflops = num(o, "gflops");
-  r.gbs = num(o, "gbs");
-  r.ceiling = str(o, "ceiling");
-  r.ceiling_value = num(o, "ceiling_value");
-  r.ceiling_unit = str(o, "ceiling_unit");
-  r.ranks = inum(o, "ranks");
-  r.compute_times = num_array(o, "compute_times_s");
-  r.h2d_times = num_array(o, "h2d_times_s");
-  r.d2h_times = num_array(o, "d2h_times_s");
-  return r;
-}
-
-// RFC 4180 as results_writer writes it: commas, "quoted" fields with "" inside, \n rows.
-std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
-  std::vector<std::vector<std::string>> rows;
-  std::vector<std::string> row;
-  std::string field;
-  bool quoted = false, any = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char ch = text[i];
-    if (quoted) {
-      if (ch == '"' && i + 1 < text.size() && text[i + 1] == '"') {
-        field += '"';
-        ++i;
-      } else if (ch == '"') {
-        quoted = false;
-      } else {
-        field += ch;
-      }
-      continue;
-    }
-    if (ch == '"') {
-      quoted = true;
-      any = true;
-    } else if (ch == ',') {
-      row.push_back(field);
-      field.clear();
-      any = true;
-    } else if (ch == '\n' || ch == '\r') {
-      if (ch == '\r' && i + 1 < text.size() && text[i + 1] == '\n')
-        ++i;
-      if (any || !field.empty())
-        row.push_back(field);
-      if (!row.empty())
-        rows.push_back(row);
-      row.clear();
-      field.clear();
-      any = false;
-    } else {
-      field += ch;
-      any = true;
-    }
-  }
-  if (any || !field.empty())
-    row.push_back(field);
-  if (!row.empty())
-    rows.push_back(row);
-  return rows;
-}
 
 std::string fmt(const char* f, double v) {
   char buf[64];
@@ -254,10 +51,6 @@ std::string case_name(const Line& l) {
 std::string run_name(const Comparison& c, std::size_t i) {
   return "run " + std::to_string(i + 1) + " (" + c.runs[i].label() + ")";
 }
-bool host_backend(const std::string& b) {
-  return b == "serial" || b == "openmp" || b == "threads" || b == "hpx";
-}
-
 bool primary_is_gflops(const std::string& family, RateKind kind) {
   if (kind == RateKind::Gflops)
     return true;
@@ -310,13 +103,19 @@ void param_notes(const Line& line, const Row& base, const Row& other, const std:
                            " in " + other_name,
                        case_name(line)});
   };
-  differ("alpha", describe(base.alpha), describe(other.alpha));
-  differ("beta", describe(base.beta), describe(other.beta));
+  // A parameter one side's variant does not use (null in its file) is no difference.
+  const auto both = [&](Param p) { return base.uses(p) && other.uses(p); };
+  if (both(Param::alpha))
+    differ("alpha", describe(base.alpha), describe(other.alpha));
+  if (both(Param::beta))
+    differ("beta", describe(base.beta), describe(other.beta));
   differ("seed", std::to_string(base.seed), std::to_string(other.seed));
   differ("repetitions", std::to_string(base.repetitions), std::to_string(other.repetitions));
   differ("warmup", std::to_string(base.warmup), std::to_string(other.warmup));
-  differ("team_size", std::to_string(base.team_size), std::to_string(other.team_size));
-  differ("in_place", base.in_place ? "true" : "false", other.in_place ? "true" : "false");
+  if (both(Param::team_size))
+    differ("team_size", std::to_string(base.team_size), std::to_string(other.team_size));
+  if (both(Param::in_place))
+    differ("in_place", base.in_place ? "true" : "false", other.in_place ? "true" : "false");
   if (on_device) // host memory is what a host backend computes in: pinning changes nothing
     differ("pinned", base.pinned ? "true" : "false", other.pinned ? "true" : "false");
 }
@@ -346,15 +145,11 @@ std::vector<std::string> aggregate(const std::vector<CaseNote>& notes) {
   return out;
 }
 
-// The smallest p-value samples of these sizes can reach (no overlap, no ties).
-double smallest_p(std::size_t n1, std::size_t n2) {
-  std::vector<double> a(n1), b(n2);
-  std::iota(a.begin(), a.end(), 0.0);
-  std::iota(b.begin(), b.end(), double(n1));
-  return mann_whitney_p(a, b);
-}
-
 } // namespace
+
+bool host_backend(const std::string& b) {
+  return b == "serial" || b == "openmp" || b == "threads" || b == "hpx";
+}
 
 std::string Run::shape() const {
   if (ranks <= 0 && threads <= 0)
@@ -375,174 +170,6 @@ std::string Run::label() const {
     s += " (" + host + ")";
   return s;
 }
-
-// One results row into the run; the first rows name the backend and experiment where the
-// metadata did not.
-static void add_row(Run& run, const nlohmann::json& o) {
-  run.rows.push_back(row_from(o));
-  if (run.ranks == 0)
-    run.ranks = int(run.rows.back().ranks);
-  if (run.backend.empty())
-    run.backend = str(o, "backend");
-  if (run.experiment.empty())
-    run.experiment = str(o, "experiment");
-}
-
-Run run_from_json(const nlohmann::json& doc, const std::string& source) {
-  if (!doc.is_object() || !doc.contains("results") || !doc["results"].is_array())
-    throw std::runtime_error(source + ": not a miniapp results.json (no \"results\" array)");
-  Run run;
-  run.source = source;
-  run.complete = doc.value("complete", true);
-  if (doc.contains("metadata") && doc["metadata"].is_object()) {
-    const auto& m = doc["metadata"];
-    run.metadata = m;
-    run.backend = str(m, "backend");
-    run.device = str(m, "device_name");
-    run.host = str(m, "host_name");
-    run.config_hash = str(m, "config_hash");
-    run.host_cpus = int(num(m, "host_cpus"));
-    if (m.contains("load_average") && m["load_average"].is_array() && !m["load_average"].empty() &&
-        m["load_average"][0].is_number())
-      run.load1 = m["load_average"][0].get<double>();
-    run.given_label = str(m, "label");
-    run.ranks = int(inum(m, "mpi_ranks"));
-    run.threads = int(inum(m, "threads_per_rank"));
-    if (run.threads == 0 && host_backend(run.backend)) // before threads_per_rank was recorded
-      run.threads = int(inum(m, "concurrency"));
-    if (m.contains("environment") && m["environment"].is_object()) {
-      const auto& env = m["environment"];
-      for (const char* var : {"OMP_PROC_BIND", "OMP_PLACES"})
-        if (env.contains(var))
-          run.binding += std::string(run.binding.empty() ? "" : ", ") + var + "=" + str(env, var);
-    }
-    if (m.contains("cpu_topology") && m["cpu_topology"].is_object()) {
-      const std::string cpus = str(m["cpu_topology"], "process_binding");
-      if (!cpus.empty())
-        run.binding += (run.binding.empty() ? "" : ", ") + std::string("CPUs ") + cpus;
-    }
-    std::string d;
-    const auto add = [&](const std::string& what, const std::string& v) {
-      if (!v.empty())
-        d += (d.empty() ? "" : ", ") + what + v;
-    };
-    add("Kokkos ", str(m, "kokkos_version"));
-    add("", str(m, "compiler"));
-    add("started ", str(m, "start_time"));
-    if (run.load1 >= 0)
-      add("load average ", fmt("%.2f", run.load1));
-    if (run.host_cpus > 0)
-      add("", std::to_string(run.host_cpus) + " host CPUs");
-    run.details = d;
-  }
-  if (doc.contains("config") && doc["config"].is_object())
-    run.experiment = str(doc["config"], "name");
-  for (const auto& o : doc["results"]) {
-    add_row(run, o);
-  }
-  return run;
-}
-
-Run run_from_csv(const std::string& text, const std::string& source) {
-  const auto table = parse_csv(text);
-  if (table.empty())
-    throw std::runtime_error(source + ": empty CSV");
-  const auto& header = table[0];
-  if (std::find(header.begin(), header.end(), "family") == header.end())
-    throw std::runtime_error(source + ": not a miniapp results.csv (no \"family\" column)");
-  Run run;
-  run.source = source;
-  for (std::size_t i = 1; i < table.size(); ++i) {
-    nlohmann::json o = nlohmann::json::object();
-    for (std::size_t c = 0; c < header.size() && c < table[i].size(); ++c)
-      o[header[c]] = table[i][c];
-    add_row(run, o);
-  }
-  return run;
-}
-
-nlohmann::json read_results_json(const std::string& path) { // issue 17
-  return parse_results_json(path);
-}
-
-Run load_run(const std::string& path) {
-  std::string json_path, csv_path;
-  if (is_dir(path)) {
-    if (is_file(path + "/results.json"))
-      json_path = path + "/results.json";
-    else if (is_file(path + "/results.csv"))
-      csv_path = path + "/results.csv";
-    else
-      throw std::runtime_error(path + ": no results.json or results.csv in this directory");
-  } else if (is_file(path)) {
-    (ends_with(path, ".csv") ? csv_path : json_path) = path;
-  } else {
-    throw std::runtime_error(path + ": no such run directory or results file");
-  }
-  if (!json_path.empty())
-    return run_from_json(parse_results_json(json_path), path);
-  Run run = run_from_csv(read_text(csv_path), path);
-  // The CSV has no metadata; a results.json beside it (a run directory) has.
-  const std::string sibling = dir_of(csv_path) + "/results.json";
-  if (is_file(sibling)) {
-    try {
-      const Run meta = run_from_json(parse_results_json(sibling), path);
-      run.device = meta.device;
-      run.host = meta.host;
-      run.config_hash = meta.config_hash;
-      run.complete = meta.complete;
-      run.details = meta.details;
-      run.load1 = meta.load1;
-      run.host_cpus = meta.host_cpus;
-      run.given_label = meta.given_label;
-      run.threads = meta.threads;
-      run.binding = meta.binding;
-      run.metadata = meta.metadata;
-      if (meta.ranks > 0)
-        run.ranks = meta.ranks;
-      if (!meta.backend.empty())
-        run.backend = meta.backend;
-    } catch (const std::exception&) {
-      // metadata is optional for a CSV; the rows alone are enough to compare
-    }
-  }
-  return run;
-}
-
-double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b) {
-  const std::size_t n1 = a.size(), n2 = b.size(), n = n1 + n2;
-  if (n1 < 2 || n2 < 2)
-    return -1;
-  // Ranks of the pooled sample, ties sharing their average rank.
-  std::vector<std::pair<double, bool>> pooled; // value, from a
-  for (double x : a)
-    pooled.emplace_back(x, true);
-  for (double x : b)
-    pooled.emplace_back(x, false);
-  std::sort(pooled.begin(), pooled.end());
-  double rank_sum_a = 0, tie_term = 0;
-  for (std::size_t i = 0; i < n;) {
-    std::size_t j = i;
-    while (j < n && pooled[j].first == pooled[i].first)
-      ++j;
-    const double t = double(j - i), avg_rank = 0.5 * double(i + 1 + j);
-    tie_term += t * t * t - t;
-    for (std::size_t k = i; k < j; ++k)
-      if (pooled[k].second)
-        rank_sum_a += avg_rank;
-    i = j;
-  }
-  const double u1 = rank_sum_a - double(n1) * double(n1 + 1) / 2;
-  const double u2 = double(n1) * double(n2) - u1;
-  const double mu = double(n1) * double(n2) / 2;
-  const double sigma = std::sqrt(double(n1) * double(n2) / 12 *
-                                 (double(n + 1) - tie_term / (double(n) * double(n - 1))));
-  if (sigma <= 0)
-    return 1;                                             // every value equal
-  const double z = (std::max(u1, u2) - mu - 0.5) / sigma; // 0.5: continuity correction
-  return std::min(1.0, std::erfc(z / std::sqrt(2.0)));    // two-sided: 2 * (1 - Phi(z))
-}
-
 Comparison compare_runs(const std::vector<Run>& runs, const Options& opt) {
   if (runs.empty())
     throw std::runtime_error("nothing to compare: no runs given");

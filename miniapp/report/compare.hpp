@@ -2,6 +2,9 @@
 // `miniapp compare`: join the rows of several runs (results.json / results.csv) on the case they
 // measured and report each run's rate, the ratio to a baseline run and whether the difference is
 // larger than the run-to-run noise. Pure logic (no Kokkos), so the unit tests drive it directly.
+#include "plan/case.hpp"
+#include "report/mann_whitney.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -11,8 +14,10 @@
 namespace miniapp {
 namespace compare {
 
-// One results row: the columns compare reads (names as in results.csv).
+// One results row: the columns compare reads (names as in results.csv), read through the results
+// table (report/result_fields.hpp) from schema 1 or 2 results.json or a results.csv.
 struct Row {
+  std::string case_id; // Case::id(); empty in files written before schema 2
   std::string family, variant, precision;
   std::int64_t m = 0, n = 0, k = 0, tile = 0, tile_cols = 0, team_size = 0;
   double alpha = 0, beta = 0;
@@ -27,6 +32,13 @@ struct Row {
   // Every repetition (results.json since the significance test; empty in results.csv and older
   // results): seconds, in run order.
   std::vector<double> compute_times, h2d_times, d2h_times;
+  // Param bits the file wrote as null (schema 2: parameters the case's variant does not use); their
+  // members above then hold 0 and are not compared.
+  unsigned unused_params = 0;
+  bool uses(Param p) const { return (unused_params & unsigned(p)) == 0; }
+  // Every column of the results table, typed (integers, doubles, text, booleans, lists of
+  // numbers), null where the file has no value: for readers that want more than the members above.
+  nlohmann::json fields;
 };
 
 // One run: where it came from, what it ran on, its rows.
@@ -42,6 +54,7 @@ struct Run {
   std::string binding;     // OMP_PROC_BIND, OMP_PLACES and the CPUs the process was bound to
   std::string given_label; // metadata "label" (miniapp run --label or its default)
   nlohmann::json metadata; // results.json "metadata" as recorded (null from a results.csv alone)
+  int schema_version = 0;  // results.json's; 0 for a results.csv read alone
   std::vector<Row> rows;
   std::string label() const; // "cuda 1x16 on NVIDIA H100 (gpu01)"
   std::string shape() const; // "1x16" (ranks x threads), "?" parts unknown
@@ -58,13 +71,8 @@ nlohmann::json read_results_json(const std::string& path);
 
 enum class RateKind { Auto, Gflops, Gbs };
 
-// Significance level of the Mann-Whitney U test (Google Benchmark's compare.py uses 0.05 too).
-constexpr double kAlpha = 0.05;
-
-// Two-sided Mann-Whitney U test of two samples (as scipy.stats.mannwhitneyu, asymptotic method:
-// normal approximation with tie and continuity correction). The p-value, or -1 when either sample
-// has fewer than 2 values.
-double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b);
+// serial, openmp, threads, hpx: device memory is host memory there.
+bool host_backend(const std::string& backend);
 
 struct Options {
   std::size_t baseline = 0;    // index into the runs

@@ -6,6 +6,7 @@
 
 #include "compat.hpp"
 #include "kernels/vendor_blas.hpp"
+#include "plan/case_fields.hpp"
 #include "run/backends.hpp"
 #include "run/device_info.hpp"
 
@@ -41,23 +42,9 @@ std::string kokkos_configuration() {
 }
 
 nlohmann::json case_to_json(const Case& c) {
-  nlohmann::json j = {{"index", c.index},
-                      {"id", c.id()},
-                      {"family", c.family},
-                      {"variant", c.variant},
-                      {"precision", to_string(c.precision)},
-                      {"m", c.m},
-                      {"n", c.n},
-                      {"k", c.k},
-                      {"tile", c.tile},
-                      {"tile_cols", c.tile_cols},
-                      {"team_size", c.team_size},
-                      {"alpha", c.alpha},
-                      {"beta", c.beta},
-                      {"in_place", c.in_place},
-                      {"pinned", c.pinned},
-                      {"init", c.init},
-                      {"seed", c.seed}};
+  nlohmann::json j = {{"index", c.index}, {"id", c.id()}};
+  for (const auto& f : case_fields())
+    j[f.name] = case_value(f, c);
   return j;
 }
 

@@ -1,6 +1,7 @@
 #include "report/results_writer.hpp"
 
 #include "report/metadata.hpp"
+#include "report/result_fields.hpp"
 #include "run/runner.hpp"
 
 #include <cerrno>
@@ -36,28 +37,6 @@ void make_dirs(const std::string& path) {
     if (::mkdir(cur.c_str(), 0755) != 0 && errno != EEXIST)
       throw std::runtime_error("cannot create directory " + cur + ": " + std::strerror(errno));
   }
-}
-// JSON keeps numbers and booleans typed; the CSV text is the single source of both files' values.
-nlohmann::json typed(const std::string& s) {
-  if (s == "true" || s == "false")
-    return s == "true";
-  char* end = nullptr;
-  const double v = std::strtod(s.c_str(), &end);
-  if (!s.empty() && end && *end == '\0' &&
-      s.find_first_not_of("0123456789+-.eE") == std::string::npos)
-    return v;
-  return s;
-}
-std::string num(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
-// Checksums keep every digit: runs on different rank counts are compared through them.
-std::string num17(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
 }
 } // namespace
 
@@ -219,155 +198,6 @@ std::string create_run_directory(const std::string& base, const std::string& nam
   }
 }
 
-std::vector<std::string> csv_columns() {
-  return {"experiment",
-          "case",
-          "family",
-          "variant",
-          "precision",
-          "m",
-          "n",
-          "k",
-          "tile",
-          "tile_cols",
-          "team_size",
-          "alpha",
-          "beta",
-          "in_place",
-          "pinned",
-          "seed",
-          "backend",
-          "ranks",
-          "grid_p",
-          "grid_q",
-          "panel",
-          "status",
-          "valid",
-          "warmup",
-          "repetitions",
-          "time_min_s",
-          "time_median_s",
-          "time_max_s",
-          "time_mean_s",
-          "h2d_median_s",
-          "d2h_median_s",
-          "total_median_s",
-          "compute_rank_min_s",
-          "compute_rank_mean_s",
-          "compute_rank_max_s",
-          "comm_rank_min_s",
-          "comm_rank_mean_s",
-          "comm_rank_max_s",
-          "transfer_rank_min_s",
-          "transfer_rank_mean_s",
-          "transfer_rank_max_s",
-          "exposed_rank_min_s",
-          "exposed_rank_mean_s",
-          "exposed_rank_max_s",
-          "overlap_rank_min",
-          "overlap_rank_mean",
-          "overlap_rank_max",
-          "imbalance",
-          "transfers",
-          "flops",
-          "bytes",
-          "gflops",
-          "gbs",
-          "gflops_with_transfers",
-          "ceiling",
-          "ceiling_value",
-          "ceiling_unit",
-          "pct_of_ceiling",
-          "max_error",
-          "tolerance",
-          "bad_elements",
-          "checksum",
-          "checksum_ref",
-          "checksum_bound",
-          "tuning",
-          "message"};
-}
-
-std::vector<std::string> csv_row(const CaseResult& r, const Plan& plan, int ranks) {
-  const Case& c = r.c;
-  const std::string valid = r.status == Status::ok && r.validation.checked ? "true"
-                            : r.status == Status::invalid                  ? "false"
-                                                                           : "not_checked";
-  // One rank: its own times are the spread (no communication; transfers = upload + download).
-  CaseResult::Spread compute = r.compute_ranks, comm = r.comm_ranks, transfer = r.transfer_ranks;
-  if (!r.distributed) {
-    compute = {r.compute.median, r.compute.median, r.compute.median};
-    const double t = r.h2d.median + r.d2h.median;
-    transfer = {t, t, t};
-  }
-  return {plan.settings.name,
-          std::to_string(c.index),
-          c.family,
-          c.variant,
-          to_string(c.precision),
-          std::to_string(c.m),
-          std::to_string(c.n),
-          std::to_string(c.k),
-          std::to_string(c.tile),
-          std::to_string(c.tile_cols),
-          std::to_string(c.team_size),
-          num(c.alpha),
-          num(c.beta),
-          c.in_place ? "true" : "false",
-          c.pinned ? "true" : "false",
-          std::to_string(c.seed),
-          plan.backend,
-          std::to_string(ranks),
-          std::to_string(plan.grid_p),
-          std::to_string(plan.grid_q),
-          std::to_string(r.panel),
-          to_string(r.status),
-          valid,
-          std::to_string(plan.settings.warmup),
-          std::to_string(plan.settings.repetitions),
-          num(r.compute.min),
-          num(r.compute.median),
-          num(r.compute.max),
-          num(r.compute.mean),
-          num(r.h2d.median),
-          num(r.d2h.median),
-          num(r.total.median),
-          num(compute.min),
-          num(compute.mean),
-          num(compute.max),
-          num(comm.min),
-          num(comm.mean),
-          num(comm.max),
-          num(transfer.min),
-          num(transfer.mean),
-          num(transfer.max),
-          num(r.exposed_ranks.min),
-          num(r.exposed_ranks.mean),
-          num(r.exposed_ranks.max),
-          num(r.overlap_ranks.min),
-          num(r.overlap_ranks.mean),
-          num(r.overlap_ranks.max),
-          num(r.imbalance),
-          r.transfers_are_copies ? "copies" : "none (host memory)",
-          num(r.work.flops),
-          num(r.work.bytes),
-          num(r.gflops),
-          num(r.gbs),
-          num(r.gflops_with_transfers),
-          r.ceiling_name,
-          num(r.ceiling),
-          r.ceiling_unit,
-          num(r.pct_of_ceiling),
-          num(r.validation.max_error),
-          num(r.validation.tolerance),
-          std::to_string(r.validation.bad_elements),
-          num17(r.validation.checksum),
-          num17(r.validation.checksum_ref),
-          num(r.validation.checksum_bound),
-          r.c.tuning,
-          r.message};
-}
-
 ResultsWriter::ResultsWriter(std::string dir, const Plan& plan, nlohmann::json metadata)
     : dir_(std::move(dir)), plan_(plan), metadata_(std::move(metadata)) {
   metadata_["start_time"] = iso8601_now();
@@ -395,12 +225,25 @@ void ResultsWriter::add(const CaseResult& r) {
   write_files(false);
 }
 
-std::string ResultsWriter::finish(const std::string& status) noexcept {
+const char* to_string(RunStatus s) {
+  switch (s) {
+  case RunStatus::running:
+    return "running";
+  case RunStatus::complete:
+    return "complete";
+  case RunStatus::interrupted:
+    return "interrupted";
+  default:
+    return "failed";
+  }
+}
+
+std::string ResultsWriter::finish(RunStatus status) noexcept {
   std::string error;
   try {
     status_ = status;
     metadata_["end_time"] = iso8601_now();
-    write_files(status == "complete");
+    write_files(status == RunStatus::complete);
     set_stop_hook(nullptr); // final: a late signal must not turn it into "interrupted"
     g_emergency.current.store(-1);
     return "";
@@ -411,18 +254,17 @@ std::string ResultsWriter::finish(const std::string& status) noexcept {
   }
   set_stop_hook(nullptr);
   g_emergency.current.store(-1);
-  write_final_in_place(status == "interrupted" ? status : "failed", error);
+  write_final_in_place(status == RunStatus::interrupted ? status : RunStatus::failed, error);
   return error;
 }
 
-void ResultsWriter::write_final_in_place(const std::string& status,
-                                         const std::string& error) noexcept {
+void ResultsWriter::write_final_in_place(RunStatus status, const std::string& error) noexcept {
   try {
     if (on_disk_.is_null())
       return;
     nlohmann::json doc = on_disk_;
     doc["complete"] = false;
-    doc["status"] = status;
+    doc["status"] = to_string(status);
     doc["error"] = error.substr(0, 160);
     std::string text = doc.dump(2) + "\n";
     if (text.size() > on_disk_size_) {
@@ -465,18 +307,8 @@ void ResultsWriter::write_files(bool complete) {
   }
   if (want("json")) {
     nlohmann::json rows = nlohmann::json::array();
-    const auto cols = csv_columns();
-    for (const auto& r : rows_) {
-      const auto row = csv_row(r, plan_, ranks);
-      nlohmann::json obj;
-      for (size_t i = 0; i < cols.size(); ++i)
-        obj[cols[i]] = typed(row[i]);
-      // Every repetition's times (JSON only): `miniapp compare` tests significance on them.
-      obj["compute_times_s"] = r.compute.samples;
-      obj["h2d_times_s"] = r.h2d.samples;
-      obj["d2h_times_s"] = r.d2h.samples;
-      rows.push_back(obj);
-    }
+    for (const auto& r : rows_)
+      rows.push_back(result_json(r, {plan_, ranks}));
     // The directory the results really went to (--output-dir overrides the config's value).
     nlohmann::json config = plan_to_json(plan_);
     const std::string run_dir = dir_.substr(0, dir_.find_last_not_of('/') + 1);
@@ -485,9 +317,9 @@ void ResultsWriter::write_files(bool complete) {
                                     : slash == 0               ? "/"
                                                                : run_dir.substr(0, slash);
     config["output"]["run_directory"] = dir_;
-    nlohmann::json doc = {{"schema_version", 1},
+    nlohmann::json doc = {{"schema_version", kResultsSchemaVersion},
                           {"complete", complete},
-                          {"status", status_},
+                          {"status", to_string(status_)},
                           {"cases_planned", plan_.cases.size()},
                           {"cases_completed", rows_.size()},
                           {"config", config},
@@ -502,7 +334,7 @@ void ResultsWriter::write_files(bool complete) {
     write_file_atomically(path, text);
     on_disk_ = doc;
     on_disk_size_ = text.size();
-    if (status_ == "running") {
+    if (status_ == RunStatus::running) {
       nlohmann::json stopped = doc;
       stopped["status"] = "interrupted";
       stopped["error"] = "stopped by a signal";

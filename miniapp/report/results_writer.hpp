@@ -6,6 +6,7 @@
 // the final status is written over the last good results.json in place: every results.json is
 // written with spare trailing whitespace for it, so this needs no new disk blocks.
 #include "plan/plan.hpp"
+#include "report/result_fields.hpp"
 #include "run/runner.hpp"
 
 #include <nlohmann/json.hpp>
@@ -22,6 +23,10 @@ namespace miniapp {
 std::string create_run_directory(const std::string& base, const std::string& name,
                                  const std::string& explicit_dir);
 
+// The run's state as results.json records it ("status"): running until finish().
+enum class RunStatus { running, complete, interrupted, failed };
+const char* to_string(RunStatus s);
+
 class ResultsWriter {
 public:
   // Writes the first results.json ("running"); on failure removes what it made and throws.
@@ -30,7 +35,7 @@ public:
   void add(const CaseResult& r); // throws std::runtime_error when the files cannot be written
   // complete | interrupted | failed. Never throws: returns "" or what went wrong, in which case
   // results.json holds the last rows with status "failed" ("interrupted" stays).
-  std::string finish(const std::string& status) noexcept;
+  std::string finish(RunStatus status) noexcept;
   const std::string& directory() const { return dir_; }
   // issue 17: a last look at every results.json document before it is written (`run
   // --references` adds its fields to the rows, `run --db` records it; app/run_extras.hpp).
@@ -39,12 +44,12 @@ public:
 
 private:
   void write_files(bool complete);
-  void write_final_in_place(const std::string& status, const std::string& error) noexcept;
+  void write_final_in_place(RunStatus status, const std::string& error) noexcept;
   std::string dir_;
   const Plan& plan_;
   nlohmann::json metadata_;
   std::vector<CaseResult> rows_;
-  std::string status_ = "running";
+  RunStatus status_ = RunStatus::running;
   nlohmann::json on_disk_;       // the last results.json written, as written
   std::size_t on_disk_size_ = 0; // its size in bytes (padding included)
 };
@@ -60,8 +65,6 @@ struct OutputRefused : std::runtime_error {
 void write_output_file(const std::string& path, const std::string& content,
                        const std::vector<std::string>& inputs, bool executable);
 
-std::vector<std::string> csv_columns();
-std::vector<std::string> csv_row(const CaseResult& r, const Plan& plan, int ranks);
 void write_file_atomically(const std::string& path, const std::string& content);
 std::string csv_escape(const std::string& field); // RFC 4180 quoting where needed
 

@@ -1,0 +1,376 @@
+// Reading runs for `miniapp compare`: run directories, results.json (schema 1 and 2) and
+// results.csv, every column typed by the results table (report/result_fields.hpp).
+#include "report/compare.hpp"
+#include "report/result_fields.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <sys/stat.h>
+
+namespace miniapp {
+namespace compare {
+
+namespace {
+
+bool is_dir(const std::string& p) {
+  struct stat st {};
+  return ::stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+bool is_file(const std::string& p) {
+  struct stat st {};
+  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw std::runtime_error("cannot read " + path);
+  std::ostringstream os;
+  os << in.rdbuf();
+  return os.str();
+}
+std::string dir_of(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+// results.json keeps numbers typed, results.csv has text: both go through these two.
+double num(const nlohmann::json& o, const char* key) {
+  const auto it = o.find(key);
+  if (it == o.end() || it->is_null())
+    return 0;
+  if (it->is_number())
+    return it->get<double>();
+  if (it->is_boolean())
+    return it->get<bool>() ? 1 : 0;
+  if (it->is_string()) {
+    const std::string s = it->get<std::string>();
+    char* end = nullptr;
+    const double v = std::strtod(s.c_str(), &end);
+    return end != s.c_str() ? v : 0;
+  }
+  return 0;
+}
+std::string str(const nlohmann::json& o, const char* key) {
+  const auto it = o.find(key);
+  if (it == o.end() || it->is_null())
+    return "";
+  if (it->is_string())
+    return it->get<std::string>();
+  if (it->is_boolean())
+    return it->get<bool>() ? "true" : "false";
+  if (it->is_number_integer())
+    return std::to_string(it->get<std::int64_t>());
+  if (it->is_number()) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.6g", it->get<double>());
+    return buf;
+  }
+  return it->dump();
+}
+std::int64_t inum(const nlohmann::json& o, const char* key) {
+  return static_cast<std::int64_t>(std::llround(num(o, key)));
+}
+// results.json is a few levels deep; a deeper document is not ours, and nesting it 100,000 deep
+// must not exhaust the stack of the parser or of the code walking the result.
+constexpr int kMaxJsonDepth = 64;
+void check_json_depth(const std::string& text, const std::string& path) {
+  int depth = 0;
+  bool in_string = false, escaped = false;
+  for (const char ch : text) {
+    if (in_string) {
+      if (escaped)
+        escaped = false;
+      else if (ch == '\\')
+        escaped = true;
+      else if (ch == '"')
+        in_string = false;
+    } else if (ch == '"') {
+      in_string = true;
+    } else if (ch == '[' || ch == '{') {
+      if (++depth > kMaxJsonDepth)
+        throw std::runtime_error(path + ": JSON nested deeper than " +
+                                 std::to_string(kMaxJsonDepth) +
+                                 " levels; not a miniapp results.json");
+    } else if (ch == ']' || ch == '}') {
+      --depth;
+    }
+  }
+}
+nlohmann::json parse_results_json(const std::string& path) {
+  const std::string text = read_text(path);
+  check_json_depth(text, path);
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(path + ": not valid JSON (" + e.what() + ")");
+  }
+}
+
+// Every column through the results table, so schema 1's floats ("m": 256.0), CSV text and
+// schema 2's typed values and nulls all read alike; then the members compare uses.
+Row row_from(const nlohmann::json& o) {
+  Row r;
+  r.fields = nlohmann::json::object();
+  for (const auto& f : result_fields()) {
+    const auto it = o.find(f.name);
+    r.fields[f.name] = it == o.end() ? nlohmann::json() : typed_value(f.type, *it);
+  }
+  // A parameter present but empty is one the case's variant does not use (schema 2); an absent
+  // column says nothing.
+  for (const auto& f : case_fields()) {
+    const auto it = o.find(f.name);
+    if (f.param != Param{} && it != o.end() && r.fields[f.name].is_null())
+      r.unused_params |= unsigned(f.param);
+  }
+  // Null (absent, empty, or not of the column's type) reads as an empty or zero member.
+  static const nlohmann::json null;
+  const auto v = [&](const char* k) -> const nlohmann::json& {
+    const auto it = r.fields.find(k);
+    return it == r.fields.end() ? null : *it;
+  };
+  const auto text = [&](const char* k) { return v(k).is_null() ? "" : v(k).get<std::string>(); };
+  const auto integer = [&](const char* k) { return v(k).is_null() ? 0 : v(k).get<std::int64_t>(); };
+  const auto number = [&](const char* k) { return v(k).is_null() ? 0.0 : v(k).get<double>(); };
+  const auto flag = [&](const char* k) { return v(k).is_null() ? false : v(k).get<bool>(); };
+  const auto list = [&](const char* k) {
+    return v(k).is_null() ? std::vector<double>() : v(k).get<std::vector<double>>();
+  };
+  r.case_id = text("case_id");
+  r.family = text("family");
+  r.variant = text("variant");
+  r.precision = text("precision");
+  r.m = integer("m");
+  r.n = integer("n");
+  r.k = integer("k");
+  r.tile = integer("tile");
+  r.tile_cols = integer("tile_cols");
+  r.team_size = integer("team_size");
+  r.alpha = number("alpha");
+  r.beta = number("beta");
+  r.seed = integer("seed");
+  r.warmup = integer("warmup");
+  r.repetitions = integer("repetitions");
+  r.in_place = flag("in_place");
+  r.pinned = flag("pinned");
+  r.status = text("status");
+  r.valid = text("valid");
+  r.time_min = number("time_min_s");
+  r.time_median = number("time_median_s");
+  r.time_max = number("time_max_s");
+  r.total_median = number("total_median_s");
+  r.flops = number("flops");
+  r.bytes = number("bytes");
+  r.gflops = number("gflops");
+  r.gbs = number("gbs");
+  r.ceiling = text("ceiling");
+  r.ceiling_value = number("ceiling_value");
+  r.ceiling_unit = text("ceiling_unit");
+  r.ranks = integer("ranks");
+  r.compute_times = list("compute_times_s");
+  r.h2d_times = list("h2d_times_s");
+  r.d2h_times = list("d2h_times_s");
+  return r;
+}
+
+// RFC 4180 as results_writer writes it: commas, "quoted" fields with "" inside, \n rows.
+std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> row;
+  std::string field;
+  bool quoted = false, any = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
+    if (quoted) {
+      if (ch == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+        field += '"';
+        ++i;
+      } else if (ch == '"') {
+        quoted = false;
+      } else {
+        field += ch;
+      }
+      continue;
+    }
+    if (ch == '"') {
+      quoted = true;
+      any = true;
+    } else if (ch == ',') {
+      row.push_back(field);
+      field.clear();
+      any = true;
+    } else if (ch == '\n' || ch == '\r') {
+      if (ch == '\r' && i + 1 < text.size() && text[i + 1] == '\n')
+        ++i;
+      if (any || !field.empty())
+        row.push_back(field);
+      if (!row.empty())
+        rows.push_back(row);
+      row.clear();
+      field.clear();
+      any = false;
+    } else {
+      field += ch;
+      any = true;
+    }
+  }
+  if (any || !field.empty())
+    row.push_back(field);
+  if (!row.empty())
+    rows.push_back(row);
+  return rows;
+}
+
+} // namespace
+
+// One results row into the run; the first rows name the backend and experiment where the
+// metadata did not.
+static void add_row(Run& run, const nlohmann::json& o) {
+  run.rows.push_back(row_from(o));
+  const Row& row = run.rows.back();
+  const auto text = [&](const char* k) {
+    const auto it = row.fields.find(k);
+    return it == row.fields.end() || !it->is_string() ? std::string() : it->get<std::string>();
+  };
+  if (run.ranks == 0)
+    run.ranks = int(row.ranks);
+  if (run.backend.empty())
+    run.backend = text("backend");
+  if (run.experiment.empty())
+    run.experiment = text("experiment");
+}
+
+Run run_from_json(const nlohmann::json& doc, const std::string& source) {
+  if (!doc.is_object() || !doc.contains("results") || !doc["results"].is_array())
+    throw std::runtime_error(source + ": not a miniapp results.json (no \"results\" array)");
+  Run run;
+  run.source = source;
+  run.complete = doc.value("complete", true);
+  run.schema_version = int(inum(doc, "schema_version"));
+  if (doc.contains("metadata") && doc["metadata"].is_object()) {
+    const auto& m = doc["metadata"];
+    run.metadata = m;
+    run.backend = str(m, "backend");
+    run.device = str(m, "device_name");
+    run.host = str(m, "host_name");
+    run.config_hash = str(m, "config_hash");
+    run.host_cpus = int(num(m, "host_cpus"));
+    if (m.contains("load_average") && m["load_average"].is_array() && !m["load_average"].empty() &&
+        m["load_average"][0].is_number())
+      run.load1 = m["load_average"][0].get<double>();
+    run.given_label = str(m, "label");
+    run.ranks = int(inum(m, "mpi_ranks"));
+    run.threads = int(inum(m, "threads_per_rank"));
+    if (run.threads == 0 && host_backend(run.backend)) // before threads_per_rank was recorded
+      run.threads = int(inum(m, "concurrency"));
+    if (m.contains("environment") && m["environment"].is_object()) {
+      const auto& env = m["environment"];
+      for (const char* var : {"OMP_PROC_BIND", "OMP_PLACES"})
+        if (env.contains(var))
+          run.binding += std::string(run.binding.empty() ? "" : ", ") + var + "=" + str(env, var);
+    }
+    if (m.contains("cpu_topology") && m["cpu_topology"].is_object()) {
+      const std::string cpus = str(m["cpu_topology"], "process_binding");
+      if (!cpus.empty())
+        run.binding += (run.binding.empty() ? "" : ", ") + std::string("CPUs ") + cpus;
+    }
+    std::string d;
+    const auto add = [&](const std::string& what, const std::string& v) {
+      if (!v.empty())
+        d += (d.empty() ? "" : ", ") + what + v;
+    };
+    add("Kokkos ", str(m, "kokkos_version"));
+    add("", str(m, "compiler"));
+    add("started ", str(m, "start_time"));
+    if (run.load1 >= 0) {
+      char load[32];
+      std::snprintf(load, sizeof load, "%.2f", run.load1);
+      add("load average ", load);
+    }
+    if (run.host_cpus > 0)
+      add("", std::to_string(run.host_cpus) + " host CPUs");
+    run.details = d;
+  }
+  if (doc.contains("config") && doc["config"].is_object())
+    run.experiment = str(doc["config"], "name");
+  for (const auto& o : doc["results"]) {
+    add_row(run, o);
+  }
+  return run;
+}
+
+Run run_from_csv(const std::string& text, const std::string& source) {
+  const auto table = parse_csv(text);
+  if (table.empty())
+    throw std::runtime_error(source + ": empty CSV");
+  const auto& header = table[0];
+  if (std::find(header.begin(), header.end(), "family") == header.end())
+    throw std::runtime_error(source + ": not a miniapp results.csv (no \"family\" column)");
+  Run run;
+  run.source = source;
+  for (std::size_t i = 1; i < table.size(); ++i) {
+    nlohmann::json o = nlohmann::json::object();
+    for (std::size_t c = 0; c < header.size() && c < table[i].size(); ++c)
+      o[header[c]] = table[i][c];
+    add_row(run, o);
+  }
+  return run;
+}
+
+nlohmann::json read_results_json(const std::string& path) { // issue 17
+  return parse_results_json(path);
+}
+
+Run load_run(const std::string& path) {
+  std::string json_path, csv_path;
+  if (is_dir(path)) {
+    if (is_file(path + "/results.json"))
+      json_path = path + "/results.json";
+    else if (is_file(path + "/results.csv"))
+      csv_path = path + "/results.csv";
+    else
+      throw std::runtime_error(path + ": no results.json or results.csv in this directory");
+  } else if (is_file(path)) {
+    (ends_with(path, ".csv") ? csv_path : json_path) = path;
+  } else {
+    throw std::runtime_error(path + ": no such run directory or results file");
+  }
+  if (!json_path.empty())
+    return run_from_json(parse_results_json(json_path), path);
+  Run run = run_from_csv(read_text(csv_path), path);
+  // The CSV has no metadata; a results.json beside it (a run directory) has.
+  const std::string sibling = dir_of(csv_path) + "/results.json";
+  if (is_file(sibling)) {
+    try {
+      const Run meta = run_from_json(parse_results_json(sibling), path);
+      run.device = meta.device;
+      run.host = meta.host;
+      run.config_hash = meta.config_hash;
+      run.complete = meta.complete;
+      run.details = meta.details;
+      run.load1 = meta.load1;
+      run.host_cpus = meta.host_cpus;
+      run.given_label = meta.given_label;
+      run.threads = meta.threads;
+      run.binding = meta.binding;
+      run.metadata = meta.metadata;
+      if (meta.ranks > 0)
+        run.ranks = meta.ranks;
+      if (!meta.backend.empty())
+        run.backend = meta.backend;
+    } catch (const std::exception&) {
+      // metadata is optional for a CSV; the rows alone are enough to compare
+    }
+  }
+  return run;
+}
+} // namespace compare
+} // namespace miniapp

@@ -1,0 +1,161 @@
+#include "report/result_fields.hpp"
+
+#include <cmath>
+
+namespace miniapp {
+
+namespace {
+using json = nlohmann::json;
+using Getter = std::function<json(const CaseResult&, const RowContext&)>;
+using SpreadOf = std::function<CaseResult::Spread(const CaseResult&)>;
+
+// One rank: its own times are the spread (no communication; transfers = upload + download).
+CaseResult::Spread compute_spread(const CaseResult& r) {
+  if (r.distributed)
+    return r.compute_ranks;
+  return {r.compute.median, r.compute.median, r.compute.median};
+}
+CaseResult::Spread transfer_spread(const CaseResult& r) {
+  if (r.distributed)
+    return r.transfer_ranks;
+  const double t = r.h2d.median + r.d2h.median;
+  return {t, t, t};
+}
+
+// prefix_min<suffix>, prefix_mean<suffix>, prefix_max<suffix>: a value's spread over the ranks.
+void add_spread(std::vector<ResultField>& out, const std::string& prefix, const char* suffix,
+                const SpreadOf& of) {
+  out.push_back({prefix + "_min" + suffix, FieldType::number,
+                 [of](const CaseResult& r, const RowContext&) { return json(of(r).min); }});
+  out.push_back({prefix + "_mean" + suffix, FieldType::number,
+                 [of](const CaseResult& r, const RowContext&) { return json(of(r).mean); }});
+  out.push_back({prefix + "_max" + suffix, FieldType::number,
+                 [of](const CaseResult& r, const RowContext&) { return json(of(r).max); }});
+}
+
+std::vector<ResultField> make_fields() {
+  std::vector<ResultField> f;
+  const auto add = [&f](const char* name, FieldType type, Getter get) {
+    f.push_back({name, type, std::move(get)});
+  };
+  using T = FieldType;
+  add("experiment", T::text, [](auto&, const RowContext& x) { return json(x.plan.settings.name); });
+  add("case", T::integer, [](const CaseResult& r, auto&) { return json(r.c.index); });
+  for (const CaseField& p : case_fields())
+    if (p.column)
+      f.push_back({p.name, p.type,
+                   [&p](const CaseResult& r, const RowContext&) { return case_value(p, r.c); }});
+  add("backend", T::text, [](auto&, const RowContext& x) { return json(x.plan.backend); });
+  add("ranks", T::integer, [](auto&, const RowContext& x) { return json(x.ranks); });
+  add("grid_p", T::integer, [](auto&, const RowContext& x) { return json(x.plan.grid_p); });
+  add("grid_q", T::integer, [](auto&, const RowContext& x) { return json(x.plan.grid_q); });
+  add("panel", T::integer, [](const CaseResult& r, auto&) { return json(r.panel); });
+  add("status", T::text, [](const CaseResult& r, auto&) { return json(to_string(r.status)); });
+  // true, false, or "not_checked" (validation off, or the case did not run).
+  add("valid", T::text, [](const CaseResult& r, auto&) {
+    if (r.status == Status::ok && r.validation.checked)
+      return json(true);
+    return r.status == Status::invalid ? json(false) : json("not_checked");
+  });
+  add("warmup", T::integer,
+      [](auto&, const RowContext& x) { return json(x.plan.settings.warmup); });
+  add("repetitions", T::integer,
+      [](auto&, const RowContext& x) { return json(x.plan.settings.repetitions); });
+  add("time_min_s", T::number, [](const CaseResult& r, auto&) { return json(r.compute.min); });
+  add("time_median_s", T::number,
+      [](const CaseResult& r, auto&) { return json(r.compute.median); });
+  add("time_max_s", T::number, [](const CaseResult& r, auto&) { return json(r.compute.max); });
+  add("time_mean_s", T::number, [](const CaseResult& r, auto&) { return json(r.compute.mean); });
+  add("h2d_median_s", T::number, [](const CaseResult& r, auto&) { return json(r.h2d.median); });
+  add("d2h_median_s", T::number, [](const CaseResult& r, auto&) { return json(r.d2h.median); });
+  add("total_median_s", T::number, [](const CaseResult& r, auto&) { return json(r.total.median); });
+  add_spread(f, "compute_rank", "_s", compute_spread);
+  add_spread(f, "comm_rank", "_s", [](const CaseResult& r) { return r.comm_ranks; });
+  add_spread(f, "transfer_rank", "_s", transfer_spread);
+  add_spread(f, "exposed_rank", "_s", [](const CaseResult& r) { return r.exposed_ranks; });
+  add_spread(f, "overlap_rank", "", [](const CaseResult& r) { return r.overlap_ranks; });
+  add("imbalance", T::number, [](const CaseResult& r, auto&) { return json(r.imbalance); });
+  add("transfers", T::text, [](const CaseResult& r, auto&) {
+    return json(r.transfers_are_copies ? "copies" : "none (host memory)");
+  });
+  add("flops", T::number, [](const CaseResult& r, auto&) { return json(r.work.flops); });
+  add("bytes", T::number, [](const CaseResult& r, auto&) { return json(r.work.bytes); });
+  add("gflops", T::number, [](const CaseResult& r, auto&) { return json(r.gflops); });
+  add("gbs", T::number, [](const CaseResult& r, auto&) { return json(r.gbs); });
+  add("gflops_with_transfers", T::number,
+      [](const CaseResult& r, auto&) { return json(r.gflops_with_transfers); });
+  add("ceiling", T::text, [](const CaseResult& r, auto&) { return json(r.ceiling_name); });
+  add("ceiling_value", T::number, [](const CaseResult& r, auto&) { return json(r.ceiling); });
+  add("ceiling_unit", T::text, [](const CaseResult& r, auto&) { return json(r.ceiling_unit); });
+  add("pct_of_ceiling", T::number,
+      [](const CaseResult& r, auto&) { return json(r.pct_of_ceiling); });
+  add("max_error", T::number,
+      [](const CaseResult& r, auto&) { return json(r.validation.max_error); });
+  add("tolerance", T::number,
+      [](const CaseResult& r, auto&) { return json(r.validation.tolerance); });
+  add("bad_elements", T::integer,
+      [](const CaseResult& r, auto&) { return json(r.validation.bad_elements); });
+  add("checksum", T::number,
+      [](const CaseResult& r, auto&) { return json(r.validation.checksum); });
+  add("checksum_ref", T::number,
+      [](const CaseResult& r, auto&) { return json(r.validation.checksum_ref); });
+  add("checksum_bound", T::number,
+      [](const CaseResult& r, auto&) { return json(r.validation.checksum_bound); });
+  add("tuning", T::text, [](const CaseResult& r, auto&) { return json(r.c.tuning); });
+  add("message", T::text, [](const CaseResult& r, auto&) { return json(r.message); });
+  // Schema 2 from here on.
+  add("case_id", T::text, [](const CaseResult& r, auto&) { return json(r.c.id()); });
+  // Every repetition in run order (results.json only): compare's significance test.
+  add("compute_times_s", T::number_list,
+      [](const CaseResult& r, auto&) { return json(r.compute.samples); });
+  add("h2d_times_s", T::number_list,
+      [](const CaseResult& r, auto&) { return json(r.h2d.samples); });
+  add("d2h_times_s", T::number_list,
+      [](const CaseResult& r, auto&) { return json(r.d2h.samples); });
+  return f;
+}
+} // namespace
+
+const std::vector<ResultField>& result_fields() {
+  static const std::vector<ResultField> fields = make_fields();
+  return fields;
+}
+
+bool in_csv(const ResultField& f) {
+  return f.type != FieldType::number_list;
+}
+
+std::vector<std::string> csv_columns() {
+  std::vector<std::string> names;
+  for (const auto& f : result_fields())
+    if (in_csv(f))
+      names.push_back(f.name);
+  return names;
+}
+
+json result_json(const CaseResult& r, const RowContext& ctx) {
+  json row = json::object();
+  for (const auto& f : result_fields())
+    row[f.name] = f.get(r, ctx);
+  return row;
+}
+
+std::string csv_text(const json& v) {
+  // JSON has no NaN or infinity (nlohmann writes them as null): the CSV cell is empty as well.
+  if (v.is_null() || (v.is_number_float() && !std::isfinite(v.get<double>())))
+    return "";
+  if (v.is_string())
+    return v.get<std::string>();
+  return v.dump(); // numbers: integers exact, doubles the shortest text that reads back exactly
+}
+
+std::vector<std::string> csv_row(const CaseResult& r, const Plan& plan, int ranks) {
+  const RowContext ctx{plan, ranks};
+  std::vector<std::string> cells;
+  for (const auto& f : result_fields())
+    if (in_csv(f))
+      cells.push_back(csv_text(f.get(r, ctx)));
+  return cells;
+}
+
+} // namespace miniapp

@@ -1,0 +1,405 @@
+// The results schema (issue 11): one field table writes the case id, results.csv and results.json
+// and reads them back. Ids stay what earlier runs recorded; values keep their type and every digit;
+// parameters a variant does not use are null; schema 1 files still load into the same rows.
+#include "config/config.hpp"
+#include "plan/case_fields.hpp"
+#include "plan/plan.hpp"
+#include "report/compare.hpp"
+#include "report/result_fields.hpp"
+#include "report/results_writer.hpp"
+#include "run/runner.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace miniapp {
+namespace {
+
+using json = nlohmann::json;
+
+std::string read(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream os;
+  os << in.rdbuf();
+  return os.str();
+}
+
+std::string data(const std::string& rel) {
+  return std::string(MINIAPP_SOURCE_DIR) + "/docs/data/" + rel;
+}
+
+// A new directory under /tmp, removed with everything in it at the end of the test.
+struct TempDir {
+  std::string path;
+  TempDir() {
+    char tmpl[] = "/tmp/miniapp-schema-XXXXXX";
+    const char* d = ::mkdtemp(tmpl);
+    if (!d)
+      throw std::runtime_error("mkdtemp failed");
+    path = d;
+  }
+  ~TempDir() { std::filesystem::remove_all(path); }
+};
+
+Case case_of(const std::string& family, const std::string& variant, std::int64_t m, std::int64_t n,
+             std::int64_t k = 0) {
+  Case c;
+  c.family = family;
+  c.variant = variant;
+  c.m = m;
+  c.n = n;
+  c.k = k;
+  return c;
+}
+
+// A Case rebuilt from the expanded config that results.json echoes (config.cases[]).
+Case from_config(const json& j) {
+  Case c = case_of(j["family"], j["variant"], j["m"], j["n"], j["k"]);
+  parse_precision(j["precision"], c.precision);
+  c.tile = j["tile"];
+  c.tile_cols = j["tile_cols"];
+  c.team_size = j["team_size"];
+  c.alpha = j["alpha"];
+  c.beta = j["beta"];
+  c.in_place = j["in_place"];
+  c.pinned = j["pinned"];
+  c.init = j["init"];
+  c.seed = j["seed"];
+  return c;
+}
+
+// Every id the previous code recorded in the shipped runs comes out of the table unchanged:
+// `compare` and the autotune cache join old and new runs on it.
+TEST(CaseId, SameAsEveryIdRecordedInDocsData) {
+  int checked = 0;
+  for (const char* run : {"paper_table1-cuda", "paper_table1-cuda-pinned", "paper_table1-serial",
+                          "roofline_demo-openmp", "weak_scaling-h200x4/np1"}) {
+    const json doc = json::parse(read(data(run) + "/results.json"));
+    for (const auto& c : doc["config"]["cases"]) {
+      EXPECT_EQ(from_config(c).id(), c["id"].get<std::string>()) << run;
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 30);
+}
+
+TEST(CaseId, PinsEveryPart) {
+  Case ax = case_of("axpby", "flat", 4096, 4096);
+  ax.alpha = 2;
+  ax.beta = 0.5;
+  ax.in_place = true;
+  EXPECT_EQ(ax.id(), "axpby/flat/float32/4096x4096/a=2,b=0.5/in_place");
+  ax.in_place = false;
+  ax.alpha = 0.1;
+  ax.beta = -1;
+  ax.seed = 7;
+  EXPECT_EQ(ax.id(), "axpby/flat/float32/4096x4096/a=0.1,b=-1/seed=7");
+
+  Case mm = case_of("matmul", "tiled", 64, 32, 16);
+  mm.precision = Precision::float64;
+  mm.tile_auto = mm.team_auto = true;
+  mm.pinned = true;
+  mm.init = "iota";
+  mm.seed = 7; // init other than random wins over the seed
+  EXPECT_EQ(mm.id(), "matmul/tiled/float64/64x32x16/tile=auto/team=auto/pinned/init=iota");
+  mm.tile_auto = mm.team_auto = false;
+  mm.tile = 128;
+  mm.init = "random";
+  mm.seed = 42;
+  mm.pinned = false;
+  EXPECT_EQ(mm.id(), "matmul/tiled/float64/64x32x16/tile=128");
+
+  Case ti = case_of("tile_index", "team", 64, 64);
+  ti.precision = Precision::int32;
+  ti.tile = 8;
+  ti.tile_cols = 4;
+  ti.team_size = 32;
+  EXPECT_EQ(ti.id(), "tile_index/team/int32/64x64/tile=8x4/team=32");
+}
+
+// A finished case as the runner reports it, without running anything.
+CaseResult result_of(const Case& c) {
+  CaseResult r;
+  r.c = c;
+  r.compute = summarize({3e-3, 1e-3, 2e-3});
+  r.h2d = summarize({1e-4, 1e-4, 1e-4});
+  r.d2h = summarize({2e-4, 2e-4, 2e-4});
+  r.total = summarize({3.3e-3, 1.3e-3, 2.3e-3});
+  r.validation.checked = r.validation.passed = true;
+  r.work.flops = 1;
+  r.work.bytes = 1;
+  return r;
+}
+
+Plan plan_for(const std::vector<Case>& cases) {
+  Plan p;
+  p.settings.name = "schema";
+  p.settings.warmup = 1;
+  p.settings.repetitions = 3;
+  p.backend = "serial";
+  p.cases = cases;
+  return p;
+}
+
+// results.json and results.csv of a run directory written by ResultsWriter.
+struct Written {
+  json doc;
+  std::vector<std::string> csv_lines;
+  std::string dir;
+};
+Written write(const TempDir& tmp, const Plan& plan, const std::vector<CaseResult>& results) {
+  Written w;
+  w.dir = tmp.path + "/run";
+  ResultsWriter writer(create_run_directory("", "", w.dir), plan, json::object());
+  for (const auto& r : results)
+    writer.add(r);
+  EXPECT_EQ(writer.finish(RunStatus::complete), "");
+  w.doc = json::parse(read(w.dir + "/results.json"));
+  std::istringstream csv(read(w.dir + "/results.csv"));
+  for (std::string line; std::getline(csv, line);)
+    w.csv_lines.push_back(line);
+  return w;
+}
+
+std::vector<std::string> split(const std::string& line) {
+  std::vector<std::string> out;
+  std::string cell;
+  std::istringstream in(line);
+  while (std::getline(in, cell, ','))
+    out.push_back(cell);
+  if (!line.empty() && line.back() == ',')
+    out.push_back("");
+  return out;
+}
+
+// A real matmul run: m stays the integer 256 and the flop count 2 m n k = 33554432 keeps every
+// digit (schema 1 wrote 256.0 and 33554400).
+TEST(ResultsSchema, MatmulRowIsTypedAndExact) {
+  const Plan plan = make_plan(config::parse_config("t.yaml",
+                                                   "name: schema\n"
+                                                   "backend: serial\n"
+                                                   "warmup: 1\n"
+                                                   "repetitions: 2\n"
+                                                   "cases:\n"
+                                                   "  - family: matmul\n"
+                                                   "    variant: flat\n"
+                                                   "    n: 256\n",
+                                                   {}));
+  ASSERT_EQ(plan.cases.size(), 1u);
+  const CaseResult r = run_case(plan.cases[0], plan.settings, plan.backend, RunOptions{});
+  ASSERT_EQ(r.status, Status::ok) << r.message;
+  const TempDir tmp;
+  const Written w = write(tmp, plan, {r});
+  EXPECT_EQ(w.doc["schema_version"], 2);
+  const json& row = w.doc["results"].at(0);
+  EXPECT_TRUE(row["m"].is_number_integer());
+  EXPECT_EQ(row["m"].get<std::int64_t>(), 256);
+  EXPECT_TRUE(row["repetitions"].is_number_integer());
+  EXPECT_EQ(row["flops"].get<double>(), 33554432.0);
+  EXPECT_EQ(row["case_id"], plan.cases[0].id());
+  EXPECT_EQ(row["case_id"], "matmul/flat/float32/256x256x256");
+  EXPECT_EQ(row["compute_times_s"].size(), 2u);
+  EXPECT_EQ(row["compute_times_s"][0].get<double>(), r.compute.samples[0]);
+
+  // The CSV: its header is the table's names in order; its cells the same values' text.
+  ASSERT_EQ(w.csv_lines.size(), 2u);
+  std::vector<std::string> names;
+  for (const auto& f : result_fields())
+    if (f.type != FieldType::number_list)
+      names.push_back(f.name);
+  EXPECT_EQ(split(w.csv_lines[0]), names);
+  EXPECT_EQ(names.back(), "case_id");
+  const auto cells = split(w.csv_lines[1]);
+  ASSERT_EQ(cells.size(), names.size());
+  const auto cell = [&](const std::string& name) {
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (names[i] == name)
+        return cells[i];
+    return std::string("(none)");
+  };
+  EXPECT_EQ(cell("m"), "256");
+  EXPECT_EQ(std::strtod(cell("flops").c_str(), nullptr), 33554432.0);
+  EXPECT_EQ(std::strtod(cell("time_median_s").c_str(), nullptr), r.compute.median);
+
+  // compare reads both files back into the same row.
+  const compare::Run from_json = compare::load_run(w.dir + "/results.json");
+  const compare::Run from_csv = compare::run_from_csv(read(w.dir + "/results.csv"), "csv");
+  EXPECT_EQ(from_json.schema_version, 2);
+  for (const auto* run : {&from_json, &from_csv}) {
+    ASSERT_EQ(run->rows.size(), 1u);
+    const compare::Row& x = run->rows[0];
+    EXPECT_EQ(x.case_id, "matmul/flat/float32/256x256x256");
+    EXPECT_EQ(x.m, 256);
+    EXPECT_EQ(x.flops, 33554432.0);
+    EXPECT_EQ(x.time_median, r.compute.median);
+    EXPECT_EQ(x.valid, "true");
+  }
+}
+
+// Parameters the case's variant does not use (Case::params_used, set from the family table) are
+// null in results.json and empty in results.csv, not a made-up 0; compare does not compare them.
+TEST(ResultsSchema, UnusedParametersAreNull) {
+  Case ax = case_of("axpby", "flat", 64, 64);
+  ax.params_used = unsigned(Param::alpha) | unsigned(Param::beta) | unsigned(Param::in_place);
+  ax.alpha = 2;
+  ax.beta = 0.5;
+  Case rb = case_of("matmul", "tiled_rb", 256, 256, 256);
+  rb.params_used = unsigned(Param::k) | unsigned(Param::tile) | unsigned(Param::team_size);
+  rb.tile = 128;
+  rb.index = 1;
+  const Plan plan = plan_for({ax, rb});
+  const TempDir tmp;
+  const Written w = write(tmp, plan, {result_of(ax), result_of(rb)});
+  const json& a = w.doc["results"].at(0);
+  const json& m = w.doc["results"].at(1);
+  for (const char* unused : {"k", "tile", "tile_cols", "team_size"})
+    EXPECT_TRUE(a[unused].is_null()) << "axpby flat " << unused << " = " << a[unused];
+  EXPECT_EQ(a["alpha"], 2.0);
+  EXPECT_EQ(a["in_place"], false);
+  for (const char* unused : {"tile_cols", "alpha", "beta", "in_place"})
+    EXPECT_TRUE(m[unused].is_null()) << "tiled_rb " << unused << " = " << m[unused];
+  EXPECT_EQ(m["tile"], 128);
+  EXPECT_EQ(m["k"], 256);
+  // The config echo says the same.
+  EXPECT_TRUE(w.doc["config"]["cases"][0]["tile"].is_null());
+  EXPECT_EQ(w.doc["config"]["cases"][1]["tile"], 128);
+
+  const auto header = split(w.csv_lines.at(0));
+  const auto cells = split(w.csv_lines.at(1));
+  for (std::size_t i = 0; i < header.size(); ++i)
+    if (header[i] == "tile" || header[i] == "team_size")
+      EXPECT_EQ(cells.at(i), "") << header[i];
+
+  const compare::Run run = compare::load_run(w.dir);
+  ASSERT_EQ(run.rows.size(), 2u);
+  EXPECT_FALSE(run.rows[0].uses(Param::tile));
+  EXPECT_TRUE(run.rows[0].uses(Param::alpha));
+  EXPECT_FALSE(run.rows[1].uses(Param::alpha));
+  EXPECT_EQ(run.rows[1].tile, 128);
+  EXPECT_TRUE(run.rows[0].fields["tile"].is_null());
+}
+
+// A double keeps every bit through results.json and results.csv.
+TEST(ResultsSchema, DoublesRoundTripExactly) {
+  Case ax = case_of("axpby", "flat", 8, 8);
+  ax.alpha = 0.1 + 0.2; // 0.30000000000000004
+  ax.beta = 1.0 / 3.0;
+  const TempDir tmp;
+  const Written w = write(tmp, plan_for({ax}), {result_of(ax)});
+  EXPECT_EQ(w.doc["results"][0]["alpha"].get<double>(), 0.1 + 0.2);
+  for (const auto& run :
+       {compare::load_run(w.dir + "/results.json"), compare::load_run(w.dir + "/results.csv")}) {
+    EXPECT_EQ(run.rows.at(0).alpha, 0.1 + 0.2);
+    EXPECT_EQ(run.rows.at(0).beta, 1.0 / 3.0);
+  }
+  EXPECT_EQ(csv_text(json(0.1 + 0.2)), "0.30000000000000004");
+  EXPECT_EQ(csv_text(json(256)), "256");
+  EXPECT_EQ(csv_text(json(std::nan(""))), ""); // as results.json writes it: null
+  EXPECT_EQ(csv_text(json()), "");
+}
+
+void expect_same(const compare::Row& a, const compare::Row& b) {
+  EXPECT_EQ(a.family, b.family);
+  EXPECT_EQ(a.variant, b.variant);
+  EXPECT_EQ(a.precision, b.precision);
+  EXPECT_EQ(a.m, b.m);
+  EXPECT_EQ(a.n, b.n);
+  EXPECT_EQ(a.k, b.k);
+  EXPECT_EQ(a.tile, b.tile);
+  EXPECT_EQ(a.tile_cols, b.tile_cols);
+  EXPECT_EQ(a.team_size, b.team_size);
+  EXPECT_EQ(a.alpha, b.alpha);
+  EXPECT_EQ(a.beta, b.beta);
+  EXPECT_EQ(a.seed, b.seed);
+  EXPECT_EQ(a.warmup, b.warmup);
+  EXPECT_EQ(a.repetitions, b.repetitions);
+  EXPECT_EQ(a.in_place, b.in_place);
+  EXPECT_EQ(a.pinned, b.pinned);
+  EXPECT_EQ(a.status, b.status);
+  EXPECT_EQ(a.valid, b.valid);
+  EXPECT_EQ(a.time_median, b.time_median);
+  EXPECT_EQ(a.total_median, b.total_median);
+  EXPECT_EQ(a.flops, b.flops);
+  EXPECT_EQ(a.gbs, b.gbs);
+  EXPECT_EQ(a.ceiling, b.ceiling);
+  EXPECT_EQ(a.ceiling_value, b.ceiling_value);
+  EXPECT_EQ(a.ranks, b.ranks);
+}
+
+// Schema 1 (every number a float, through its 6-digit CSV text) and schema 2 rows of one case
+// load alike; the shipped schema 1 runs read the same from their results.json and results.csv.
+TEST(ResultsSchema, SchemaOneAndTwoLoadIntoTheSameRows) {
+  const json v1_row = {{"family", "matmul"},
+                       {"variant", "tiled"},
+                       {"precision", "float32"},
+                       {"m", 256.0},
+                       {"n", 256.0},
+                       {"k", 256.0},
+                       {"tile", 16.0},
+                       {"tile_cols", 0.0},
+                       {"team_size", 0.0},
+                       {"alpha", 2.0},
+                       {"beta", -1.0},
+                       {"in_place", false},
+                       {"pinned", false},
+                       {"seed", 42.0},
+                       {"status", "ok"},
+                       {"valid", true},
+                       {"warmup", 1.0},
+                       {"repetitions", 3.0},
+                       {"time_median_s", 0.5},
+                       {"total_median_s", 0.5},
+                       {"flops", 3.35544e+07},
+                       {"gbs", 1.5},
+                       {"ranks", 1.0},
+                       {"ceiling", "vendor GEMM"},
+                       {"ceiling_value", 107.244}};
+  json v2_row = v1_row;
+  for (const char* k : {"m", "n", "k"})
+    v2_row[k] = 256;
+  v2_row["tile"] = 16;
+  v2_row["tile_cols"] = v2_row["team_size"] = 0;
+  v2_row["seed"] = 42;
+  v2_row["warmup"] = 1;
+  v2_row["repetitions"] = 3;
+  v2_row["ranks"] = 1;
+  v2_row["flops"] = 3.35544e+07; // the same value, so the rows can be equal
+  v2_row["case_id"] = "matmul/tiled/float32/256x256x256/tile=16";
+  const auto doc = [](int version, const json& row) {
+    return json{{"schema_version", version}, {"results", json::array({row})}};
+  };
+  const compare::Run one = compare::run_from_json(doc(1, v1_row), "v1");
+  const compare::Run two = compare::run_from_json(doc(2, v2_row), "v2");
+  ASSERT_EQ(one.rows.size(), 1u);
+  ASSERT_EQ(two.rows.size(), 1u);
+  expect_same(one.rows[0], two.rows[0]);
+  EXPECT_EQ(one.rows[0].m, 256);
+  EXPECT_EQ(one.rows[0].tile, 16);
+  EXPECT_EQ(one.rows[0].valid, "true");
+  EXPECT_EQ(one.rows[0].case_id, "");
+  EXPECT_EQ(two.rows[0].case_id, "matmul/tiled/float32/256x256x256/tile=16");
+
+  const compare::Run json_run = compare::load_run(data("paper_table1-openmp/results.json"));
+  const compare::Run csv_run = compare::run_from_csv(read(data("paper_table1-openmp/results.csv")),
+                                                     "paper_table1-openmp/results.csv");
+  EXPECT_EQ(json_run.schema_version, 1);
+  ASSERT_EQ(json_run.rows.size(), 6u);
+  ASSERT_EQ(csv_run.rows.size(), 6u);
+  for (std::size_t i = 0; i < 6; ++i)
+    expect_same(json_run.rows[i], csv_run.rows[i]);
+  EXPECT_EQ(json_run.rows[0].m, 128);
+  EXPECT_EQ(json_run.rows[0].alpha, 2.0);
+  EXPECT_EQ(json_run.rows[0].valid, "true");
+}
+
+} // namespace
+} // namespace miniapp
