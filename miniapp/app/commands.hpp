@@ -5,13 +5,12 @@
 #include "parallel/mpi_env.hpp"
 #include "plan/plan.hpp"
 #include "report/metadata.hpp"
+#include "run/exit_code.hpp"
 
 #include <string>
 #include <vector>
 
 namespace miniapp {
-
-enum ExitCode { kOk = 0, kConfigError = 2, kRuntimeError = 3, kValidationFailed = 4 };
 
 struct RunArgs {
   std::string config;
@@ -19,8 +18,8 @@ struct RunArgs {
   std::string output_dir; // exact run directory (must not exist); empty = under output.directory
   bool print = false;
   bool quiet = false;
-  int ranks = 0; // validate --ranks N: check the plan for N ranks; 0 = the ranks running
-  std::string label;             // --label: names the run in compare tables and plots
+  int ranks = 0;     // validate --ranks N: check the plan for N ranks; 0 = the ranks running
+  std::string label; // --label: names the run in compare tables and plots
   std::vector<std::string> argv; // the whole command line, recorded in results.json
 };
 
