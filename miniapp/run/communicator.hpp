@@ -51,6 +51,7 @@ public:
   Outcome agree(int code, const std::string& message) const override {
     return {code, 0, true, message};
   }
+  using Communicator::reduce;
   void reduce(std::vector<double>&, ReduceOp) const override {}
   std::string broadcast(const std::string& text, int) const override { return text; }
   [[noreturn]] void abort_all(int code, const std::string& message) const override;
