@@ -107,11 +107,15 @@ Plan host_plan(std::vector<Case> cases) {
   return p;
 }
 
-parallel::FaultInjection fault(const char* spec) {
+// The plan on one rank with MINIAPP_FAULT=spec, as `miniapp run` reads it.
+RunOutcome run_with_fault(const Plan& plan, const char* spec, RecordingSink& sink,
+                          FixedCeiling& ceilings) {
   setenv("MINIAPP_FAULT", spec, 1);
-  const auto f = parallel::FaultInjection::from_environment(0);
+  const auto fault = parallel::FaultInjection::from_environment(0);
   unsetenv("MINIAPP_FAULT");
-  return f;
+  DriverOptions opt;
+  opt.fault = &fault;
+  return run_experiment(plan, SingleRank(), sink, ceilings, opt);
 }
 
 TEST(Driver, RunsEveryCaseAndAnUnsupportedOneDoesNotStopTheOthers) {
@@ -152,12 +156,9 @@ TEST(Driver, RunsEveryCaseAndAnUnsupportedOneDoesNotStopTheOthers) {
 
 TEST(Driver, ValidationFailureGivesExit4AndKeepsRunning) {
   const Plan plan = host_plan({axpby(5, 7), axpby(3, 4)});
-  const auto f = fault("0:validation");
-  DriverOptions opt;
-  opt.fault = &f;
   RecordingSink sink;
   FixedCeiling ceilings;
-  const RunOutcome out = run_experiment(plan, SingleRank(), sink, ceilings, opt);
+  const RunOutcome out = run_with_fault(plan, "0:validation", sink, ceilings);
   ASSERT_EQ(out.results.size(), 2u);
   EXPECT_EQ(sink.rows.size(), 2u);
   for (const auto& r : out.results) {
@@ -173,12 +174,9 @@ TEST(Driver, ValidationFailureGivesExit4AndKeepsRunning) {
 
 TEST(Driver, KernelFailureOnOneRankMarksTheCaseNotTheJob) {
   const Plan plan = host_plan({axpby(5, 7), axpby(3, 4)});
-  const auto f = fault("0:kernel");
-  DriverOptions opt;
-  opt.fault = &f;
   RecordingSink sink;
   FixedCeiling ceilings;
-  const RunOutcome out = run_experiment(plan, SingleRank(), sink, ceilings, opt);
+  const RunOutcome out = run_with_fault(plan, "0:kernel", sink, ceilings);
   ASSERT_EQ(out.results.size(), 2u);
   for (const auto& r : out.results) {
     EXPECT_EQ(r.status, Status::error);
