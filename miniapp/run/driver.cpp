@@ -382,8 +382,8 @@ private:
   const parallel::FaultInjection& fault_;
   const bool many_, root_, print_all_;
   int panel_ = 0;
-  bool device_aware_ = false;
 #ifdef MINIAPP_HAVE_MPI
+  bool device_aware_ = false;
   std::unique_ptr<parallel::ProcessGrid> grid_;
 #endif
 };
