@@ -34,7 +34,7 @@ public:
   virtual void open() = 0;                   // before the first case (creates the run directory)
   virtual void add(const CaseResult& r) = 0; // after each case
   virtual void finish(bool interrupted) = 0; // after the last; throws when it could not write
-  virtual void failed() noexcept = 0;        // the run ends now (an abort follows)
+  virtual void failed() noexcept = 0; // the run ends in failure now (on several ranks: an abort)
 };
 
 struct DriverOptions {
