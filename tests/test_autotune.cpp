@@ -3,7 +3,7 @@
 #include "run/autotune.hpp"
 #include "run/backends.hpp"
 #include "run/device_info.hpp"
-#include "run/runner.hpp"
+#include "run/driver.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -54,7 +54,7 @@ TEST_P(Autotune, TiledWidthIsSearchedRecordedAndCached) {
   config::Settings s;
   s.warmup = 0;
   s.repetitions = 1;
-  const CaseResult first = run_case(c, s, GetParam(), RunOptions{});
+  const CaseResult first = run_case(c, s, GetParam());
   ASSERT_EQ(first.status, Status::ok) << first.message;
   EXPECT_FALSE(first.c.tile_auto);
   const auto allowed = tile_candidates(c, false);
@@ -64,7 +64,7 @@ TEST_P(Autotune, TiledWidthIsSearchedRecordedAndCached) {
   ASSERT_TRUE(std::filesystem::exists(autotune_cache_path()));
 
   c.m = c.n = c.k = 50; // same size class (2^5): the cache answers
-  const CaseResult second = run_case(c, s, GetParam(), RunOptions{});
+  const CaseResult second = run_case(c, s, GetParam());
   ASSERT_EQ(second.status, Status::ok) << second.message;
   EXPECT_EQ(second.c.tile, first.c.tile);
   EXPECT_EQ(second.c.tuning.rfind("cached", 0), 0u) << second.c.tuning;

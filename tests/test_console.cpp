@@ -56,5 +56,25 @@ TEST(ConsoleTable, NoMarkWithinTheCeiling) {
   EXPECT_EQ(os.str().find("in place"), std::string::npos) << os.str();
 }
 
+// Multi-rank runs: the measured rows' per-rank spreads, min / mean / max; unmeasured rows left out.
+TEST(RankTable, SpreadsOfMeasuredRowsOnly) {
+  CaseResult r = axpby_row(false, 50);
+  r.compute_ranks = {1e-3, 2e-3, 4e-3};
+  r.overlap_ranks = {0.25, 0.5, 0.75};
+  r.imbalance = 2;
+  CaseResult skipped = axpby_row(false, 50);
+  skipped.c.variant = "team";
+  skipped.status = Status::unsupported;
+  std::ostringstream os;
+  print_rank_table(os, {r, skipped}, 4);
+  const std::string out = os.str();
+  EXPECT_NE(out.find("min / mean / max over 4 ranks"), std::string::npos) << out;
+  const std::string row = line_of(out, "axpby");
+  EXPECT_NE(row.find("1.00e-03 2.00e-03 4.00e-03"), std::string::npos) << out;
+  EXPECT_NE(row.find("0.25 0.50 0.75"), std::string::npos) << out;
+  EXPECT_EQ(row.substr(row.size() - 4), "2.00") << out;
+  EXPECT_EQ(out.find("team"), std::string::npos) << out;
+}
+
 } // namespace
 } // namespace miniapp

@@ -1,6 +1,7 @@
 // Every kernel family, variant and element type on every backend compiled in, at awkward sizes
 // (1, primes, non-multiples of the tile, rectangles), validated element by element against the
 // host reference; and the worked examples of the source documents, exactly.
+#include "kernels/executor.hpp"
 #include "kernels/kernel_case.hpp"
 #include "kernels/tile_index_case.hpp"
 #include "run/backends.hpp"
@@ -18,11 +19,7 @@ using Param = std::tuple<std::string, Precision>;
 std::vector<double> run_and_fetch(const Case& c, const std::string& backend,
                                   Validation* v = nullptr) {
   auto k = make_kernel_case(c, backend);
-  k->upload();
-  k->poison();
-  k->run();
-  Kokkos::fence();
-  k->download();
+  checked_run(*k);
   if (v)
     *v = k->validate(0);
   return k->result();

@@ -7,7 +7,7 @@
 #include "report/compare.hpp"
 #include "report/result_fields.hpp"
 #include "report/results_writer.hpp"
-#include "run/runner.hpp"
+#include "run/driver.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -195,7 +195,7 @@ TEST(ResultsSchema, MatmulRowIsTypedAndExact) {
                                                    "    n: 256\n",
                                                    {}));
   ASSERT_EQ(plan.cases.size(), 1u);
-  const CaseResult r = run_case(plan.cases[0], plan.settings, plan.backend, RunOptions{});
+  const CaseResult r = run_case(plan.cases[0], plan.settings, plan.backend);
   ASSERT_EQ(r.status, Status::ok) << r.message;
   const TempDir tmp;
   const Written w = write(tmp, plan, {r});

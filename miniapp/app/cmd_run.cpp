@@ -1,10 +1,15 @@
-// `miniapp run` and `miniapp validate`: config -> plan -> run -> report.
+// `miniapp run` and `miniapp validate`: config -> plan -> run -> report. Arguments, the config
+// phase and printing are here; run/driver.hpp runs the cases on one rank or many.
 #include "app/commands.hpp"
 #include "app/load_plan.hpp"
 #include "app/run_extras.hpp" // issue 17
 
 #include "config/config.hpp"
-#include "parallel/distributed_runner.hpp"
+#include "parallel/fault.hpp"
+#include "parallel/grid.hpp"
+#ifdef MINIAPP_HAVE_MPI
+#include "parallel/process_grid.hpp"
+#endif
 #include "plan/plan.hpp"
 #include "report/console.hpp"
 #include "report/metadata.hpp"
@@ -12,7 +17,7 @@
 #include "run/backends.hpp"
 #include "run/ceilings.hpp"
 #include "run/device_info.hpp"
-#include "run/runner.hpp"
+#include "run/driver.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -24,13 +29,6 @@
 namespace miniapp {
 
 namespace {
-// std::bad_alloc's what() does not say what ran out; every message names the resource.
-std::string failure_text(const std::exception& e) {
-  if (dynamic_cast<const std::bad_alloc*>(&e))
-    return "out of host memory (resource: host memory)";
-  return e.what();
-}
-
 // Rank 0 reads the file; every rank parses the same bytes, so a config error is the same
 // everywhere.
 config::ExperimentConfig read_config(const RunArgs& args, const MpiEnv& mpi) {
@@ -90,96 +88,141 @@ int cmd_validate(const RunArgs& args, const MpiEnv& mpi) {
   }
 }
 
-int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
-#ifdef MINIAPP_HAVE_MPI
-  if (mpi.size() > 1)
-    return parallel::run_distributed(args, mpi);
-#endif
-  Plan plan;
-  try {
-    plan = load_plan(args, mpi);
-  } catch (const config::ConfigError& e) {
-    if (mpi.rank() == 0)
-      std::cerr << e.what() << std::endl;
-    return kConfigError;
-  } catch (const std::bad_alloc& e) {
-    std::cerr << "miniapp: rank " << mpi.rank() << ": " << failure_text(e)
-              << " while expanding the config" << std::endl;
-    return kRuntimeError;
-  }
-  RunExtras extras; // issue 17: --references, --db
-  if (const int c = extras.open(args, plan))
-    return c;
-  install_stop_handlers();
-  ParallelInfo par;
-  par.ranks = mpi.size();
-  par.mpi_library = mpi.library();
-  std::unique_ptr<ResultsWriter> writer;
-  try {
-    const std::string dir =
-        create_run_directory(plan.settings.output_directory, plan.settings.name, args.output_dir);
-    writer =
-        std::make_unique<ResultsWriter>(dir, plan, collect_metadata(plan, par, launch_info(args)));
-  } catch (const std::exception& e) {
-    std::cerr << "miniapp: rank " << mpi.rank() << ": " << failure_text(e) << std::endl;
-    return kRuntimeError;
-  }
-  extras.attach(*writer); // issue 17
-  if (!args.quiet) {
-    print_plan(std::cout, plan);
-    std::cout << "parallelism: " << describe_parallelism(plan.ranks, plan.backend).summary()
-              << "\nresults: " << writer->directory() << std::endl;
-  }
-  MeasuredCeilings ceilings(plan.backend);
-  RunOptions opt;
-  opt.print = args.print;
-  opt.ceilings = &ceilings;
-  Progress progress(std::cerr, plan.cases.size(), isatty(STDERR_FILENO) != 0);
-  std::vector<CaseResult> results;
-  try {
-    results = run_plan(plan, opt, [&](const CaseResult& r) {
-      writer->add(r);
-      progress.case_done(r);
-    });
-  } catch (const std::exception& e) {
-    writer->finish(RunStatus::failed);
-    std::cerr << "miniapp: rank " << mpi.rank() << ": " << failure_text(e) << std::endl;
-    return kRuntimeError;
-  }
-  progress.finish();
-  const bool interrupted = stop_requested() || results.size() < plan.cases.size();
-  if (const std::string error =
-          writer->finish(interrupted ? RunStatus::interrupted : RunStatus::complete);
-      !error.empty()) {
-    std::cerr << "miniapp: rank " << mpi.rank() << ": " << error << std::endl;
-    return kRuntimeError;
-  }
-  print_results_table(std::cout, plan, results);
-  ceilings.print(std::cout);
-  std::cout << "results written to " << writer->directory() << "/\n";
-  int code = kOk;
-  for (const auto& r : results) {
-    if (r.status == Status::error) {
-      std::cerr << "miniapp: rank " << mpi.rank() << ": " << r.c.id() << ": " << r.message << "\n";
-      code = kRuntimeError;
+namespace {
+// Rank 0's results: results.csv/json through the ResultsWriter, progress on stderr, and the run
+// header once the directory exists.
+class WriterSink final : public ResultSink {
+public:
+  WriterSink(const RunArgs& args, const Plan& plan, const MpiEnv& mpi, RunExtras& extras)
+      : args_(args), plan_(plan), mpi_(mpi), extras_(extras) {}
+  void open() override {
+    ParallelInfo par;
+    par.ranks = mpi_.size();
+    par.mpi_library = mpi_.library();
+    if (mpi_.size() > 1) {
+      par.grid_p = plan_.grid_p;
+      par.grid_q = plan_.grid_q;
     }
+    nlohmann::json md = collect_metadata(plan_, par, launch_info(args_));
+#ifdef MINIAPP_HAVE_MPI
+    if (mpi_.size() > 1) {
+      // false: transfers staged through host buffers
+      md["mpi_device_memory"] = parallel::mpi_accepts_device_memory(plan_.backend);
+      md["summa_panel"] = parallel::panel_width(plan_.settings.panel);
+    }
+#endif
+    const std::string dir = create_run_directory(plan_.settings.output_directory,
+                                                 plan_.settings.name, args_.output_dir);
+    writer_ = std::make_unique<ResultsWriter>(dir, plan_, md);
+    extras_.attach(*writer_);
+    if (!args_.quiet) {
+      print_plan(std::cout, plan_);
+      std::cout << "parallelism: " << describe_parallelism(plan_.ranks, plan_.backend).summary()
+                << "\nresults: " << writer_->directory() << std::endl;
+    }
+    if (mpi_.size() > 1 && (args_.print || plan_.settings.print))
+      std::cout << "note: result matrices are printed by single-rank runs only\n";
   }
-  if (code == kOk)
-    for (const auto& r : results)
-      if (r.status == Status::invalid)
-        code = kValidationFailed;
-  if (interrupted) {
-    const auto kept = std::count_if(results.begin(), results.end(), [](const CaseResult& r) {
-      return r.status != Status::interrupted;
-    });
-    std::cerr << "miniapp: rank " << mpi.rank() << ": interrupted; " << kept << " of "
-              << plan.cases.size() << " case(s) kept in " << writer->directory() << "\n";
-    if (code == kOk)
-      code = kRuntimeError;
+  void add(const CaseResult& r) override {
+    writer_->add(r);
+    progress_.case_done(r);
   }
+  void finish(bool interrupted) override {
+    progress_.finish();
+    if (const std::string error =
+            writer_->finish(interrupted ? RunStatus::interrupted : RunStatus::complete);
+        !error.empty())
+      throw std::runtime_error(error);
+  }
+  void failed() noexcept override {
+    if (writer_)
+      writer_->finish(RunStatus::failed);
+  }
+  const ResultsWriter& writer() const {
+    return *writer_;
+  }
+
+private:
+  const RunArgs& args_;
+  const Plan& plan_;
+  const MpiEnv& mpi_;
+  RunExtras& extras_; // --references, --db: marks and records each results.json as written
+  std::unique_ptr<ResultsWriter> writer_;
+  Progress progress_{std::cerr, plan_.cases.size(), isatty(STDERR_FILENO) != 0};
+};
+
+// Rank 0's summary after the run: the tables, the failures, how the run ended.
+void print_summary(const Plan& plan, const MpiEnv& mpi, const std::vector<CaseResult>& results,
+                   bool interrupted, int code, const MeasuredCeilings& ceilings,
+                   const std::string& dir) {
+  const bool many = mpi.size() > 1;
+  // One rank's messages name it (several ranks' come from rank 0 about all of them).
+  const std::string who = many ? "miniapp: " : "miniapp: rank 0: ";
+  print_results_table(std::cout, plan, results);
+  if (many)
+    print_rank_table(std::cout, results, mpi.size());
+  else
+    ceilings.print(std::cout);
+  std::cout << "results written to " << dir << "/\n";
+  for (const auto& r : results)
+    if (r.status == Status::error || (many && r.status == Status::invalid))
+      std::cerr << who << r.c.id() << ": " << r.message << "\n";
+  if (interrupted)
+    std::cerr << who << "interrupted; "
+              << std::count_if(results.begin(), results.end(),
+                               [](const CaseResult& r) { return r.status != Status::interrupted; })
+              << " of " << plan.cases.size() << " case(s) kept in " << dir << "\n";
   if (code == kValidationFailed)
     std::cerr << "miniapp: validation FAILED for at least one case (rows marked invalid)\n";
-  return extras.finish(*writer, code, std::cout, std::cerr); // issue 17: exit 5 when below
+}
+} // namespace
+
+// One rank or many: the config phase here (every rank agrees on it), then the driver.
+int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
+  Plan plan;
+  parallel::FaultInjection fault;
+  int code = kOk;
+  std::string msg;
+  RunExtras extras; // --references, --db
+  try {
+    plan = load_plan(args, mpi);
+    fault = parallel::FaultInjection::from_environment(mpi.rank());
+    fault.trigger("config");
+    if (mpi.rank() == 0)
+      extras.load(args, plan); // rank 0 writes the results, so it alone reads and records
+  } catch (const config::ConfigError& e) {
+    code = kConfigError;
+    msg = e.what();
+  } catch (const history::DbError& e) {
+    code = kRuntimeError;
+    msg = "miniapp: rank " + std::to_string(mpi.rank()) + ": " + e.what();
+  } catch (const std::bad_alloc& e) {
+    code = kRuntimeError;
+    msg = "miniapp: rank " + std::to_string(mpi.rank()) + ": " + failure_text(e) +
+          " while expanding the config";
+  } catch (const std::exception& e) {
+    code = kConfigError;
+    msg = "miniapp: rank " + std::to_string(mpi.rank()) + ": config: " + e.what();
+  }
+  if (const Outcome o = agree_phase(mpi, "config", code, msg); o.code)
+    return o.code;
+
+  install_stop_handlers();
+  MeasuredCeilings ceilings(plan.backend);
+  WriterSink sink(args, plan, mpi, extras);
+  DriverOptions opt;
+  opt.print = args.print;
+  opt.fault = &fault;
+  const RunOutcome out = run_experiment(plan, mpi, sink, ceilings, opt);
+  if (out.failed_code)
+    return out.failed_code;
+  code = exit_code(out.results, out.interrupted);
+  if (mpi.rank() == 0) {
+    print_summary(plan, mpi, out.results, out.interrupted, code, ceilings,
+                  sink.writer().directory());
+    code = extras.finish(sink.writer(), code, std::cout, std::cerr); // 5 when a row is below
+  }
+  return code;
 }
 
 } // namespace miniapp

@@ -7,19 +7,12 @@
 #include "plan/plan.hpp"
 #include "report/compare.hpp"
 #include "report/metadata.hpp"
+#include "run/exit_code.hpp"
 
 #include <string>
 #include <vector>
 
 namespace miniapp {
-
-enum ExitCode {
-  kOk = 0,
-  kConfigError = 2,
-  kRuntimeError = 3,
-  kValidationFailed = 4,
-  kBelowReference = 5
-};
 
 struct RunArgs {
   std::string config;

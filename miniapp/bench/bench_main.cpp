@@ -12,6 +12,7 @@
 #include "app/kokkos_launch.hpp"
 #include "bench/launch_overhead.hpp"
 #include "compat.hpp"
+#include "kernels/executor.hpp"
 #include "kernels/kernel_case.hpp"
 #include "kernels/vendor_blas.hpp"
 #include "run/backends.hpp"
@@ -133,11 +134,7 @@ Prepared& prepare(const std::string& name, const Case& c, const std::string& bac
       current.label = "unvalidated (size > 2048)";
       k.upload();
     } else {
-      k.upload();
-      k.poison();
-      k.run();
-      k.fence();
-      k.download();
+      checked_run(k);
       const Validation v = k.validate(0);
       if (!v.passed)
         current.error = "validation failed: " + v.first_bad;

@@ -1,6 +1,7 @@
 #include "bench/launch_overhead.hpp"
 
 #include "run/backends.hpp"
+#include "run/timing.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -9,15 +10,17 @@
 namespace miniapp {
 
 namespace {
+// All launches between two fences of the instance (run/timing.hpp), per launch.
 template <class Exec>
 double empty_launches(const Exec& exec, int launches) {
-  Kokkos::fence();
-  Kokkos::Timer t;
-  for (int i = 0; i < launches; ++i)
-    Kokkos::parallel_for("miniapp::launch::empty", Kokkos::RangePolicy<Exec>(exec, 0, 1),
-                         KOKKOS_LAMBDA(const int){});
-  Kokkos::fence();
-  return t.seconds() / launches;
+  return time_fenced([&] { exec.fence(); },
+                     [&] {
+                       for (int i = 0; i < launches; ++i)
+                         Kokkos::parallel_for("miniapp::launch::empty",
+                                              Kokkos::RangePolicy<Exec>(exec, 0, 1),
+                                              KOKKOS_LAMBDA(const int){});
+                     }) /
+         launches;
 }
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)

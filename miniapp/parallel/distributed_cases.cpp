@@ -5,58 +5,22 @@
 #include "run/backends.hpp"
 
 namespace miniapp::parallel {
-namespace {
 
-class LocalBlockCase final : public DistributedCase {
-public:
-  LocalBlockCase(const Case& c, const std::string& backend, const RankBlocks& b)
-      : c_(c), rows_(b.rows.size), cols_(b.cols.size),
-        k_(make_kernel_case(c, backend, Block{b.rows.begin, b.cols.begin, rows_, cols_})) {}
-  Work local_work() const override { return k_->work(); }
-  Case local_case() const override {
-    Case l = c_;
-    l.m = rows_;
-    l.n = cols_;
-    return l;
-  }
-  void reset_inputs() override { k_->reset_inputs(); }
-  void upload() override { k_->upload(); }
-  RepTimes run() override {
-    Kokkos::fence();
-    Kokkos::Timer t;
-    k_->run();
-    Kokkos::fence();
-    RepTimes r;
-    r.compute = t.seconds();
-    return r;
-  }
-  void poison() override { k_->poison(); }
-  void download() override { k_->download(); }
-  Validation validate(double rtol) override { return k_->validate(rtol); }
-  bool transfers_are_copies() const override { return k_->transfers_are_copies(); }
-
-private:
-  Case c_;
-  std::int64_t rows_, cols_;
-  std::unique_ptr<KernelCase> k_;
-};
-
-} // namespace
-
-std::unique_ptr<DistributedCase> make_distributed_case(const Case& c, const std::string& backend,
-                                                       const ProcessGrid& grid, int panel,
-                                                       bool device_aware_mpi,
-                                                       const FaultInjection& fault) {
+std::unique_ptr<Executor> make_distributed_case(const Case& c, const std::string& backend,
+                                                const ProcessGrid& grid, int panel,
+                                                bool device_aware_mpi,
+                                                const FaultInjection& fault) {
   if (c.family == "matmul")
     return with_backend(backend, [&](auto exec) {
-      return with_precision(c.precision, [&](auto value) -> std::unique_ptr<DistributedCase> {
+      return with_precision(c.precision, [&](auto value) -> std::unique_ptr<Executor> {
         return std::make_unique<SummaMatmul<decltype(exec), decltype(value)>>(
             c, grid, panel, device_aware_mpi, fault);
       });
     });
-  if (c.family == "axpby" || c.family == "tile_average")
-    return std::make_unique<LocalBlockCase>(c, backend,
-                                            rank_blocks(c, grid.shape(), grid.row(), grid.col()));
+  if (c.family == "axpby" || c.family == "tile_average") {
+    const RankBlocks b = rank_blocks(c, grid.shape(), grid.row(), grid.col());
+    return kernel_executor(c, backend, Block{b.rows.begin, b.cols.begin, b.rows.size, b.cols.size});
+  }
   throw UnsupportedCase(c.family + " runs on one rank only");
 }
 

@@ -141,12 +141,6 @@ MpiEnv::Outcome MpiEnv::agree(int code, const std::string& message) const {
   return o;
 }
 
-double MpiEnv::reduce(double value, Op op) const {
-  std::vector<double> v{value};
-  reduce(v, op);
-  return v[0];
-}
-
 void MpiEnv::reduce(std::vector<double>& values, Op op) const {
 #ifdef MINIAPP_HAVE_MPI
   if (size_ > 1 && !values.empty()) {

@@ -4,24 +4,26 @@
 // MPI starts only where it is needed (run and validate launched by mpiexec/srun): a singleton
 // MPI_Init spawns Open MPI's daemon (about 1 s) and, with no ssh/rsh on PATH, prints a page of
 // errors, which `miniapp --version` or `compare` must not do.
+#include "run/communicator.hpp"
+
 #include <string>
 #include <vector>
 
 namespace miniapp {
 
-class MpiEnv {
+class MpiEnv final : public Communicator {
 public:
   // start = false: no MPI call at all (rank 0 of 1), library() excepted.
   MpiEnv(int& argc, char**& argv, bool start);
   ~MpiEnv();
   MpiEnv(const MpiEnv&) = delete;
   MpiEnv& operator=(const MpiEnv&) = delete;
-  int rank() const { return rank_; }
-  int size() const { return size_; }
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
   int local_rank() const { return local_rank_; }
   std::string library() const;
   // Ends every rank with code (MPI_Abort when there are several), after printing message.
-  [[noreturn]] void abort_all(int code, const std::string& message) const;
+  [[noreturn]] void abort_all(int code, const std::string& message) const override;
   static bool enabled();
   // Whether an MPI launcher started this process (mpiexec, srun, a PMI/PMIx process manager),
   // read from the variables launchers set; and the rank count it announces (0 = none).
@@ -29,22 +31,14 @@ public:
   static int launcher_ranks();
   static int launcher_rank(); // this process's rank as the launcher says (0 = none)
 
-  // Collectives over every rank; with one rank (or without MPI) they return their input.
-  // Text of `root`, on every rank.
-  std::string broadcast(const std::string& text, int root = 0) const;
-  // After a phase every rank says how it went (0 = fine, higher = worse, e.g. an exit code);
-  // all learn the worst status, the lowest rank that had it, whether every rank had it, and
-  // that rank's message. This is how one rank's failure stops all of them without a hang.
-  struct Outcome {
-    int code = 0;
-    int rank = 0;
-    bool everyone = false;
-    std::string message;
-  };
-  Outcome agree(int code, const std::string& message) const;
-  enum class Op { min, max, sum };
-  double reduce(double value, Op op) const;
-  void reduce(std::vector<double>& values, Op op) const; // element by element, in place
+  // Collectives over every rank (run/communicator.hpp); with one rank (or without MPI) they
+  // return their input.
+  std::string broadcast(const std::string& text, int root = 0) const override;
+  using Outcome = miniapp::Outcome;
+  Outcome agree(int code, const std::string& message) const override;
+  using Op = ReduceOp;
+  using Communicator::reduce;
+  void reduce(std::vector<double>& values, Op op) const override;
 
 private:
   int rank_ = 0, size_ = 1, local_rank_ = 0;

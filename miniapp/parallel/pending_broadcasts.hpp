@@ -3,7 +3,7 @@
 // Collective requests cannot be cancelled (MPI-3.1, 5.12), so on every path out (an exception
 // between post() and wait() included) the destructor completes whatever is still pending:
 // every rank posts the same broadcasts in the same order before it can fail, so they finish,
-// and a rank that failed then ends the job with MPI_Abort (distributed_runner.cpp). No request
+// and a rank that failed then ends the job with MPI_Abort (run/driver.cpp). No request
 // outlives its scope and no rank waits on a broadcast nobody else posted.
 #include <mpi.h>
 

@@ -32,7 +32,7 @@
 namespace miniapp::parallel {
 
 template <class Exec, class T>
-class SummaMatmul final : public DistributedCase {
+class SummaMatmul final : public Executor {
   using Mem = typename Exec::memory_space;
   using Dual = kernels::DualMatrix<T, Exec>;
   using Panel =
@@ -104,6 +104,8 @@ public:
   }
   bool transfers_are_copies() const override { return !Dual::zero_copy; }
 
+  bool breaks_down() const override { return true; }
+  void fence() override { exec_.fence(); }
   RepTimes run() override {
     RepTimes t;
     {

@@ -110,6 +110,29 @@ void print_results_table(std::ostream& os, const Plan& plan, const std::vector<C
           "a GEMM row beat the vendor library\n";
 }
 
+void print_rank_table(std::ostream& os, const std::vector<CaseResult>& rows, int ranks) {
+  os << "\nper-rank medians over repetitions, min / mean / max over " << ranks << " ranks [s]\n";
+  os << std::left << std::setw(13) << "kernel" << std::setw(12) << "variant" << std::setw(32)
+     << "compute" << std::setw(32) << "communication" << std::setw(32) << "transfer"
+     << std::setw(32) << "exposed" << std::setw(17) << "overlap"
+     << "imbalance\n";
+  const auto cell = [](const char* f, const CaseResult::Spread& s) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, s.min, s.mean, s.max);
+    return std::string(buf);
+  };
+  for (const auto& r : rows) {
+    if (r.status != Status::ok && r.status != Status::invalid)
+      continue;
+    const char* seconds = "%.2e %.2e %.2e";
+    os << std::left << std::setw(13) << r.c.family << std::setw(12) << r.c.variant << std::setw(32)
+       << cell(seconds, r.compute_ranks) << std::setw(32) << cell(seconds, r.comm_ranks)
+       << std::setw(32) << cell(seconds, r.transfer_ranks) << std::setw(32)
+       << cell(seconds, r.exposed_ranks) << std::setw(17) << cell("%.2f %.2f %.2f", r.overlap_ranks)
+       << fmt("%.2f", r.imbalance) << "\n";
+  }
+}
+
 Progress::Progress(std::ostream& os, size_t total, bool tty)
     : os_(os), total_(total), tty_(tty), start_(std::chrono::steady_clock::now()) {}
 

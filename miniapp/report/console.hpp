@@ -23,6 +23,9 @@ struct Parallelism {
 Parallelism describe_parallelism(int ranks, const std::string& backend);
 
 void print_results_table(std::ostream& os, const Plan& plan, const std::vector<CaseResult>& rows);
+// Multi-rank runs: each measured row's per-rank breakdown (compute, communication, transfer,
+// exposed, overlap) as min / mean / max over the ranks, and the compute imbalance.
+void print_rank_table(std::ostream& os, const std::vector<CaseResult>& rows, int ranks);
 
 class Progress {
 public:

@@ -1,9 +1,8 @@
 #pragma once
-// Stage 3 of config -> plan -> run -> report: run each case on the backend, time it, validate it.
+// What a run produces per case (run/driver.hpp runs them), and the stop signals.
 #include "kernels/kernel_case.hpp"
 #include "plan/plan.hpp"
 
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -15,7 +14,7 @@ struct Stats {
 };
 Stats summarize(std::vector<double> samples);
 
-// What became of one case. The exit code follows from these (app/commands.hpp).
+// What became of one case. The exit code follows from these (run/exit_code.hpp).
 enum class Status { ok, invalid, unsupported, error, interrupted };
 const char* to_string(Status s); // "ok", "invalid", ... as written in the results
 
@@ -32,7 +31,7 @@ struct CaseResult {
   double ceiling = 0;        // in the unit of the compared rate (GB/s or GFLOP/s)
   double pct_of_ceiling = 0; // 100 * rate / ceiling
   std::string ceiling_unit;
-  // Multi-rank runs (parallel/distributed_runner.cpp): compute/h2d/d2h/total above are then
+  // Multi-rank runs (run/driver.cpp): compute/h2d/d2h/total above are then
   // the slowest rank's per repetition; these spread each rank's median over the ranks.
   struct Spread {
     double min = 0, mean = 0, max = 0;
@@ -46,23 +45,11 @@ struct CaseResult {
   int panel = 0;        // SUMMA panel width (matmul)
 };
 
-// Ceilings measured in the same process (see run/ceilings.hpp); the runner asks for one per case.
+// Ceilings measured in the same process (see run/ceilings.hpp); the driver asks for one per case.
 struct CeilingProvider {
   virtual ~CeilingProvider() = default;
   virtual void attach(CaseResult& r, const std::string& backend) = 0;
 };
-
-struct RunOptions {
-  bool print = false; // print small results on stdout
-  CeilingProvider* ceilings = nullptr;
-};
-
-// Called after each case; returns false to stop the run.
-using CaseCallback = std::function<void(const CaseResult&)>;
-
-CaseResult run_case(const Case& c, const config::Settings& s, const std::string& backend,
-                    const RunOptions& opt);
-std::vector<CaseResult> run_plan(const Plan& plan, const RunOptions& opt, const CaseCallback& done);
 
 // SIGINT, SIGTERM and SIGPIPE (the reader of the output went away) ask the run to stop after the
 // current repetition; a second SIGINT/SIGTERM ends the process at once.

@@ -1,0 +1,436 @@
+#include "run/driver.hpp"
+
+#include "compat.hpp"
+#include "kernels/executor.hpp"
+#include "run/autotune.hpp"
+#include "run/device_info.hpp"
+#include "run/timing.hpp"
+#ifdef MINIAPP_HAVE_MPI
+#include "parallel/distributed_case.hpp"
+#include "parallel/grid.hpp"
+#include "parallel/process_grid.hpp"
+#endif
+
+#include <algorithm>
+#include <iostream>
+#include <memory>
+#include <new>
+
+namespace miniapp {
+
+int exit_code(const std::vector<CaseResult>& results, bool interrupted) {
+  const auto any = [&](Status s) {
+    return std::any_of(results.begin(), results.end(),
+                       [s](const CaseResult& r) { return r.status == s; });
+  };
+  if (any(Status::error))
+    return kRuntimeError;
+  if (any(Status::invalid))
+    return kValidationFailed;
+  return interrupted ? kRuntimeError : kOk;
+}
+
+std::string failure_text(const std::exception& e) {
+  if (dynamic_cast<const std::bad_alloc*>(&e))
+    return "out of host memory (resource: host memory)";
+  return e.what();
+}
+
+Outcome agree_phase(const Communicator& comm, const char* phase, int code,
+                    const std::string& message) {
+  const Outcome o = comm.agree(code, message);
+  if (o.code) {
+    if (comm.rank() == o.rank)
+      std::cerr << message << std::endl;
+    if (comm.rank() == 0 && !o.everyone)
+      std::cerr << "miniapp: rank " << o.rank << " failed in phase " << phase << "; all "
+                << comm.size() << " ranks stop with exit code " << o.code << std::endl;
+  }
+  return o;
+}
+
+namespace {
+
+constexpr int kUnsupported = 1; // a status below the error codes: every rank skips the case
+
+class Driver {
+public:
+  Driver(const Plan& plan, const Communicator& comm, ResultSink& sink, CeilingProvider& ceilings,
+         const DriverOptions& opt)
+      : plan_(plan), s_(plan.settings), comm_(comm), sink_(sink), ceilings_(ceilings),
+        fault_(opt.fault ? *opt.fault : no_fault_), many_(comm.size() > 1), root_(comm.rank() == 0),
+        print_all_(!many_ && opt.print) {
+#ifdef MINIAPP_HAVE_MPI
+    if (many_) {
+      grid_ =
+          std::make_unique<parallel::ProcessGrid>(parallel::GridShape{plan.grid_p, plan.grid_q});
+      panel_ = parallel::panel_width(s_.panel);
+      device_aware_ = parallel::mpi_accepts_device_memory(plan.backend);
+    }
+#endif
+  }
+
+  RunOutcome run() {
+    RunOutcome out;
+    if ((out.failed_code = output_phase([&] { sink_.open(); })))
+      return out;
+    for (const auto& c : plan_.cases) {
+      if (stop_agreed()) {
+        out.interrupted = true;
+        break;
+      }
+      out.results.push_back(run_case(c));
+      const CaseResult& r = out.results.back();
+      if ((out.failed_code = output_phase([&] { sink_.add(r); })))
+        return out;
+      if (r.status == Status::interrupted) {
+        out.interrupted = true;
+        break;
+      }
+    }
+    // Every rank asks (a collective), so all agree even when the signal came after the last case.
+    out.interrupted = stop_agreed() || out.interrupted;
+    out.failed_code = output_phase([&] { sink_.finish(out.interrupted); });
+    return out;
+  }
+
+private:
+  // Who failed, in messages: one rank's messages name no rank (as before there were several).
+  std::string on_rank() const {
+    return many_ ? "rank " + std::to_string(comm_.rank()) + ": " : "";
+  }
+  std::string in_phase(const char* phase) const {
+    return many_ ? on_rank() + phase + ": " : "";
+  }
+
+  // A stop signal on any rank, agreed: every rank stops at the same launch.
+  bool stop_agreed() const {
+    return comm_.reduce(stop_requested() ? 1.0 : 0.0, ReduceOp::max) > 0;
+  }
+
+  // Rank 0 alone writes; a failure on any rank (MINIAPP_FAULT=<rank>:output) stops them all.
+  template <class F>
+  int output_phase(const F& f) {
+    int code = kOk;
+    std::string msg;
+    try {
+      fault_.trigger("output");
+      if (root_)
+        f();
+    } catch (const std::exception& e) {
+      code = kRuntimeError;
+      msg = "miniapp: rank " + std::to_string(comm_.rank()) + ": " + (many_ ? "output: " : "") +
+            failure_text(e);
+    }
+    code = agree_phase(comm_, "output", code, msg).code;
+    if (code && root_) // whichever rank failed: results.json gets a final status
+      sink_.failed();
+    return code;
+  }
+
+  std::unique_ptr<Executor> make_executor(const Case& c) const {
+    if (!many_)
+      return kernel_executor(c, plan_.backend);
+#ifdef MINIAPP_HAVE_MPI
+    return parallel::make_distributed_case(c, plan_.backend, *grid_, panel_, device_aware_, fault_);
+#else
+    throw std::logic_error("several ranks in a build without MPI");
+#endif
+  }
+
+  // Runs f, launches of a case. On one rank a failure marks the case; on several every rank is
+  // inside collectives here, so a failure cannot wait for the others: it ends the whole job
+  // with the failing rank named.
+  template <class F>
+  bool launches(CaseResult& r, const F& f) {
+    try {
+      f();
+      return true;
+    } catch (const std::exception& e) {
+      if (many_) {
+        // Rank 0 records "failed" first; when another rank fails, the abort's SIGTERM makes rank
+        // 0's stop hook write "interrupted" (ResultsWriter).
+        if (root_)
+          sink_.failed();
+        comm_.abort_all(kRuntimeError, r.c.id() + ": kernel: " + e.what());
+      }
+      r.status = Status::error;
+      r.message = dynamic_cast<const std::bad_alloc*>(&e)
+                      ? "out of memory (resource: host memory) while setting up " + r.c.id()
+                      : e.what();
+      return false;
+    }
+  }
+
+  CaseResult run_case(const Case& c) {
+    CaseResult r;
+    r.c = c;
+    r.distributed = many_;
+    r.panel = many_ && c.family == "matmul" ? panel_ : 0;
+    compat::ScopedRegion region("miniapp::case::" + c.id());
+    std::unique_ptr<Executor> k = allocate(r);
+    if (!k)
+      return r;
+    std::vector<double> work = {k->local_work().flops, k->local_work().bytes};
+    comm_.reduce(work, ReduceOp::sum);
+    r.work = {work[0], work[1]};
+    r.transfers_are_copies = k->transfers_are_copies();
+    if (!time(r, *k))
+      return r;
+    const bool print = print_all_ || (!many_ && r.c.print);
+    if (s_.validate || print)
+      if (!launches(r, [&] { checked_run(*k); }))
+        return r;
+    if (s_.validate && !validate(r, *k))
+      return r;
+    if (print) {
+      std::cout << "--- " << r.c.id() << "\n";
+      k->print(std::cout);
+    }
+    attach_ceiling(r, *k);
+    return r;
+  }
+
+  // Allocation: blocks, panels, inputs (after the autotuner, on one rank, chose 'auto' values).
+  std::unique_ptr<Executor> allocate(CaseResult& r) {
+    std::unique_ptr<Executor> k;
+    int code = kOk;
+    std::string msg;
+    try {
+      fault_.trigger("allocation");
+      if (!many_ && (r.c.tile_auto || r.c.team_auto))
+        r.c = autotune(r.c, plan_.backend, device_info(plan_.backend).name);
+      k = make_executor(r.c);
+    } catch (const UnsupportedCase& e) {
+      code = kUnsupported;
+      msg = e.what();
+    } catch (const std::bad_alloc&) {
+      code = kRuntimeError;
+      msg = on_rank() + "out of memory (resource: host memory) while setting up " + r.c.id();
+    } catch (const std::exception& e) {
+      code = kRuntimeError;
+      msg = in_phase("allocation") + e.what();
+    }
+    const Outcome o = comm_.agree(code, msg);
+    if (!o.code)
+      return k;
+    r.status = o.code == kUnsupported ? Status::unsupported : Status::error;
+    r.message = o.message;
+    return nullptr;
+  }
+
+  // Per repetition, the slowest rank's time.
+  Stats slowest(std::vector<double> per_rep) const {
+    comm_.reduce(per_rep, ReduceOp::max);
+    return summarize(per_rep);
+  }
+  CaseResult::Spread spread(const std::vector<double>& per_rep) const {
+    const double v = summarize(per_rep).median;
+    return {comm_.reduce(v, ReduceOp::min), comm_.reduce(v, ReduceOp::sum) / comm_.size(),
+            comm_.reduce(v, ReduceOp::max)};
+  }
+
+  // Kernels: three phases through run/timing.hpp, each with the executor's instance fences:
+  // copies in, launches back to back, copies out. Repetition i's total is the sum of the three
+  // phases' i-th samples. Returns false when the case ended (interrupted or failed).
+  bool time(CaseResult& r, Executor& k) {
+    // Warm-up: copies by count only (the time rule is for the host launches that needed it, and
+    // would cost each case). The launches: on one rank the time rule of run/timing.hpp; on
+    // several ranks the count rule (s.warmup, at least 1), because run() is collective and every
+    // rank must make the same number of calls: a time rule would let a faster rank stop warming
+    // up earlier and wait in a collective no other rank enters (a hang), and agreeing on it
+    // would cost an allreduce per warm-up launch for a rule meant for one process's cold start.
+    const double launch_warmup_s = many_ ? 0.0 : warmup_seconds;
+    bool halted = false;
+    // Asked before every launch on every rank, so all ranks stop at the same launch; it also
+    // lines the ranks up, so each timed launch starts together.
+    const auto keep_going = [&] {
+      halted = stop_agreed();
+      return !halted;
+    };
+    const auto fence = [&] { k.fence(); };
+    std::vector<double> h2d, op, d2h;
+    std::vector<RepTimes> parts; // every launch's breakdown, warm-up ones first
+    const bool ran = launches(r, [&] {
+      fault_.trigger("kernel");
+      h2d = time_launches(
+          fence, [&] { k.upload(); }, s_.warmup, s_.repetitions, keep_going, 0);
+      op = time_launches(
+          fence, [&] { parts.push_back(k.run()); }, s_.warmup, s_.repetitions, keep_going,
+          launch_warmup_s);
+      d2h = time_launches(
+          fence, [&] { k.download(); }, s_.warmup, s_.repetitions, keep_going, 0);
+    });
+    if (!ran)
+      return false;
+    if (halted || stop_agreed()) {
+      r.status = Status::interrupted;
+      r.message = "stopped by a signal before the case completed";
+      return false;
+    }
+    std::vector<double> total, compute, comm, transfer, exposed, overlap;
+    for (std::size_t i = 0; i < op.size(); ++i) {
+      const RepTimes t = parts[parts.size() - op.size() + i];
+      total.push_back(h2d[i] + op[i] + d2h[i]);
+      compute.push_back(k.breaks_down() ? t.compute : op[i]);
+      comm.push_back(t.comm);
+      transfer.push_back(t.transfer + h2d[i] + d2h[i]);
+      // What the local product did not cover is communication or staging left in the open;
+      // the rest of their time ran behind the product.
+      exposed.push_back(std::max(0.0, op[i] - compute.back()));
+      const double busy = t.comm + t.transfer;
+      overlap.push_back(busy > 0 ? std::clamp(1.0 - exposed.back() / busy, 0.0, 1.0) : 0.0);
+    }
+    r.compute = slowest(op);
+    r.h2d = slowest(h2d);
+    r.d2h = slowest(d2h);
+    r.total = slowest(total);
+    if (many_) {
+      r.compute_ranks = spread(compute);
+      r.comm_ranks = spread(comm);
+      r.transfer_ranks = spread(transfer);
+      r.exposed_ranks = spread(exposed);
+      r.overlap_ranks = spread(overlap);
+      r.imbalance = r.compute_ranks.mean > 0 ? r.compute_ranks.max / r.compute_ranks.mean : 1;
+    }
+    if (r.compute.median > 0) {
+      r.gflops = r.work.flops / r.compute.median * 1e-9;
+      r.gbs = r.work.bytes / r.compute.median * 1e-9;
+    }
+    if (r.total.median > 0)
+      r.gflops_with_transfers = r.work.flops / r.total.median * 1e-9;
+    return true;
+  }
+
+  // Validation of the checked run: each rank checks its part against the one-rank reference;
+  // counts and checksums are summed, the first bad element comes from the lowest failing rank.
+  bool validate(CaseResult& r, Executor& k) {
+    Validation v;
+    int code = kOk;
+    std::string msg;
+    try {
+      v = k.validate(s_.rtol);
+      if (fault_.armed("validation")) { // as if an element came back wrong
+        v.passed = false;
+        v.bad_elements = std::max(1LL, v.bad_elements);
+        v.first_bad =
+            "injected fault in phase validation (MINIAPP_FAULT=" + std::to_string(comm_.rank()) +
+            ":validation)";
+      }
+    } catch (const std::bad_alloc&) {
+      code = kRuntimeError;
+      msg = on_rank() + "out of memory (resource: host memory) while validating " + r.c.id();
+    } catch (const std::exception& e) {
+      code = kRuntimeError;
+      msg = in_phase("validation") + e.what();
+    }
+    const Outcome o = comm_.agree(code, msg);
+    if (o.code) {
+      r.status = Status::error;
+      r.message = o.message;
+      return false;
+    }
+    std::vector<double> sums = {double(v.bad_elements), v.checksum, v.checksum_ref,
+                                v.checksum_bound};
+    comm_.reduce(sums, ReduceOp::sum);
+    const Outcome first = comm_.agree(v.bad_elements > 0 ? 1 : 0, on_rank() + v.first_bad);
+    v.bad_elements = static_cast<long long>(sums[0]);
+    v.checksum = sums[1];
+    v.checksum_ref = sums[2];
+    v.checksum_bound = sums[3];
+    v.max_error = comm_.reduce(v.max_error, ReduceOp::max);
+    v.passed = v.bad_elements == 0;
+    v.first_bad = first.code ? first.message : "";
+    r.validation = v;
+    if (!v.passed) {
+      r.status = Status::invalid;
+      r.message = std::to_string(v.bad_elements) + " element(s) out of tolerance, first " +
+                  (many_ ? "on " : "") + v.first_bad;
+    }
+    return true;
+  }
+
+  // Ceiling: the sum over ranks of each rank's own ceiling for its part (no communication).
+  void attach_ceiling(CaseResult& r, const Executor& k) {
+    CaseResult local;
+    local.c = k.local_case();
+    local.gflops = r.gflops;
+    local.gbs = r.gbs;
+    // Not "vendor" on several ranks: attach() then measures the vendor GEMM on this block
+    // instead of taking the row's own rate (which, for a vendor row, would be this very
+    // measurement).
+    if (many_ && local.c.variant == "vendor")
+      local.c.variant = "summa";
+    ceilings_.attach(local, plan_.backend);
+    const double sum = comm_.reduce(local.ceiling, ReduceOp::sum),
+                 least = comm_.reduce(local.ceiling, ReduceOp::min);
+    if (least > 0) {
+      r.ceiling_name =
+          local.ceiling_name + (many_ ? " x " + std::to_string(comm_.size()) + " ranks" : "");
+      r.ceiling = sum;
+      r.ceiling_unit = local.ceiling_unit;
+      r.pct_of_ceiling = 100.0 * (r.ceiling_unit == "GB/s" ? r.gbs : r.gflops) / sum;
+    }
+  }
+
+  const Plan& plan_;
+  const config::Settings& s_;
+  const Communicator& comm_;
+  ResultSink& sink_;
+  CeilingProvider& ceilings_;
+  const parallel::FaultInjection no_fault_;
+  const parallel::FaultInjection& fault_;
+  const bool many_, root_, print_all_;
+  int panel_ = 0;
+#ifdef MINIAPP_HAVE_MPI
+  bool device_aware_ = false;
+  std::unique_ptr<parallel::ProcessGrid> grid_;
+#endif
+};
+
+// Keeps the rows, writes nothing.
+class Discard final : public ResultSink {
+public:
+  void open() override {}
+  void add(const CaseResult&) override {}
+  void finish(bool) override {}
+  void failed() noexcept override {}
+};
+
+// Ceilings are not measured.
+struct NoCeilings final : CeilingProvider {
+  void attach(CaseResult&, const std::string&) override {}
+};
+
+} // namespace
+
+RunOutcome run_experiment(const Plan& plan, const Communicator& comm, ResultSink& sink,
+                          CeilingProvider& ceilings, const DriverOptions& opt) {
+  try {
+    return Driver(plan, comm, sink, ceilings, opt).run();
+  } catch (const std::exception& e) {
+    const std::string what = failure_text(e);
+    if (comm.size() > 1)
+      comm.abort_all(kRuntimeError, "unexpected error: " + what);
+    sink.failed();
+    std::cerr << "miniapp: rank 0: " << what << std::endl;
+    RunOutcome out;
+    out.failed_code = kRuntimeError;
+    return out;
+  }
+}
+
+CaseResult run_case(const Case& c, const config::Settings& s, const std::string& backend) {
+  Plan plan;
+  plan.settings = s;
+  plan.backend = backend;
+  plan.cases = {c};
+  Discard sink;
+  NoCeilings ceilings;
+  RunOutcome out = run_experiment(plan, SingleRank(), sink, ceilings, DriverOptions{});
+  if (out.results.empty())
+    throw std::runtime_error("the run of " + c.id() + " ended before the case");
+  return out.results.front();
+}
+
+} // namespace miniapp

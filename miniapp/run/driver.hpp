@@ -1,0 +1,59 @@
+#pragma once
+// The one run driver of `miniapp run`, on one rank or many (stage 3 of config -> plan -> run ->
+// report). Each case goes through one Executor (kernels/executor.hpp) in phases; every phase
+// ends with the ranks agreeing (Communicator::agree), so a failure on one rank stops all of them
+// with the same exit code and a message naming that rank; a failure inside the timed,
+// communicating launches ends the job through abort_all instead. On one rank every agreement is
+// trivial and the autotuner may choose tiles ('auto').
+#include "parallel/fault.hpp"
+#include "plan/plan.hpp"
+#include "run/communicator.hpp"
+#include "run/exit_code.hpp"
+#include "run/runner.hpp"
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace miniapp {
+
+// e.what(), except that std::bad_alloc's (which does not say what ran out) names the resource.
+std::string failure_text(const std::exception& e);
+
+// Ends a phase outside the cases (config in app/cmd_run.cpp, output here): all ranks learn the
+// worst status. The lowest failing rank prints its message; rank 0 adds who failed unless every
+// rank failed alike (a config error is printed once).
+Outcome agree_phase(const Communicator& comm, const char* phase, int code,
+                    const std::string& message);
+
+// Where results go. The driver calls it on rank 0 only, inside the output phase (a throw there,
+// or MINIAPP_FAULT=<rank>:output on any rank, ends the run with exit 3 on every rank).
+class ResultSink {
+public:
+  virtual ~ResultSink() = default;
+  virtual void open() = 0;                   // before the first case (creates the run directory)
+  virtual void add(const CaseResult& r) = 0; // after each case
+  virtual void finish(bool interrupted) = 0; // after the last; throws when it could not write
+  virtual void failed() noexcept = 0; // the run ends in failure now (on several ranks: an abort)
+};
+
+struct DriverOptions {
+  bool print = false;                              // print small result matrices (one rank only)
+  const parallel::FaultInjection* fault = nullptr; // MINIAPP_FAULT, read in the config phase
+};
+
+struct RunOutcome {
+  std::vector<CaseResult> results; // in plan order, up to where the run stopped
+  bool interrupted = false;        // a stop signal on some rank (stop_requested), agreed
+  int failed_code = kOk;           // nonzero: a phase outside the cases failed; exit with it
+};
+
+// Runs plan's cases on comm's ranks. Rank 0 alone writes to `sink`; every rank gets the results
+// (rates from the slowest rank per repetition; per-rank spreads on several ranks).
+RunOutcome run_experiment(const Plan& plan, const Communicator& comm, ResultSink& sink,
+                          CeilingProvider& ceilings, const DriverOptions& opt);
+
+// One case on this process alone, nothing written (the autotuner's tests).
+CaseResult run_case(const Case& c, const config::Settings& s, const std::string& backend);
+
+} // namespace miniapp
