@@ -1,25 +1,12 @@
 #include "config/config.hpp"
 
 #include "config/limits.hpp"
+#include "kernels/families.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 
 namespace miniapp::config {
-
-const std::vector<std::string>& family_names() {
-  static const std::vector<std::string> f = {"matmul", "axpby", "tile_average", "tile_index"};
-  return f;
-}
-
-const std::vector<std::string>& family_variants(const std::string& family) {
-  static const std::map<std::string, std::vector<std::string>> v = {
-      {"matmul", {"flat", "tiled", "tiled_rb", "vendor"}},
-      {"axpby", {"flat", "mdrange", "team"}},
-      {"tile_average", {"leader", "team_reduce"}},
-      {"tile_index", {"team"}}};
-  return v.at(family);
-}
 
 // Parameters whose value may be a list (a sweep).
 const std::vector<std::string>& sweep_keys() {
@@ -265,12 +252,13 @@ CaseSpec read_case(const Source& src, const YAML::Node& node, size_t index) {
   spec.node = node;
   const YAML::Node fam = require_key(src, node, "family", ctx);
   spec.family = read_string(src, fam, ctx + ".family");
-  const auto& fams = family_names();
-  if (std::find(fams.begin(), fams.end(), spec.family) == fams.end()) {
+  if (!find_family(spec.family)) {
+    const auto fams = family_names();
+    std::string known;
+    for (const auto& f : fams)
+      known += (known.empty() ? "" : ", ") + f;
     const std::string hint = closest(spec.family, fams);
-    src.fail(fam, "unknown family '" + spec.family +
-                      "' (known: matmul, axpby, tile_average, "
-                      "tile_index" +
+    src.fail(fam, "unknown family '" + spec.family + "' (known: " + known +
                       (hint.empty() ? ")" : "; did you mean '" + hint + "'?)"));
   }
   for (const auto& key : sweep_keys()) {

@@ -55,8 +55,6 @@ ExperimentConfig load_config(const std::string& path, const std::vector<std::str
 ExperimentConfig parse_config(const std::string& label, const std::string& text,
                               const std::vector<std::string>& overrides);
 
-const std::vector<std::string>& family_names();
-const std::vector<std::string>& family_variants(const std::string& family);
 const std::vector<std::string>& sweep_keys();
 
 } // namespace miniapp::config

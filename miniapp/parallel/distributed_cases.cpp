@@ -1,5 +1,6 @@
 // Distributed cases: SUMMA for matmul; axpby and tile_average need no communication, so each
 // rank runs the one-rank KernelCase on its block (inputs generated from global indices).
+#include "kernels/families.hpp"
 #include "parallel/distributed_case.hpp"
 #include "parallel/summa.hpp"
 #include "run/backends.hpp"
@@ -47,16 +48,20 @@ std::unique_ptr<DistributedCase> make_distributed_case(const Case& c, const std:
                                                        const ProcessGrid& grid, int panel,
                                                        bool device_aware_mpi,
                                                        const FaultInjection& fault) {
-  if (c.family == "matmul")
+  switch (family(c.family).distribution) {
+  case Distribution::summa:
     return with_backend(backend, [&](auto exec) {
       return with_precision(c.precision, [&](auto value) -> std::unique_ptr<DistributedCase> {
         return std::make_unique<SummaMatmul<decltype(exec), decltype(value)>>(
             c, grid, panel, device_aware_mpi, fault);
       });
     });
-  if (c.family == "axpby" || c.family == "tile_average")
+  case Distribution::local_blocks:
     return std::make_unique<LocalBlockCase>(c, backend,
                                             rank_blocks(c, grid.shape(), grid.row(), grid.col()));
+  case Distribution::single_rank:
+    break;
+  }
   throw UnsupportedCase(c.family + " runs on one rank only");
 }
 

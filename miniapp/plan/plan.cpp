@@ -75,22 +75,6 @@ std::string fnv1a_hex(const std::string& text) {
   return buf;
 }
 
-std::uint64_t case_bytes(const Case& c) {
-  const std::uint64_t e = c.precision == Precision::float64 ? 8 : 4;
-  const std::uint64_t m = size_of(c.m), n = size_of(c.n), k = size_of(c.k);
-  const std::uint64_t mn = sat_mul(m, n);
-  std::uint64_t elems;
-  if (c.family == "matmul")
-    elems = sat_add(sat_add(sat_mul(m, k), sat_mul(k, n)), mn);
-  else if (c.family == "axpby")
-    elems = sat_mul(c.in_place ? 2 : 3, mn);
-  else if (c.family == "tile_average")
-    elems = sat_mul(2, mn);
-  else
-    elems = sat_mul(6, mn);
-  return sat_mul(elems, e);
-}
-
 namespace {
 
 using config::ConfigError;
@@ -116,8 +100,8 @@ void assign(const Source& src, Case& c, const std::string& key, const YAML::Node
       src.fail(v, "precision must be int32, float32 or float64, got '" + p + "'");
   } else if (key == "variant") {
     c.variant = read_string(src, v, "variant");
-    const auto& vars = family_variants(c.family);
-    if (std::find(vars.begin(), vars.end(), c.variant) == vars.end()) {
+    if (!family(c.family).find_variant(c.variant)) {
+      const auto vars = family(c.family).variant_names();
       const std::string hint = closest(c.variant, vars);
       src.fail(v, "unknown " + c.family + " variant '" + c.variant + "' (known: " +
                       join(vars, ", ") + (hint.empty() ? ")" : "; did you mean '" + hint + "'?)"));
@@ -221,30 +205,18 @@ void check_value_range(const Source& src, const Case& c, const YAML::Node& size_
     src.fail(at, what + " reaches " + short_number(v) + ", more than " + prec + " holds (" +
                      short_number(top) + "); use smaller values or a wider precision");
   };
-  const bool matmul = c.family == "matmul";
-  const double a = largest_input(c, c.a_values, c.m, matmul ? c.k : c.n);
-  const double b = largest_input(c, c.b_values, matmul ? c.k : c.m, c.n);
+  const Family& f = family(c.family);
+  const bool with_k = c.uses(Param::k);
+  const double a = largest_input(c, c.a_values, c.m, with_k ? c.k : c.n);
+  const double b = f.inputs > 1 ? largest_input(c, c.b_values, with_k ? c.k : c.m, c.n) : 0;
   const YAML::Node input_node = c.init == "iota" ? node_of("init") : size_node;
-  if (c.family != "tile_index" && std::max(a, b) > top)
+  if (!f.inputs_are_values)
+    return;
+  if (std::max(a, b) > top)
     fail(input_node, "an input (init " + c.init + ")", std::max(a, b));
-  if (c.family == "axpby") {
-    for (const char* key : {"alpha", "beta"}) {
-      const double x = std::fabs(std::string(key) == "alpha" ? c.alpha : c.beta);
-      if (x > top)
-        fail(node_of(key), key, x);
-    }
-    const double bound = std::fabs(c.alpha) * a + std::fabs(c.beta) * b;
-    if (bound > top)
-      fail(node_of("alpha"), "alpha * A + beta * B", bound);
-  } else if (matmul) {
-    const double bound = double(c.k) * a * b;
-    if (bound > top)
-      fail(size_node, "a sum of k products of the inputs", bound);
-  } else if (c.family == "tile_average") {
-    const double bound = double(c.tile) * double(c.tile) * a;
-    if (bound > top)
-      fail(size_node, "a sum over one S x S tile", bound);
-  }
+  for (const ResultBound& r : f.result_bounds(c, a, b))
+    if (r.value > top)
+      fail(r.key.empty() ? size_node : node_of(r.key), r.what, r.value);
 }
 
 std::vector<std::vector<double>> read_matrix(const Source& src, const YAML::Node& n,
@@ -273,7 +245,24 @@ std::vector<std::vector<double>> read_matrix(const Source& src, const YAML::Node
   return out;
 }
 
-// Family/variant-specific rules, once every parameter of the case is known.
+bool any_variant_reads(const Family& f, Param p) {
+  return std::any_of(f.variants.begin(), f.variants.end(),
+                     [&](const Variant& v) { return v.reads(p); });
+}
+
+// "tile_index", or "matmul and axpby": the families with a variant that reads p.
+std::string families_reading(Param p) {
+  std::vector<std::string> names;
+  for (const auto& f : families())
+    if (any_variant_reads(f, p))
+      names.push_back(f.name);
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return out;
+}
+
+// Family/variant-specific rules (kernels/families.hpp), once every parameter is known.
 void check_case(const Source& src, const config::CaseSpec& spec, Case& c,
                 const std::map<std::string, YAML::Node>& given, const PlanLimits& limits,
                 const config::Settings& settings, parallel::GridShape grid) {
@@ -286,17 +275,17 @@ void check_case(const Source& src, const config::CaseSpec& spec, Case& c,
     src.fail(spec.node, "missing required key 'n' (the matrix size) in the " + c.family + " case");
   if (!given.count("m"))
     c.m = c.n;
-  if (c.family == "matmul") {
-    if (!given.count("k"))
-      c.k = c.n;
-  } else if (given.count("k")) {
-    src.fail(given.at("k"), "k applies to matmul only");
-  }
-  if (given.count("tile_cols") && c.family != "tile_index")
-    src.fail(given.at("tile_cols"), "tile_cols applies to tile_index only");
-  if (given.count("in_place") && c.family != "axpby")
-    src.fail(given.at("in_place"), "in_place applies to axpby only");
-  if (c.precision == Precision::int32 && c.family == "axpby") {
+  const Family& f = family(c.family);
+  if (!given.count("k") && c.uses(Param::k))
+    c.k = c.n;
+  // Keys no variant of the family reads (a key only some variants read may be swept over all).
+  for (const auto& [key, param] : {std::pair<const char*, Param>{"k", Param::k},
+                                   {"tile_cols", Param::tile_cols},
+                                   {"in_place", Param::in_place}})
+    if (given.count(key) && !any_variant_reads(f, param))
+      src.fail(given.at(key),
+               std::string(key) + " applies to " + families_reading(param) + " only");
+  if (c.precision == Precision::int32 && c.uses(Param::alpha)) {
     for (const char* key : {"alpha", "beta"}) {
       const double x = std::string(key) == "alpha" ? c.alpha : c.beta;
       if (x != std::floor(x))
@@ -304,44 +293,17 @@ void check_case(const Source& src, const config::CaseSpec& spec, Case& c,
                                    std::to_string(x));
     }
   }
-  // What each variant uses; parameters it ignores are cleared so duplicates collapse.
-  const bool uses_tile =
-      (c.family == "matmul" && (c.variant == "tiled" || c.variant == "tiled_rb")) ||
-      c.family == "tile_average" || c.family == "tile_index";
-  const bool uses_team = c.family != "matmul" ? !(c.family == "axpby" && c.variant != "team")
-                                              : (c.variant == "tiled" || c.variant == "tiled_rb");
-  if (!uses_tile)
-    c.tile = 0;
-  if (!uses_team)
-    c.team_size = 0;
-  // Only tile widths that do not change the result are searched: tile_average's S and
-  // tile_index's shape define the output.
-  c.tile_auto = c.tile_auto && c.family == "matmul" && uses_tile;
-  c.team_auto = c.team_auto && uses_team;
   // A case that sweeps variants (variant left out, or a list) hands one tile list to variants
   // that read it differently: say how to fix that, not only what failed.
   const bool sweeps_variants =
       !spec.params.count("variant") || spec.params.at("variant").size() > 1;
   const std::string split_hint =
-      sweeps_variants ? "; this case sweeps variants that read tile differently (tiled: a width "
-                        "2 to 32, tiled_rb: 64 or 128): split it into one case per variant"
-                      : "";
-  if (c.family == "matmul" && c.variant == "tiled" && c.tile && (c.tile < 2 || c.tile > 32))
-    src.fail(node_of("tile"), "matmul tiled needs a tile width between 2 and 32, got " +
+      sweeps_variants && !f.tile_sweep_hint.empty() ? "; " + f.tile_sweep_hint : "";
+  const Variant& v = f.variant(c.variant);
+  if (v.reads(Param::tile) && c.tile && !v.takes_tile(c.tile))
+    src.fail(node_of("tile"), c.family + " " + c.variant + " needs " + v.tile_rule + ", got " +
                                   std::to_string(c.tile) + split_hint);
-  if (c.family == "matmul" && c.variant == "tiled_rb" && c.tile && c.tile != 64 && c.tile != 128)
-    src.fail(node_of("tile"), "matmul tiled_rb needs tile 64 or 128 (or auto), got " +
-                                  std::to_string(c.tile) + split_hint);
-  if (c.family == "tile_index") {
-    if (!c.tile)
-      c.tile = 2;
-    if (!c.tile_cols)
-      c.tile_cols = 3;
-  }
-  if (c.family == "tile_average" && !c.tile)
-    c.tile = 16;
-  if (c.family == "matmul" && c.variant == "tiled" && !c.tile && !c.tile_auto)
-    c.tile = 16;
+  resolve_parameters(c); // the table's defaults: the case records what will run
   // Explicit inputs.
   if (spec.has_a || spec.has_b) {
     if (spec.node["init"] && c.init != "explicit")
@@ -349,15 +311,12 @@ void check_case(const Source& src, const config::CaseSpec& spec, Case& c,
     c.init = "explicit";
     if (!spec.has_a)
       src.fail(spec.node, "init explicit needs matrix 'a'");
-    c.a_values = read_matrix(src, spec.a, "a", c.m, c.family == "matmul" ? c.k : c.n, c.precision);
-    if (c.family == "matmul") {
+    const bool with_k = c.uses(Param::k); // A is m x k and B k x n, else both m x n
+    c.a_values = read_matrix(src, spec.a, "a", c.m, with_k ? c.k : c.n, c.precision);
+    if (f.inputs > 1) {
       if (!spec.has_b)
-        src.fail(spec.node, "matmul with explicit inputs needs matrix 'b'");
-      c.b_values = read_matrix(src, spec.b, "b", c.k, c.n, c.precision);
-    } else if (c.family == "axpby") {
-      if (!spec.has_b)
-        src.fail(spec.node, "axpby with explicit inputs needs matrix 'b'");
-      c.b_values = read_matrix(src, spec.b, "b", c.m, c.n, c.precision);
+        src.fail(spec.node, c.family + " with explicit inputs needs matrix 'b'");
+      c.b_values = read_matrix(src, spec.b, "b", with_k ? c.k : c.m, c.n, c.precision);
     }
   } else if (c.init == "explicit") {
     src.fail(spec.node["init"], "init explicit needs the matrices 'a' (and 'b')");
@@ -366,10 +325,11 @@ void check_case(const Source& src, const config::CaseSpec& spec, Case& c,
   check_value_range(src, c, size_node, node_of);
   const bool distributed = limits.ranks > 1;
   if (distributed) {
-    // tile_index maps indices of one matrix for `describe`; there is nothing to distribute.
-    if (c.family == "tile_index")
-      src.fail(spec.node["family"], "tile_index runs on one rank only; run it without mpiexec "
-                                    "(or with one rank), or remove the case from this config");
+    // (tile_index maps indices of one matrix for `describe`: there is nothing to distribute.)
+    if (f.distribution == Distribution::single_rank)
+      src.fail(spec.node["family"], c.family + " runs on one rank only; run it without mpiexec "
+                                               "(or with one rank), or remove the case from this "
+                                               "config");
     std::string dim;
     const std::string why = parallel::check_fits(c, grid, &dim);
     if (!why.empty())
@@ -426,7 +386,7 @@ std::vector<Dim> sweep_dims(const config::CaseSpec& spec) {
       // No variant: every variant of the family, as if listed in the config.
       Dim d;
       d.keys = {key};
-      for (const auto& v : config::family_variants(spec.family))
+      for (const auto& v : family(spec.family).variant_names())
         d.rows.push_back({YAML::Node(v)});
       dims.push_back(d);
     }
@@ -521,8 +481,8 @@ Plan expand(const config::ExperimentConfig& cfg, const PlanLimits& limits) {
       c.family = spec.family;
       parse_precision(cfg.settings.precision, c.precision);
       c.pinned = cfg.settings.pinned;
-      c.alpha = 2.0;
-      c.beta = -1.0;
+      c.alpha = family(spec.family).alpha;
+      c.beta = family(spec.family).beta;
       if (spec.node["init"])
         c.init = spec.node["init"].Scalar();
       std::map<std::string, YAML::Node> given;
@@ -531,6 +491,7 @@ Plan expand(const config::ExperimentConfig& cfg, const PlanLimits& limits) {
           given[dims[d].keys[j]] = dims[d].rows[pos[d]][j];
           assign(src, c, dims[d].keys[j], dims[d].rows[pos[d]][j]);
         }
+      c.params_used = family(c.family).variant(c.variant).params;
       check_case(src, spec, c, given, limits, cfg.settings, grid);
       // Explicit matrices are not part of the id: cases of different config entries stay apart.
       const std::string key = c.id() +
