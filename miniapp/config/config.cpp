@@ -332,7 +332,6 @@ ExperimentConfig parse_config(const std::string& label, const std::string& text,
                               const std::vector<std::string>& overrides) {
   ExperimentConfig cfg;
   cfg.source = std::make_shared<Source>(label);
-  cfg.text = text;
   cfg.overrides = overrides;
   Source& src = *cfg.source;
   try {

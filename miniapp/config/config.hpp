@@ -42,7 +42,6 @@ struct CaseSpec {
 
 struct ExperimentConfig {
   std::shared_ptr<Source> source;
-  std::string text; // the file as read, for the config hash
   std::vector<std::string> overrides;
   YAML::Node root;
   Settings settings;

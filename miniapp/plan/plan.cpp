@@ -2,6 +2,7 @@
 
 #include "config/limits.hpp"
 #include "parallel/grid.hpp"
+#include "plan/config_hash.hpp"
 #include "plan/size_math.hpp"
 #include "run/backends.hpp"
 
@@ -64,15 +65,6 @@ std::string Case::id() const {
   else if (seed != 42)
     os << "/seed=" << seed;
   return os.str();
-}
-
-std::string fnv1a_hex(const std::string& text) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char ch : text)
-    h = (h ^ ch) * 1099511628211ull;
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
 }
 
 namespace {
@@ -439,10 +431,6 @@ Plan expand(const config::ExperimentConfig& cfg, const PlanLimits& limits) {
   const Source& src = *cfg.source;
   Plan plan;
   plan.settings = cfg.settings;
-  std::string text = cfg.text;
-  for (const auto& o : cfg.overrides)
-    text += "\n--set " + o;
-  plan.config_hash = fnv1a_hex(text);
   // The backend must be compiled in.
   const auto compiled = compiled_backends();
   if (cfg.settings.backend != "auto" &&
@@ -516,6 +504,7 @@ Plan expand(const config::ExperimentConfig& cfg, const PlanLimits& limits) {
         break;
     }
   }
+  plan.config_hash = config_hash(plan);
   return plan;
 }
 

@@ -16,7 +16,7 @@ struct Plan {
   config::Settings settings;
   std::string backend; // resolved: never "auto"
   std::vector<Case> cases;
-  std::string config_hash;    // FNV-1a 64 of the config text and overrides
+  std::string config_hash;    // of the expanded experiment (plan/config_hash.hpp)
   int ranks = 1;              // MPI ranks the plan was made for
   int grid_p = 1, grid_q = 1; // their process grid (parallel/grid.hpp)
 };
@@ -30,6 +30,5 @@ struct PlanLimits {
 // Throws config::ConfigError with file:line:col.
 Plan make_plan(const config::ExperimentConfig& cfg, const PlanLimits& limits = {});
 void print_plan(std::ostream& os, const Plan& plan);
-std::string fnv1a_hex(const std::string& text);
 
 } // namespace miniapp
