@@ -76,3 +76,34 @@ TEST(ConfigHash, CanonicalTextNamesEveryCaseParameter) {
 
 } // namespace
 } // namespace miniapp
+
+namespace miniapp {
+namespace {
+
+// The plan reads typed values only (config/value.hpp): a config built without any YAML plans,
+// and the plan's errors point at the positions the values carry.
+TEST(TypedConfig, PlanReadsValuesAndFailsAtTheirPositions) {
+  config::ExperimentConfig cfg;
+  cfg.settings.name = "typed";
+  config::CaseSpec spec;
+  spec.pos = {"made.yaml", 3, 5};
+  spec.family = {std::string("axpby"), "axpby", {"made.yaml", 3, 13}};
+  spec.params["variant"] = {{std::string("team"), "team", {"made.yaml", 4, 14}}};
+  spec.params["n"] = {{std::int64_t(16), "16", {"made.yaml", 5, 8}},
+                      {std::int64_t(0), "0", {"made.yaml", 5, 12}}};
+  cfg.cases.push_back(spec);
+  try {
+    make_plan(cfg);
+    FAIL() << "n: 0 accepted";
+  } catch (const config::ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()), "made.yaml:5:12: n must be between 1 and 2147483647, got 0");
+  }
+  cfg.cases[0].params["n"].pop_back();
+  const Plan p = make_plan(cfg);
+  ASSERT_EQ(p.cases.size(), 1u);
+  EXPECT_EQ(p.cases[0].n, 16);
+  EXPECT_EQ(p.cases[0].alpha, 2.0); // the family table's default
+}
+
+} // namespace
+} // namespace miniapp
