@@ -56,7 +56,7 @@ struct Variant {
   std::vector<int> tile_search_host, tile_search_gpu;
   BenchSpec bench;
   bool reads(Param p) const { return (params & unsigned(p)) != 0; }
-  // "" when tile is one the variant takes (or it reads none), else the rule.
+  // Whether the variant takes this tile (within the generic 1..kMaxTileSide the plan checked).
   bool takes_tile(int tile) const;
 };
 
