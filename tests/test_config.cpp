@@ -3,6 +3,7 @@
 // the command line end to end; these tests check the same code directly and more exhaustively.
 #include "app/commands.hpp"
 #include "config/config.hpp"
+#include "config/yaml_strict.hpp"
 #include "config/limits.hpp"
 #include "plan/plan.hpp"
 

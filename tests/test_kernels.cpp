@@ -111,8 +111,11 @@ TEST_P(Kernels, TileAverageBothVariantsWithOverhangingTiles) {
 }
 
 TEST_P(Kernels, TileIndexMap) {
-  for (auto [m, n] : std::vector<std::pair<int, int>>{{1, 1}, {8, 9}, {13, 7}})
-    expect_valid(make("tile_index", "team", m, n, 0, 2), backend());
+  for (auto [m, n] : std::vector<std::pair<int, int>>{{1, 1}, {8, 9}, {13, 7}}) {
+    Case c = make("tile_index", "team", m, n, 0, 2);
+    c.tile_cols = 3; // a factory has no defaults (kernels/families.hpp)
+    expect_valid(c, backend());
+  }
 }
 
 // Validation must be able to fail: an output the kernel never wrote is caught.

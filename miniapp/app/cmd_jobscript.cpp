@@ -44,8 +44,8 @@ void check_backend(const config::ExperimentConfig& cfg, const jobs::SystemProfil
   const std::string& b = cfg.settings.backend;
   if (b == "auto" || b == sys.backend || (b == "serial" && sys.backend == "openmp"))
     return;
-  cfg.source->fail(cfg.root["backend"], "backend '" + b + "' does not run on system '" + sys.name +
-                                            "' (" + sys.file + "), which is for " + sys.backend);
+  config::fail(cfg.settings.backend_pos, "backend '" + b + "' does not run on system '" + sys.name +
+                                             "' (" + sys.file + "), which is for " + sys.backend);
 }
 
 // The environment as the user started the program, taken before main(). `jobscript` no longer

@@ -1,10 +1,11 @@
-// `miniapp list`: what a config may name, read from where each fact lives (config's families and
-// variants, the plan's defaults and range checks, the system profile directories, the backends
-// compiled in), so this listing cannot drift from what `run` accepts.
+// `miniapp list`: what a config may name, read from where each fact lives (the family table's
+// families, variants, parameters and defaults, the plan's range checks, the system profile
+// directories, the backends compiled in), so this listing cannot drift from what `run` accepts.
 #include "app/commands.hpp"
 
 #include "config/config.hpp"
 #include "jobs/system_profile.hpp"
+#include "kernels/families.hpp"
 #include "plan/plan.hpp"
 #include "run/backends.hpp"
 
@@ -34,12 +35,6 @@ std::string one_case_config(const std::string& family, const std::string& varian
          (sets_n ? "" : ", n: 64") + extra + "}\n";
 }
 
-// The case the plan makes from `family/variant, n: 64`: its fields are the defaults.
-Case default_case(const std::string& family, const std::string& variant) {
-  const auto cfg = config::parse_config("list", one_case_config(family, variant, ""), {});
-  return make_plan(cfg).cases.at(0);
-}
-
 // The plan's own words for a value out of range: `key: -1` (or `key: x` for words), with the
 // position and the ", got ..." tail cut off. Empty when the plan accepts it.
 std::string range_of(const std::string& family, const std::string& variant, const std::string& key,
@@ -64,46 +59,40 @@ std::string number(double x) {
   return os.str();
 }
 
-// Whether the plan reads `key` for this variant: it keeps a probed value or rejects it as out of
-// range for the variant; it clears parameters a variant ignores (and says "applies to X only").
-bool reads(const std::string& family, const std::string& variant, const std::string& key,
-           const std::string& probe) {
-  try {
-    const auto cfg = config::parse_config(
-        "list", one_case_config(family, variant, ", " + key + ": " + probe), {});
-    const Case c = make_plan(cfg).cases.at(0);
-    return key == "tile" ? c.tile != 0 : key == "tile_cols" ? c.tile_cols != 0 : c.team_size != 0;
-  } catch (const config::ConfigError& e) {
-    return std::string(e.what()).find("applies to") == std::string::npos;
-  }
-}
-
-// One line per variant: the parameters it reads with their defaults, then the plan's ranges.
-void print_parameters(std::ostream& os, const std::string& family) {
-  os << "  " << family << "\n";
-  for (const auto& variant : config::family_variants(family)) {
-    const Case c = default_case(family, variant);
-    os << "    " << variant << ": n (required), m=n" << (family == "matmul" ? ", k=n" : "")
-       << ", precision=" << to_string(c.precision);
-    if (reads(family, variant, "tile", "64"))
-      os << ", tile=" << (c.tile ? std::to_string(c.tile) : "the kernel's (docs/kernels.md)");
-    if (reads(family, variant, "tile_cols", "4"))
-      os << ", tile_cols=" << c.tile_cols;
-    if (reads(family, variant, "team_size", "8"))
+// One line per variant: the parameters it reads with their defaults (the family table), then
+// the plan's ranges.
+void print_parameters(std::ostream& os, const Family& f) {
+  os << "  " << f.name << "\n";
+  const Case plain; // what every family starts from (seed, in_place)
+  for (const Variant& v : f.variants) {
+    os << "    " << v.name << ": n (required), m=n" << (v.reads(Param::k) ? ", k=n" : "")
+       << ", precision=" << config::Settings().precision;
+    if (v.reads(Param::tile))
+      os << ", tile=" << (v.tile ? std::to_string(v.tile) : "auto");
+    if (v.reads(Param::tile_cols))
+      os << ", tile_cols=" << f.tile_cols;
+    if (v.reads(Param::team_size))
       os << ", team_size=fitted to the backend";
-    if (family == "axpby")
-      os << ", alpha=" << number(c.alpha) << ", beta=" << number(c.beta)
-         << ", in_place=" << (c.in_place ? "true" : "false");
-    os << ", seed=" << c.seed << "\n";
+    if (v.reads(Param::alpha))
+      os << ", alpha=" << number(f.alpha) << ", beta=" << number(f.beta)
+         << ", in_place=" << (plain.in_place ? "true" : "false");
+    os << ", seed=" << plain.seed << "\n";
     std::set<std::string> ranges;
     // Below the generic bounds, then inside them but beyond what the variant takes.
-    for (const auto& key : {"n", "tile", "tile_cols", "team_size"})
-      if (std::string(key) == "n" || reads(family, variant, key, "8"))
+    const std::pair<const char*, Param> keys[] = {
+        {"tile", Param::tile}, {"tile_cols", Param::tile_cols}, {"team_size", Param::team_size}};
+    for (const auto& [key, param] : keys)
+      if (v.reads(param))
         for (const char* probe : {"-1", "1000"}) {
-          const std::string r = range_of(family, variant, key, probe);
+          const std::string r = range_of(f.name, v.name, key, probe);
           if (!r.empty())
             ranges.insert(r);
         }
+    for (const char* probe : {"-1", "1000"}) {
+      const std::string r = range_of(f.name, v.name, "n", probe);
+      if (!r.empty())
+        ranges.insert(r);
+    }
     for (const auto& r : ranges)
       os << "        " << r << "\n";
   }
@@ -139,12 +128,12 @@ int cmd_list(const ListArgs& args) {
   auto& os = std::cout;
   if (args.names) { // bare names, one per line: for shell completion and scripts
     if (args.what == "families")
-      for (const auto& f : config::family_names())
-        os << f << "\n";
+      for (const auto& f : families())
+        os << f.name << "\n";
     if (args.what == "variants")
-      for (const auto& f : config::family_names())
-        for (const auto& v : config::family_variants(f))
-          os << v << "\n";
+      for (const auto& f : families())
+        for (const auto& v : f.variants)
+          os << v.name << "\n";
     if (args.what == "parameters")
       for (const auto& k : config::sweep_keys())
         os << k << "\n";
@@ -158,14 +147,13 @@ int cmd_list(const ListArgs& args) {
   }
   if (want("families") || want("variants")) {
     os << "families and variants (config key: family, variant):\n";
-    for (const auto& f : config::family_names())
-      os << "  " << std::left << std::setw(13) << f << join(config::family_variants(f), ", ")
-         << "\n";
+    for (const auto& f : families())
+      os << "  " << std::left << std::setw(13) << f.name << join(f.variant_names(), ", ") << "\n";
   }
   if (want("parameters")) {
     os << (args.what == "all" ? "\n" : "")
        << "parameters and their defaults per variant (a list sweeps; docs/config.md):\n";
-    for (const auto& f : config::family_names())
+    for (const auto& f : families())
       print_parameters(os, f);
   }
   if (want("systems")) {

@@ -14,6 +14,7 @@
 #include "compat.hpp"
 #include "kernels/executor.hpp"
 #include "kernels/kernel_case.hpp"
+#include "kernels/families.hpp"
 #include "kernels/vendor_blas.hpp"
 #include "run/backends.hpp"
 #include "run/ceilings.hpp"
@@ -99,7 +100,8 @@ int parse_options(std::vector<std::string> own, Options& o) {
 // fastest plausible time (GPU-class rates, a few microseconds of launch) is at least 1, so a
 // microsecond kernel does not read 0.000 ms.
 benchmark::TimeUnit display_unit(const Case& c) {
-  const double flops = c.family == "matmul" ? 2.0 * c.m * c.n * c.k : 3.0 * c.m * c.n;
+  const double flops =
+      family(c.family).rate == Rate::gflops ? 2.0 * c.m * c.n * c.k : 3.0 * c.m * c.n;
   const double bytes = 12.0 * c.m * c.n;
   const double seconds = std::max({flops / 1e13, bytes / 1e12, 5e-6});
   return seconds < 1e-3 ? benchmark::kMicrosecond
@@ -130,8 +132,9 @@ Prepared& prepare(const std::string& name, const Case& c, const std::string& bac
     // One checked run before timing: a benchmark of a wrong kernel is worthless. The float64 host
     // reference of a product costs seconds to minutes beyond 2048 (the tests cover those code
     // paths at odd sizes), so larger products are timed unchecked and labelled so.
-    if (c.family == "matmul" && std::max({c.m, c.n, c.k}) > 2048) {
-      current.label = "unvalidated (size > 2048)";
+    const std::int64_t checked = family(c.family).variant(c.variant).bench.validate_max_n;
+    if (checked > 0 && std::max({c.m, c.n, c.k}) > checked) {
+      current.label = "unvalidated (size > " + std::to_string(checked) + ")";
       k.upload();
     } else {
       checked_run(k);
@@ -177,19 +180,27 @@ void release_prepared() {
   current = Prepared();
 }
 
-Case make_case(const std::string& family, const std::string& variant, Precision p, std::int64_t n,
-               int tile = 0) {
+// An n x n (x n) case of the variant with the table's defaults (tile 0: the variant's default).
+Case make_case(const Family& f, const Variant& v, Precision p, std::int64_t n, int tile) {
   Case c;
-  c.family = family;
-  c.variant = variant;
+  c.family = f.name;
+  c.variant = v.name;
   c.precision = p;
   c.m = c.n = c.k = n;
   c.tile = tile;
-  c.alpha = 2;
-  c.beta = -1;
-  if (family != "matmul")
-    c.k = 0;
+  c.alpha = f.alpha;
+  c.beta = f.beta;
+  resolve_parameters(c);
   return c;
+}
+
+// The benchmark's name, built from its spec: family/variant[tile]/precision[/S<tile>]/n; a tile
+// the spec leaves at the default is not named.
+std::string bench_name(const Family& f, const Variant& v, Precision p, std::int64_t n, int tile) {
+  const std::string t = tile ? std::to_string(tile) : "";
+  const bool own_segment = !v.bench.tile_segment.empty();
+  return f.name + "/" + v.name + (own_segment ? "" : t) + "/" + to_string(p) +
+         (own_segment && tile ? "/" + v.bench.tile_segment + t : "") + "/" + std::to_string(n);
 }
 
 void register_all(const Options& o, const std::string& backend) {
@@ -209,30 +220,18 @@ void register_all(const Options& o, const std::string& backend) {
         ->UseManualTime()
         ->Unit(display_unit(c));
   };
-  for (auto n : stream_sizes) {
-    const std::string size = "/" + std::to_string(n);
-    for (const char* v : {"flat", "mdrange", "team"})
-      add(make_case("axpby", v, Precision::float32, n),
-          std::string("axpby/") + v + "/float32" + size);
-    for (int S : {16, 32})
-      for (const char* v : {"leader", "team_reduce"})
-        add(make_case("tile_average", v, Precision::float32, n, S),
-            std::string("tile_average/") + v + "/float32/S" + std::to_string(S) + size);
-  }
-  for (auto n : gemm_sizes) {
-    const std::string size = "/" + std::to_string(n);
-    for (Precision p : {Precision::float32, Precision::float64}) {
-      const std::string t = std::string("/") + to_string(p);
-      if (p == Precision::float32 && n <= 4096)
-        add(make_case("matmul", "flat", p, n), "matmul/flat" + t + size);
-      if (p == Precision::float32)
-        for (int tw : {16, 32})
-          add(make_case("matmul", "tiled", p, n, tw),
-              "matmul/tiled" + std::to_string(tw) + t + size);
-      add(make_case("matmul", "tiled_rb", p, n, 128), "matmul/tiled_rb128" + t + size);
-      add(make_case("matmul", "vendor", p, n), "matmul/vendor" + t + size);
-    }
-  }
+  // Every family, variant, precision and tile the table's bench specs name.
+  for (const Family& f : families())
+    for (auto n : f.bench_compute_sizes ? gemm_sizes : stream_sizes)
+      for (Precision p : {Precision::int32, Precision::float32, Precision::float64})
+        for (const Variant& v : f.variants) {
+          const auto& ps = v.bench.precisions;
+          if (std::find(ps.begin(), ps.end(), p) == ps.end() ||
+              (v.bench.max_n > 0 && n > v.bench.max_n))
+            continue;
+          for (int tile : v.bench.tiles)
+            add(make_case(f, v, p, n, tile), bench_name(f, v, p, n, tile));
+        }
   // Ceilings, measured by this process.
   const std::size_t copy_bytes = o.quick ? (std::size_t(8) << 20) : (std::size_t(512) << 20);
   benchmark::RegisterBenchmark(

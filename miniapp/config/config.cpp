@@ -1,25 +1,13 @@
 #include "config/config.hpp"
 
 #include "config/limits.hpp"
+#include "config/yaml_strict.hpp"
+#include "kernels/families.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 
 namespace miniapp::config {
-
-const std::vector<std::string>& family_names() {
-  static const std::vector<std::string> f = {"matmul", "axpby", "tile_average", "tile_index"};
-  return f;
-}
-
-const std::vector<std::string>& family_variants(const std::string& family) {
-  static const std::map<std::string, std::vector<std::string>> v = {
-      {"matmul", {"flat", "tiled", "tiled_rb", "vendor"}},
-      {"axpby", {"flat", "mdrange", "team"}},
-      {"tile_average", {"leader", "team_reduce"}},
-      {"tile_index", {"team"}}};
-  return v.at(family);
-}
 
 // Parameters whose value may be a list (a sweep).
 const std::vector<std::string>& sweep_keys() {
@@ -196,8 +184,11 @@ Settings read_settings(const Source& src, const YAML::Node& root) {
                                s.name + "'");
   if (root["description"])
     s.description = read_string(src, root["description"], "description");
-  if (root["backend"])
+  s.backend_pos = s.grid_pos = Position{src.file(), 1, 1};
+  if (root["backend"]) {
     s.backend = read_string(src, root["backend"], "backend");
+    s.backend_pos = src.position(root["backend"]);
+  }
   if (root["precision"]) {
     s.precision = read_string(src, root["precision"], "precision");
     if (s.precision != "int32" && s.precision != "float32" && s.precision != "float64")
@@ -246,6 +237,7 @@ Settings read_settings(const Source& src, const YAML::Node& root) {
     require_map(src, m, "mpi");
     check_keys(src, m, {"grid", "panel"}, "mpi");
     if (const YAML::Node g = m["grid"]) {
+      s.grid_pos = src.position(g);
       if (!g.IsSequence() || g.size() != 2)
         src.fail(g, "mpi.grid must be a list of two positive integers [P, Q]");
       s.grid_p = read_count(src, g[0], "mpi.grid[0]", 1, 1 << 20);
@@ -257,20 +249,77 @@ Settings read_settings(const Source& src, const YAML::Node& root) {
   return s;
 }
 
+// One sweep value, read strictly as its key's type (the read_* messages name the key).
+Value read_param(const Source& src, const Family& family, const std::string& key,
+                 const YAML::Node& n) {
+  Value v;
+  v.pos = src.position(n);
+  v.text = n.IsScalar() ? n.Scalar() : "";
+  if (key == "variant") {
+    const std::string name = read_string(src, n, key);
+    if (!family.find_variant(name)) {
+      const auto vars = family.variant_names();
+      std::string known;
+      for (const auto& x : vars)
+        known += (known.empty() ? "" : ", ") + x;
+      const std::string hint = closest(name, vars);
+      src.fail(n, "unknown " + family.name + " variant '" + name + "' (known: " + known +
+                      (hint.empty() ? ")" : "; did you mean '" + hint + "'?)"));
+    }
+    v.v = name;
+  } else if (key == "precision")
+    v.v = read_string(src, n, key);
+  else if ((key == "tile" || key == "team_size") && is_plain_scalar(n, "auto"))
+    v.v = Auto{};
+  else if (key == "alpha" || key == "beta")
+    v.v = read_double(src, n, key);
+  else if (key == "in_place" || key == "pinned")
+    v.v = read_bool(src, n, key);
+  else // m, n, k, tile, tile_cols, team_size, seed
+    v.v = read_int(src, n, key);
+  return v;
+}
+
+// An explicit matrix as written; its shape is the plan's to check (it knows the sizes).
+Matrix read_matrix(const Source& src, const YAML::Node& n, const std::string& what) {
+  Matrix m;
+  m.pos = src.position(n);
+  m.is_list = n.IsSequence();
+  if (m.is_list)
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      MatrixRow row;
+      row.pos = src.position(*it);
+      row.is_list = it->IsSequence();
+      if (row.is_list)
+        for (auto x = it->begin(); x != it->end(); ++x) {
+          Value v;
+          v.pos = src.position(*x);
+          v.v = read_double(src, *x, what);
+          v.text = x->Scalar();
+          row.values.push_back(v);
+        }
+      m.rows.push_back(row);
+    }
+  return m;
+}
+
 CaseSpec read_case(const Source& src, const YAML::Node& node, size_t index) {
   const std::string ctx = "cases[" + std::to_string(index) + "]";
   require_map(src, node, ctx);
   check_keys(src, node, case_keys(), ctx);
   CaseSpec spec;
-  spec.node = node;
+  spec.pos = src.position(node);
   const YAML::Node fam = require_key(src, node, "family", ctx);
-  spec.family = read_string(src, fam, ctx + ".family");
-  const auto& fams = family_names();
-  if (std::find(fams.begin(), fams.end(), spec.family) == fams.end()) {
-    const std::string hint = closest(spec.family, fams);
-    src.fail(fam, "unknown family '" + spec.family +
-                      "' (known: matmul, axpby, tile_average, "
-                      "tile_index" +
+  spec.family.v = read_string(src, fam, ctx + ".family");
+  spec.family.pos = src.position(fam);
+  const std::string& family_name = spec.family.as_string();
+  if (!find_family(family_name)) {
+    const auto fams = family_names();
+    std::string known;
+    for (const auto& f : fams)
+      known += (known.empty() ? "" : ", ") + f;
+    const std::string hint = closest(family_name, fams);
+    src.fail(fam, "unknown family '" + family_name + "' (known: " + known +
                       (hint.empty() ? ")" : "; did you mean '" + hint + "'?)"));
   }
   for (const auto& key : sweep_keys()) {
@@ -281,9 +330,9 @@ CaseSpec read_case(const Source& src, const YAML::Node& node, size_t index) {
       if (v.size() == 0)
         src.fail(v, ctx + "." + key + " is an empty list");
       for (auto it = v.begin(); it != v.end(); ++it)
-        spec.params[key].push_back(*it);
+        spec.params[key].push_back(read_param(src, family(family_name), key, *it));
     } else {
-      spec.params[key].push_back(v);
+      spec.params[key].push_back(read_param(src, family(family_name), key, v));
     }
   }
   if (const YAML::Node z = node["zip"]) {
@@ -291,7 +340,6 @@ CaseSpec read_case(const Source& src, const YAML::Node& node, size_t index) {
     if (z.size() == 0)
       src.fail(
           z, ctx + ".zip is empty; give it the lists to pair (e.g. zip: {m: [8, 16], n: [4, 8]})");
-    spec.zip_node = z;
     size_t len = 0;
     for (auto it = z.begin(); it != z.end(); ++it) {
       const std::string key = it->first.Scalar();
@@ -310,7 +358,9 @@ CaseSpec read_case(const Source& src, const YAML::Node& node, size_t index) {
                                  " values but the zip's first list has " + std::to_string(len));
       len = it->second.size();
       spec.zip_keys.push_back(key);
-      spec.zip_values.emplace_back(it->second.begin(), it->second.end());
+      spec.zip_values.emplace_back();
+      for (auto x = it->second.begin(); x != it->second.end(); ++x)
+        spec.zip_values.back().push_back(read_param(src, family(family_name), key, *x));
     }
   }
   if (node["init"]) {
@@ -318,20 +368,21 @@ CaseSpec read_case(const Source& src, const YAML::Node& node, size_t index) {
     if (init != "random" && init != "iota" && init != "ones" && init != "explicit")
       src.fail(node["init"],
                ctx + ".init must be random, iota, ones or explicit, got '" + init + "'");
+    spec.init = Value{init, init, src.position(node["init"])};
   }
-  spec.has_a = bool(node["a"]); // assigning a missing node would throw
-  spec.has_b = bool(node["b"]);
-  if (spec.has_a)
-    spec.a = node["a"];
-  if (spec.has_b)
-    spec.b = node["b"];
+  if (node["print"])
+    spec.print = Value{read_bool(src, node["print"], "print"), "", src.position(node["print"])};
+  if (node["a"])
+    spec.a = read_matrix(src, node["a"], "a");
+  if (node["b"])
+    spec.b = read_matrix(src, node["b"], "b");
   return spec;
 }
 
-void read_experiment(const Source& src, ExperimentConfig& cfg) {
-  check_keys(src, cfg.root, top_keys, "the experiment");
-  cfg.settings = read_settings(src, cfg.root);
-  const YAML::Node cases = require_key(src, cfg.root, "cases", "the experiment");
+void read_experiment(const Source& src, const YAML::Node& root, ExperimentConfig& cfg) {
+  check_keys(src, root, top_keys, "the experiment");
+  cfg.settings = read_settings(src, root);
+  const YAML::Node cases = require_key(src, root, "cases", "the experiment");
   if (!cases.IsSequence() || cases.size() == 0)
     src.fail(cases, "cases must be a non-empty list of kernel cases");
   for (size_t i = 0; i < cases.size(); ++i)
@@ -343,16 +394,14 @@ void read_experiment(const Source& src, ExperimentConfig& cfg) {
 ExperimentConfig parse_config(const std::string& label, const std::string& text,
                               const std::vector<std::string>& overrides) {
   ExperimentConfig cfg;
-  cfg.source = std::make_shared<Source>(label);
-  cfg.text = text;
   cfg.overrides = overrides;
-  Source& src = *cfg.source;
+  Source src(label);
   try {
-    cfg.root = load_document(src, text);
-    require_map(src, cfg.root, "the config");
+    YAML::Node root = load_document(src, text);
+    require_map(src, root, "the config");
     for (size_t i = 0; i < overrides.size(); ++i)
-      apply_override(src, cfg.root, overrides[i], int(i + 1));
-    read_experiment(src, cfg);
+      apply_override(src, root, overrides[i], int(i + 1));
+    read_experiment(src, root, cfg);
   } catch (const YAML::Exception& e) {
     // A safety net: yaml-cpp errors not caught above still name a position, never abort.
     src.fail_at(e.mark, e.msg);

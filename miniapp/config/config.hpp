@@ -1,10 +1,11 @@
 #pragma once
 // Stage 1 of config -> plan -> run -> report: read and check an experiment config.
 // The schema is documented in docs/config.md.
-#include "config/yaml_strict.hpp"
+#include "config/read_text.hpp"
+#include "config/value.hpp"
 
 #include <map>
-#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,28 +24,27 @@ struct Settings {
   std::vector<std::string> formats = {"csv", "json"};
   bool print = false;
   bool pinned = false;
-  int grid_p = 0, grid_q = 0; // MPI process grid; 0 = chosen from the rank count
-  int panel = 0;              // SUMMA panel width; 0 = auto
+  int grid_p = 0, grid_q = 0;     // MPI process grid; 0 = chosen from the rank count
+  int panel = 0;                  // SUMMA panel width; 0 = auto
+  Position backend_pos, grid_pos; // where backend and mpi.grid are written (for the plan's checks)
 };
 
-// A case as written: each sweepable parameter holds one or more values (nodes keep their
-// position for error messages); zip groups pair lists element by element.
+// A case as written, typed: each sweepable parameter holds one or more values, each with its
+// position for error messages; zip groups pair lists element by element.
 struct CaseSpec {
-  YAML::Node node;
-  std::string family;
-  std::map<std::string, std::vector<YAML::Node>> params;
+  Position pos; // the case's map
+  Value family; // a string
+  std::map<std::string, std::vector<Value>> params;
   std::vector<std::string> zip_keys;
-  std::vector<std::vector<YAML::Node>> zip_values; // per zip key
-  YAML::Node zip_node;
-  YAML::Node a, b; // explicit input matrices
-  bool has_a = false, has_b = false;
+  std::vector<std::vector<Value>> zip_values; // per zip key
+  std::optional<Value> init;                  // a string
+  std::optional<Value> print;                 // a bool
+  std::optional<Matrix> a, b;                 // explicit input matrices
 };
 
+// The config after --set, checked and typed: no YAML beyond this stage.
 struct ExperimentConfig {
-  std::shared_ptr<Source> source;
-  std::string text; // the file as read, for the config hash
   std::vector<std::string> overrides;
-  YAML::Node root;
   Settings settings;
   std::vector<CaseSpec> cases;
 };
@@ -55,8 +55,6 @@ ExperimentConfig load_config(const std::string& path, const std::vector<std::str
 ExperimentConfig parse_config(const std::string& label, const std::string& text,
                               const std::vector<std::string>& overrides);
 
-const std::vector<std::string>& family_names();
-const std::vector<std::string>& family_variants(const std::string& family);
 const std::vector<std::string>& sweep_keys();
 
 } // namespace miniapp::config

@@ -79,7 +79,7 @@ void Source::add_copy(const YAML::Node& copy, const YAML::Node& original) {
   null_values_.emplace_back(copy, original);
 }
 
-std::string Source::where(const YAML::Node& node) const {
+Position Source::position(const YAML::Node& node) const {
   for (const auto& o : overrides_) {
     if (!o.node.is(node))
       continue;
@@ -89,15 +89,15 @@ std::string Source::where(const YAML::Node& node) const {
       line = m.line + 1;
       col = m.line == 0 ? o.column + m.column : m.column + 1;
     }
-    return o.label + ":" + std::to_string(line) + ":" + std::to_string(col);
+    return {o.label, line, col};
   }
   for (const auto& nv : null_values_)
     if (nv.first.is(node))
-      return where(nv.second);
+      return position(nv.second);
   const YAML::Mark m = node.Mark();
   if (m.is_null())
-    return file_ + ":1:1";
-  return file_ + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
+    return {file_, 1, 1};
+  return {file_, m.line + 1, m.column + 1};
 }
 
 void Source::fail(const YAML::Node& node, const std::string& message) const {

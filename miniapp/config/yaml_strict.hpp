@@ -2,6 +2,9 @@
 // Strict reading of YAML for experiment configs. yaml-cpp 0.7 accepts things a user almost never
 // means (duplicate keys, '<<' merge keys as plain keys, 010 as octal, .nan); every such case is an
 // error here, reported as file:line:col: message.
+#include "config/read_text.hpp"
+#include "config/value.hpp"
+
 #include <yaml-cpp/yaml.h>
 
 #include <cstdint>
@@ -11,10 +14,6 @@
 #include <vector>
 
 namespace miniapp::config {
-
-struct ConfigError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 // Knows which file (or --set override) each node came from, to say where an error is.
 class Source {
@@ -31,7 +30,8 @@ public:
   // A node copied from `original` (e.g. to unshare an aliased case before a --set) is placed
   // where the original is.
   void add_copy(const YAML::Node& copy, const YAML::Node& original);
-  std::string where(const YAML::Node& node) const;
+  Position position(const YAML::Node& node) const;
+  std::string where(const YAML::Node& node) const { return position(node).str(); }
   [[noreturn]] void fail(const YAML::Node& node, const std::string& message) const;
   [[noreturn]] void fail_at(const YAML::Mark& mark, const std::string& message) const;
 
@@ -46,10 +46,6 @@ private:
   std::vector<Placed> overrides_;
   std::vector<std::pair<YAML::Node, YAML::Node>> null_values_; // (node, the node placed for it)
 };
-
-// The whole file at path, read no further than limits::kMaxFileBytes + 1 bytes (a huge file, or
-// /dev/zero, is refused without being read). Throws ConfigError("path:1:1: ...").
-std::string read_text_file(const std::string& path, const std::string& what);
 
 // Loads exactly one document; syntax errors, empty files, several documents, duplicate keys,
 // merge keys, invalid UTF-8 and anything over the limits of config/limits.hpp are errors.

@@ -36,9 +36,9 @@ public:
     if (c_.variant == "flat") {
       matmul_flat(exec_, A_.d, B_.d, C_.d);
     } else if (c_.variant == "tiled") {
-      matmul_tiled_any(exec_, A_.d, B_.d, C_.d, c_.tile > 0 ? c_.tile : 16, c_.team_size);
+      matmul_tiled_any(exec_, A_.d, B_.d, C_.d, c_.tile, c_.team_size);
     } else if (c_.variant == "tiled_rb") {
-      matmul_tiled_rb(exec_, A_.d, B_.d, C_.d, c_.tile > 0 ? c_.tile : 128, c_.team_size);
+      matmul_tiled_rb(exec_, A_.d, B_.d, C_.d, c_.tile, c_.team_size);
     } else {
       run_vendor();
     }
@@ -105,7 +105,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<KernelCase> make_matmul_case(const Case& c, const std::string& backend) {
+std::unique_ptr<KernelCase> make_matmul_case(const Case& c, const std::string& backend,
+                                             const Block&) {
   return with_backend(backend, [&](auto exec) {
     return with_precision(c.precision, [&](auto value) -> std::unique_ptr<KernelCase> {
       return std::make_unique<MatmulCase<decltype(exec), decltype(value)>>(c);

@@ -15,7 +15,7 @@ class TileAverageCase final : public KernelCase {
 public:
   // A block starts on a tile boundary (parallel/grid.hpp), so its tiles are the global ones.
   TileAverageCase(const Case& c, const Block& blk)
-      : c_(c), S_(c.tile > 0 ? c.tile : 2), blk_(blk), m_(blk.rows < 0 ? c.m : blk.rows),
+      : c_(c), S_(c.tile), blk_(blk), m_(blk.rows < 0 ? c.m : blk.rows),
         n_(blk.cols < 0 ? c.n : blk.cols), X_("miniapp::tile_average::X", m_, n_, c.pinned),
         avg_("miniapp::tile_average::avg", (m_ + S_ - 1) / S_, (n_ + S_ - 1) / S_, c.pinned) {
     if (blk.row0 % S_ || blk.col0 % S_)

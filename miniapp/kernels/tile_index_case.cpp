@@ -51,7 +51,7 @@ class TileIndexCase final : public KernelCase {
 
 public:
   explicit TileIndexCase(const Case& c)
-      : c_(c), tr_(c.tile > 0 ? c.tile : 2), tc_(c.tile_cols > 0 ? c.tile_cols : tr_),
+      : c_(c), tr_(c.tile), tc_(c.tile_cols),
         out_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "miniapp::tile_index::out"), c.m, c.n),
         host_(Kokkos::create_mirror_view(out_)) {}
   std::string label() const override { return "miniapp::tile_index::team"; }
@@ -104,7 +104,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<KernelCase> make_tile_index_case(const Case& c, const std::string& backend) {
+std::unique_ptr<KernelCase> make_tile_index_case(const Case& c, const std::string& backend,
+                                                 const Block&) {
   return with_backend(backend, [&](auto exec) -> std::unique_ptr<KernelCase> {
     return std::make_unique<TileIndexCase<decltype(exec)>>(c);
   });

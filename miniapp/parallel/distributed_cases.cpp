@@ -1,5 +1,7 @@
-// Distributed cases: SUMMA for matmul; axpby and tile_average need no communication, so each
-// rank runs the one-rank KernelCase on its block (inputs generated from global indices).
+// Distributed cases, by the family table's distribution: SUMMA for matmul; local blocks (axpby,
+// tile_average) need no communication, so each rank runs the one-rank KernelCase on its block
+// (inputs generated from global indices).
+#include "kernels/families.hpp"
 #include "parallel/distributed_case.hpp"
 #include "parallel/summa.hpp"
 #include "run/backends.hpp"
@@ -10,16 +12,20 @@ std::unique_ptr<Executor> make_distributed_case(const Case& c, const std::string
                                                 const ProcessGrid& grid, int panel,
                                                 bool device_aware_mpi,
                                                 const FaultInjection& fault) {
-  if (c.family == "matmul")
+  switch (family(c.family).distribution) {
+  case Distribution::summa:
     return with_backend(backend, [&](auto exec) {
       return with_precision(c.precision, [&](auto value) -> std::unique_ptr<Executor> {
         return std::make_unique<SummaMatmul<decltype(exec), decltype(value)>>(
             c, grid, panel, device_aware_mpi, fault);
       });
     });
-  if (c.family == "axpby" || c.family == "tile_average") {
+  case Distribution::local_blocks: {
     const RankBlocks b = rank_blocks(c, grid.shape(), grid.row(), grid.col());
     return kernel_executor(c, backend, Block{b.rows.begin, b.cols.begin, b.rows.size, b.cols.size});
+  }
+  case Distribution::single_rank:
+    break;
   }
   throw UnsupportedCase(c.family + " runs on one rank only");
 }

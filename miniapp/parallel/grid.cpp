@@ -1,5 +1,6 @@
 #include "parallel/grid.hpp"
 
+#include "kernels/families.hpp"
 #include "plan/size_math.hpp"
 
 #include <algorithm>
@@ -43,7 +44,10 @@ int block_owner(std::int64_t n, std::int64_t unit, int parts, std::int64_t i) {
 
 namespace {
 std::int64_t unit_of(const Case& c) {
-  return c.family == "tile_average" ? std::max(1, c.tile) : 1;
+  return family(c.family).blocks_in_tiles ? std::max(1, c.tile) : 1;
+}
+bool summa(const Case& c) {
+  return family(c.family).distribution == Distribution::summa;
 }
 } // namespace
 
@@ -52,7 +56,7 @@ RankBlocks rank_blocks(const Case& c, GridShape g, int grid_row, int grid_col) {
   RankBlocks b;
   b.rows = block_range(c.m, u, g.p, grid_row);
   b.cols = block_range(c.n, u, g.q, grid_col);
-  if (c.family == "matmul") {
+  if (summa(c)) {
     b.inner_a = block_range(c.k, 1, g.q, grid_col);
     b.inner_b = block_range(c.k, 1, g.p, grid_row);
   }
@@ -71,7 +75,7 @@ std::string check_fits(const Case& c, GridShape g, std::string* dimension) {
     const char* over;
   };
   std::vector<Dim> dims = {{"m", c.m, g.p, "process rows"}, {"n", c.n, g.q, "process columns"}};
-  if (c.family == "matmul") {
+  if (summa(c)) {
     dims.push_back({"k", c.k, g.q, "process columns (A's columns)"});
     dims.push_back({"k", c.k, g.p, "process rows (B's rows)"});
   }
@@ -95,22 +99,21 @@ int panel_width(int configured) {
 
 std::uint64_t rank_case_bytes(const Case& c, GridShape g, int panel) {
   const RankBlocks b = rank_blocks(c, g, 0, 0);
+  if (!summa(c)) { // local blocks: the one-rank case on the block
+    Case local = c;
+    local.m = b.rows.size;
+    local.n = b.cols.size;
+    return case_bytes(local);
+  }
   const std::uint64_t e = c.precision == Precision::float64 ? 8 : 4;
   const std::uint64_t r = size_of(b.rows.size), cl = size_of(b.cols.size);
   const std::uint64_t rc = sat_mul(r, cl);
-  std::uint64_t elems;
-  if (c.family == "matmul") {
-    const std::uint64_t w = size_of(std::min<std::int64_t>(panel_width(panel), c.k));
-    // A, B, C blocks, then two panel pairs (double-buffered for the pipelined SUMMA) and the
-    // partial product
-    elems = sat_add(
-        sat_add(sat_mul(r, size_of(b.inner_a.size)), sat_mul(size_of(b.inner_b.size), cl)), rc);
-    elems = sat_add(elems, sat_add(sat_mul(2, sat_add(sat_mul(r, w), sat_mul(w, cl))), rc));
-  } else if (c.family == "axpby") {
-    elems = sat_mul(c.in_place ? 2 : 3, rc);
-  } else {
-    elems = sat_mul(2, rc);
-  }
+  const std::uint64_t w = size_of(std::min<std::int64_t>(panel_width(panel), c.k));
+  // SUMMA: A, B, C blocks, then two panel pairs (double-buffered for the pipelined SUMMA) and the
+  // partial product
+  std::uint64_t elems = sat_add(
+      sat_add(sat_mul(r, size_of(b.inner_a.size)), sat_mul(size_of(b.inner_b.size), cl)), rc);
+  elems = sat_add(elems, sat_add(sat_mul(2, sat_add(sat_mul(r, w), sat_mul(w, cl))), rc));
   return sat_mul(elems, e);
 }
 

@@ -16,6 +16,7 @@
 #include "compat.hpp"
 #include "kernels/axpby.hpp"
 #include "kernels/case_support.hpp"
+#include "kernels/families.hpp"
 #include "kernels/matmul.hpp"
 #include "kernels/matrix.hpp"
 #include "kernels/vendor_blas.hpp"
@@ -246,14 +247,17 @@ private:
     return timer.seconds();
   }
 
+  // 'tile: auto' is not searched under MPI (no autotune across ranks): the family table's default.
+  int tile() const { return c_.tile > 0 ? c_.tile : family(c_.family).variant(c_.variant).tile; }
+
   template <class VC>
   void product(const Panel& A, const Panel& B, const VC& C) {
     if (c_.variant == "flat") {
       kernels::matmul_flat(exec_, A, B, C);
     } else if (c_.variant == "tiled") {
-      kernels::matmul_tiled_any(exec_, A, B, C, c_.tile > 0 ? c_.tile : 16, c_.team_size);
+      kernels::matmul_tiled_any(exec_, A, B, C, tile(), c_.team_size);
     } else if (c_.variant == "tiled_rb") {
-      kernels::matmul_tiled_rb(exec_, A, B, C, c_.tile > 0 ? c_.tile : 128, c_.team_size);
+      kernels::matmul_tiled_rb(exec_, A, B, C, tile(), c_.team_size);
     } else if constexpr (std::is_floating_point_v<T>) {
       const std::int64_t m = C.extent(0), n = C.extent(1), k = A.extent(1);
       if constexpr (Dual::zero_copy) {

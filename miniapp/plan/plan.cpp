@@ -2,6 +2,7 @@
 
 #include "config/limits.hpp"
 #include "parallel/grid.hpp"
+#include "plan/config_hash.hpp"
 #include "plan/size_math.hpp"
 #include "run/backends.hpp"
 
@@ -39,62 +40,26 @@ bool parse_precision(const std::string& s, Precision& out) {
   return true;
 }
 
-std::string fnv1a_hex(const std::string& text) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char ch : text)
-    h = (h ^ ch) * 1099511628211ull;
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
-}
-
-std::uint64_t case_bytes(const Case& c) {
-  const std::uint64_t e = c.precision == Precision::float64 ? 8 : 4;
-  const std::uint64_t m = size_of(c.m), n = size_of(c.n), k = size_of(c.k);
-  const std::uint64_t mn = sat_mul(m, n);
-  std::uint64_t elems;
-  if (c.family == "matmul")
-    elems = sat_add(sat_add(sat_mul(m, k), sat_mul(k, n)), mn);
-  else if (c.family == "axpby")
-    elems = sat_mul(c.in_place ? 2 : 3, mn);
-  else if (c.family == "tile_average")
-    elems = sat_mul(2, mn);
-  else
-    elems = sat_mul(6, mn);
-  return sat_mul(elems, e);
-}
-
 namespace {
 
-using config::ConfigError;
-using config::Source;
+using config::fail;
+using config::Position;
+using config::Value;
 
-struct Assignment {
-  std::map<std::string, YAML::Node> values;
-};
-
-// Sets one parameter of c from node, checking its type and generic range.
-void assign(const Source& src, Case& c, const std::string& key, const YAML::Node& v) {
-  using namespace config;
-  auto size = [&](const char* what) {
-    const auto x = read_int(src, v, what);
+// Sets one parameter of c from its typed value (config/value.hpp), checking its generic range.
+void assign(Case& c, const std::string& key, const Value& v) {
+  const auto size = [&](const char* what) {
+    const auto x = v.as_int();
     if (x < 1 || x > 2147483647)
-      src.fail(v,
-               std::string(what) + " must be between 1 and 2147483647, got " + std::to_string(x));
+      fail(v.pos,
+           std::string(what) + " must be between 1 and 2147483647, got " + std::to_string(x));
     return x;
   };
   if (key == "precision") {
-    const std::string p = read_string(src, v, "precision");
-    if (!parse_precision(p, c.precision))
-      src.fail(v, "precision must be int32, float32 or float64, got '" + p + "'");
+    if (!parse_precision(v.as_string(), c.precision))
+      fail(v.pos, "precision must be int32, float32 or float64, got '" + v.as_string() + "'");
   } else if (key == "variant") {
-    c.variant = read_string(src, v, "variant");
-    const auto& vars = family_variants(c.family);
-    if (std::find(vars.begin(), vars.end(), c.variant) == vars.end()) {
-      const std::string hint = closest(c.variant, vars);
-      src.fail(v, "unknown " + c.family + " variant '" + c.variant + "' (known: " +
-                      join(vars, ", ") + (hint.empty() ? ")" : "; did you mean '" + hint + "'?)"));
-    }
+    c.variant = v.as_string(); // a variant of the family (checked by the config stage)
   } else if (key == "m") {
     c.m = size("m");
   } else if (key == "n") {
@@ -102,48 +67,44 @@ void assign(const Source& src, Case& c, const std::string& key, const YAML::Node
   } else if (key == "k") {
     c.k = size("k");
   } else if (key == "tile") {
-    if (is_plain_scalar(v, "auto")) {
-      c.tile = 0;
-      c.tile_auto = true;
-    } else {
-      c.tile_auto = false;
-      const auto t = read_int(src, v, "tile");
+    c.tile_auto = v.is_auto();
+    c.tile = 0;
+    if (!c.tile_auto) {
+      const auto t = v.as_int();
       if (t < 1 || t > config::limits::kMaxTileSide)
-        src.fail(v, "tile must be 'auto' or between 1 and " +
+        fail(v.pos, "tile must be 'auto' or between 1 and " +
                         std::to_string(config::limits::kMaxTileSide) + ", got " +
                         std::to_string(t));
       c.tile = int(t);
     }
   } else if (key == "tile_cols") {
-    const auto t = read_int(src, v, "tile_cols");
+    const auto t = v.as_int();
     if (t < 1 || t > config::limits::kMaxTileSide)
-      src.fail(v, "tile_cols must be between 1 and " +
+      fail(v.pos, "tile_cols must be between 1 and " +
                       std::to_string(config::limits::kMaxTileSide) + ", got " + std::to_string(t));
     c.tile_cols = int(t);
   } else if (key == "team_size") {
-    if (is_plain_scalar(v, "auto")) {
-      c.team_size = 0;
-      c.team_auto = true;
-    } else {
-      c.team_auto = false;
-      const auto t = read_int(src, v, "team_size");
+    c.team_auto = v.is_auto();
+    c.team_size = 0;
+    if (!c.team_auto) {
+      const auto t = v.as_int();
       if (t < 1 || t > 1024)
-        src.fail(v, "team_size must be 'auto' or between 1 and 1024, got " + std::to_string(t));
+        fail(v.pos, "team_size must be 'auto' or between 1 and 1024, got " + std::to_string(t));
       c.team_size = int(t);
     }
   } else if (key == "alpha") {
-    c.alpha = read_double(src, v, "alpha");
+    c.alpha = v.as_double();
   } else if (key == "beta") {
-    c.beta = read_double(src, v, "beta");
+    c.beta = v.as_double();
   } else if (key == "in_place") {
-    c.in_place = read_bool(src, v, "in_place");
+    c.in_place = v.as_bool();
   } else if (key == "pinned") {
-    c.pinned = read_bool(src, v, "pinned");
+    c.pinned = v.as_bool();
   } else if (key == "seed") {
-    const auto s = read_int(src, v, "seed");
-    if (s < 0)
-      src.fail(v, "seed must be >= 0, got " + std::to_string(s));
-    c.seed = std::uint64_t(s);
+    const auto x = v.as_int();
+    if (x < 0)
+      fail(v.pos, "seed must be >= 0, got " + std::to_string(x));
+    c.seed = std::uint64_t(x);
   }
 }
 
@@ -186,59 +147,49 @@ double largest_input(const Case& c, const std::vector<std::vector<double>>& valu
 
 // What the kernel forms from its inputs (axpby: alpha * A + beta * B; matmul: sums of k products;
 // tile_average: sums of S x S values) must fit the case's precision; checked before the run.
-void check_value_range(const Source& src, const Case& c, const YAML::Node& size_node,
-                       const std::function<YAML::Node(const std::string&)>& node_of) {
+void check_value_range(const Case& c, const Position& size_pos,
+                       const std::function<Position(const std::string&)>& pos_of) {
   const double top = largest_value(c.precision);
   const std::string prec = to_string(c.precision);
-  const auto fail = [&](const YAML::Node& at, const std::string& what, double v) {
-    src.fail(at, what + " reaches " + short_number(v) + ", more than " + prec + " holds (" +
-                     short_number(top) + "); use smaller values or a wider precision");
+  const auto too_large = [&](const Position& at, const std::string& what, double v) {
+    fail(at, what + " reaches " + short_number(v) + ", more than " + prec + " holds (" +
+                 short_number(top) + "); use smaller values or a wider precision");
   };
-  const bool matmul = c.family == "matmul";
-  const double a = largest_input(c, c.a_values, c.m, matmul ? c.k : c.n);
-  const double b = largest_input(c, c.b_values, matmul ? c.k : c.m, c.n);
-  const YAML::Node input_node = c.init == "iota" ? node_of("init") : size_node;
-  if (c.family != "tile_index" && std::max(a, b) > top)
-    fail(input_node, "an input (init " + c.init + ")", std::max(a, b));
-  if (c.family == "axpby") {
-    for (const char* key : {"alpha", "beta"}) {
-      const double x = std::fabs(std::string(key) == "alpha" ? c.alpha : c.beta);
-      if (x > top)
-        fail(node_of(key), key, x);
-    }
-    const double bound = std::fabs(c.alpha) * a + std::fabs(c.beta) * b;
-    if (bound > top)
-      fail(node_of("alpha"), "alpha * A + beta * B", bound);
-  } else if (matmul) {
-    const double bound = double(c.k) * a * b;
-    if (bound > top)
-      fail(size_node, "a sum of k products of the inputs", bound);
-  } else if (c.family == "tile_average") {
-    const double bound = double(c.tile) * double(c.tile) * a;
-    if (bound > top)
-      fail(size_node, "a sum over one S x S tile", bound);
-  }
+  const Family& f = family(c.family);
+  const bool with_k = c.uses(Param::k);
+  const double a = largest_input(c, c.a_values, c.m, with_k ? c.k : c.n);
+  const double b = f.inputs > 1 ? largest_input(c, c.b_values, with_k ? c.k : c.m, c.n) : 0;
+  const Position input_pos = c.init == "iota" ? pos_of("init") : size_pos;
+  if (!f.inputs_are_values)
+    return;
+  if (std::max(a, b) > top)
+    too_large(input_pos, "an input (init " + c.init + ")", std::max(a, b));
+  for (const ResultBound& r : f.result_bounds(c, a, b))
+    if (r.value > top)
+      too_large(r.key.empty() ? size_pos : pos_of(r.key), r.what, r.value);
 }
 
-std::vector<std::vector<double>> read_matrix(const Source& src, const YAML::Node& n,
-                                             const std::string& what, std::int64_t rows,
-                                             std::int64_t cols, Precision precision) {
+// An explicit matrix checked against the case's shape and precision.
+std::vector<std::vector<double>> matrix_values(const config::Matrix& m, const std::string& what,
+                                               std::int64_t rows, std::int64_t cols,
+                                               Precision precision) {
   const bool integral = precision == Precision::int32;
-  if (!n.IsSequence() || std::int64_t(n.size()) != rows)
-    src.fail(n, what + " must be a list of " + std::to_string(rows) + " rows");
+  if (!m.is_list || std::int64_t(m.rows.size()) != rows)
+    fail(m.pos, what + " must be a list of " + std::to_string(rows) + " rows");
   std::vector<std::vector<double>> out;
-  for (size_t i = 0; i < n.size(); ++i) {
-    if (!n[i].IsSequence() || std::int64_t(n[i].size()) != cols)
-      src.fail(n[i], what + " row " + std::to_string(i) + " must hold " + std::to_string(cols) +
-                         " values");
+  for (size_t i = 0; i < m.rows.size(); ++i) {
+    const config::MatrixRow& r = m.rows[i];
+    if (!r.is_list || std::int64_t(r.values.size()) != cols)
+      fail(r.pos,
+           what + " row " + std::to_string(i) + " must hold " + std::to_string(cols) + " values");
     std::vector<double> row;
-    for (size_t j = 0; j < n[i].size(); ++j) {
-      const double x = config::read_double(src, n[i][j], what);
+    for (const Value& v : r.values) {
+      const double x = v.as_double();
       if (integral && x != std::floor(x))
-        src.fail(n[i][j], what + ": int32 cases need whole numbers, got " + n[i][j].Scalar());
+        fail(v.pos, what + ": int32 cases need whole numbers, got " + v.text);
       if (std::fabs(x) > largest_value(precision))
-        src.fail(n[i][j], what + ": " + n[i][j].Scalar() + " does not fit " + to_string(precision) +
-                              " (largest " + short_number(largest_value(precision)) + ")");
+        fail(v.pos, what + ": " + v.text + " does not fit " + to_string(precision) + " (largest " +
+                        short_number(largest_value(precision)) + ")");
       row.push_back(x);
     }
     out.push_back(row);
@@ -246,127 +197,115 @@ std::vector<std::vector<double>> read_matrix(const Source& src, const YAML::Node
   return out;
 }
 
-// Family/variant-specific rules, once every parameter of the case is known.
-void check_case(const Source& src, const config::CaseSpec& spec, Case& c,
-                const std::map<std::string, YAML::Node>& given, const PlanLimits& limits,
-                const config::Settings& settings, parallel::GridShape grid) {
-  const std::function<YAML::Node(const std::string&)> node_of = [&](const std::string& key) {
+bool any_variant_reads(const Family& f, Param p) {
+  return std::any_of(f.variants.begin(), f.variants.end(),
+                     [&](const Variant& v) { return v.reads(p); });
+}
+
+// "tile_index", or "matmul and axpby": the families with a variant that reads p.
+std::string families_reading(Param p) {
+  std::vector<std::string> names;
+  for (const auto& f : families())
+    if (any_variant_reads(f, p))
+      names.push_back(f.name);
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return out;
+}
+
+// Family/variant-specific rules (kernels/families.hpp), once every parameter is known.
+void check_case(const config::CaseSpec& spec, Case& c, const std::map<std::string, Value>& given,
+                const PlanLimits& limits, const config::Settings& settings,
+                parallel::GridShape grid) {
+  // Where an error about a key points: its value, else init's, else the case.
+  const std::function<Position(const std::string&)> pos_of = [&](const std::string& key) {
     if (given.count(key))
-      return given.at(key);
-    return key == "init" && spec.node["init"] ? YAML::Node(spec.node["init"]) : spec.node;
+      return given.at(key).pos;
+    return key == "init" && spec.init ? spec.init->pos : spec.pos;
   };
   if (!given.count("n"))
-    src.fail(spec.node, "missing required key 'n' (the matrix size) in the " + c.family + " case");
+    fail(spec.pos, "missing required key 'n' (the matrix size) in the " + c.family + " case");
   if (!given.count("m"))
     c.m = c.n;
-  if (c.family == "matmul") {
-    if (!given.count("k"))
-      c.k = c.n;
-  } else if (given.count("k")) {
-    src.fail(given.at("k"), "k applies to matmul only");
-  }
-  if (given.count("tile_cols") && c.family != "tile_index")
-    src.fail(given.at("tile_cols"), "tile_cols applies to tile_index only");
-  if (given.count("in_place") && c.family != "axpby")
-    src.fail(given.at("in_place"), "in_place applies to axpby only");
-  if (c.precision == Precision::int32 && c.family == "axpby") {
+  const Family& f = family(c.family);
+  if (!given.count("k") && c.uses(Param::k))
+    c.k = c.n;
+  // Keys no variant of the family reads (a key only some variants read may be swept over all).
+  for (const auto& [key, param] : {std::pair<const char*, Param>{"k", Param::k},
+                                   {"tile_cols", Param::tile_cols},
+                                   {"in_place", Param::in_place}})
+    if (given.count(key) && !any_variant_reads(f, param))
+      fail(given.at(key).pos,
+           std::string(key) + " applies to " + families_reading(param) + " only");
+  if (c.precision == Precision::int32 && c.uses(Param::alpha)) {
     for (const char* key : {"alpha", "beta"}) {
       const double x = std::string(key) == "alpha" ? c.alpha : c.beta;
       if (x != std::floor(x))
-        src.fail(node_of(key), std::string(key) + " must be a whole number for int32 cases, got " +
-                                   std::to_string(x));
+        fail(pos_of(key), std::string(key) + " must be a whole number for int32 cases, got " +
+                              std::to_string(x));
     }
   }
-  // What each variant uses; parameters it ignores are cleared so duplicates collapse.
-  const bool uses_tile =
-      (c.family == "matmul" && (c.variant == "tiled" || c.variant == "tiled_rb")) ||
-      c.family == "tile_average" || c.family == "tile_index";
-  const bool uses_team = c.family != "matmul" ? !(c.family == "axpby" && c.variant != "team")
-                                              : (c.variant == "tiled" || c.variant == "tiled_rb");
-  if (!uses_tile)
-    c.tile = 0;
-  if (!uses_team)
-    c.team_size = 0;
-  // Only tile widths that do not change the result are searched: tile_average's S and
-  // tile_index's shape define the output.
-  c.tile_auto = c.tile_auto && c.family == "matmul" && uses_tile;
-  c.team_auto = c.team_auto && uses_team;
   // A case that sweeps variants (variant left out, or a list) hands one tile list to variants
   // that read it differently: say how to fix that, not only what failed.
   const bool sweeps_variants =
       !spec.params.count("variant") || spec.params.at("variant").size() > 1;
   const std::string split_hint =
-      sweeps_variants ? "; this case sweeps variants that read tile differently (tiled: a width "
-                        "2 to 32, tiled_rb: 64 or 128): split it into one case per variant"
-                      : "";
-  if (c.family == "matmul" && c.variant == "tiled" && c.tile && (c.tile < 2 || c.tile > 32))
-    src.fail(node_of("tile"), "matmul tiled needs a tile width between 2 and 32, got " +
-                                  std::to_string(c.tile) + split_hint);
-  if (c.family == "matmul" && c.variant == "tiled_rb" && c.tile && c.tile != 64 && c.tile != 128)
-    src.fail(node_of("tile"), "matmul tiled_rb needs tile 64 or 128 (or auto), got " +
-                                  std::to_string(c.tile) + split_hint);
-  if (c.family == "tile_index") {
-    if (!c.tile)
-      c.tile = 2;
-    if (!c.tile_cols)
-      c.tile_cols = 3;
-  }
-  if (c.family == "tile_average" && !c.tile)
-    c.tile = 16;
-  if (c.family == "matmul" && c.variant == "tiled" && !c.tile && !c.tile_auto)
-    c.tile = 16;
+      sweeps_variants && !f.tile_sweep_hint.empty() ? "; " + f.tile_sweep_hint : "";
+  const Variant& v = f.variant(c.variant);
+  if (v.reads(Param::tile) && c.tile && !v.takes_tile(c.tile))
+    fail(pos_of("tile"), c.family + " " + c.variant + " needs " + v.tile_rule + ", got " +
+                             std::to_string(c.tile) + split_hint);
+  resolve_parameters(c); // the table's defaults: the case records what will run
   // Explicit inputs.
-  if (spec.has_a || spec.has_b) {
-    if (spec.node["init"] && c.init != "explicit")
-      src.fail(spec.node["init"], "init must be 'explicit' when a/b matrices are given");
+  if (spec.a || spec.b) {
+    if (spec.init && c.init != "explicit")
+      fail(spec.init->pos, "init must be 'explicit' when a/b matrices are given");
     c.init = "explicit";
-    if (!spec.has_a)
-      src.fail(spec.node, "init explicit needs matrix 'a'");
-    c.a_values = read_matrix(src, spec.a, "a", c.m, c.family == "matmul" ? c.k : c.n, c.precision);
-    if (c.family == "matmul") {
-      if (!spec.has_b)
-        src.fail(spec.node, "matmul with explicit inputs needs matrix 'b'");
-      c.b_values = read_matrix(src, spec.b, "b", c.k, c.n, c.precision);
-    } else if (c.family == "axpby") {
-      if (!spec.has_b)
-        src.fail(spec.node, "axpby with explicit inputs needs matrix 'b'");
-      c.b_values = read_matrix(src, spec.b, "b", c.m, c.n, c.precision);
+    if (!spec.a)
+      fail(spec.pos, "init explicit needs matrix 'a'");
+    const bool with_k = c.uses(Param::k); // A is m x k and B k x n, else both m x n
+    c.a_values = matrix_values(*spec.a, "a", c.m, with_k ? c.k : c.n, c.precision);
+    if (f.inputs > 1) {
+      if (!spec.b)
+        fail(spec.pos, c.family + " with explicit inputs needs matrix 'b'");
+      c.b_values = matrix_values(*spec.b, "b", with_k ? c.k : c.m, c.n, c.precision);
     }
   } else if (c.init == "explicit") {
-    src.fail(spec.node["init"], "init explicit needs the matrices 'a' (and 'b')");
+    fail(pos_of("init"), "init explicit needs the matrices 'a' (and 'b')");
   }
-  const YAML::Node size_node = node_of(given.count("m") ? "m" : "n");
-  check_value_range(src, c, size_node, node_of);
+  const Position size_pos = pos_of(given.count("m") ? "m" : "n");
+  check_value_range(c, size_pos, pos_of);
   const bool distributed = limits.ranks > 1;
   if (distributed) {
-    // tile_index maps indices of one matrix for `describe`; there is nothing to distribute.
-    if (c.family == "tile_index")
-      src.fail(spec.node["family"], "tile_index runs on one rank only; run it without mpiexec "
-                                    "(or with one rank), or remove the case from this config");
+    // (tile_index maps indices of one matrix for `describe`: there is nothing to distribute.)
+    if (f.distribution == Distribution::single_rank)
+      fail(spec.family.pos, c.family + " runs on one rank only; run it without mpiexec "
+                                       "(or with one rank), or remove the case from this "
+                                       "config");
     std::string dim;
     const std::string why = parallel::check_fits(c, grid, &dim);
     if (!why.empty())
-      src.fail(given.count(dim) ? given.at(dim) : size_node, why);
+      fail(given.count(dim) ? given.at(dim).pos : size_pos, why);
   }
   const std::uint64_t bytes =
       distributed ? parallel::rank_case_bytes(c, grid, settings.panel) : case_bytes(c);
   if (bytes == kTooLarge)
-    src.fail(size_node, "the case's data size overflows 64 bits; use smaller sizes");
+    fail(size_pos, "the case's data size overflows 64 bits; use smaller sizes");
   if (limits.memory_bytes && bytes > limits.memory_bytes) {
     char buf[200];
     std::snprintf(buf, sizeof buf, "the case needs %.2f GiB%s but %s has %.2f GiB",
                   bytes / 1073741824.0, distributed ? " on the largest rank" : "",
                   limits.memory_name.c_str(), limits.memory_bytes / 1073741824.0);
-    src.fail(size_node, buf);
+    fail(size_pos, buf);
   }
-  c.print =
-      settings.print || (spec.node["print"] && config::read_bool(src, spec.node["print"], "print"));
+  c.print = settings.print || (spec.print && spec.print->as_bool());
 }
 
 // Dimensions of a case's sweep in a fixed order; a zip group is one dimension.
 struct Dim {
   std::vector<std::string> keys;
-  std::vector<std::vector<YAML::Node>> rows; // rows[i][j]: value of keys[j] in step i
+  std::vector<std::vector<Value>> rows; // rows[i][j]: value of keys[j] in step i
 };
 
 std::vector<Dim> sweep_dims(const config::CaseSpec& spec) {
@@ -382,7 +321,7 @@ std::vector<Dim> sweep_dims(const config::CaseSpec& spec) {
       Dim d;
       d.keys = spec.zip_keys;
       for (size_t i = 0; i < spec.zip_values[0].size(); ++i) {
-        std::vector<YAML::Node> row;
+        std::vector<Value> row;
         for (const auto& vals : spec.zip_values)
           row.push_back(vals[i]);
         d.rows.push_back(row);
@@ -399,8 +338,8 @@ std::vector<Dim> sweep_dims(const config::CaseSpec& spec) {
       // No variant: every variant of the family, as if listed in the config.
       Dim d;
       d.keys = {key};
-      for (const auto& v : config::family_variants(spec.family))
-        d.rows.push_back({YAML::Node(v)});
+      for (const auto& v : family(spec.family.as_string()).variant_names())
+        d.rows.push_back({Value{v, v, spec.pos}});
       dims.push_back(d);
     }
   }
@@ -408,11 +347,11 @@ std::vector<Dim> sweep_dims(const config::CaseSpec& spec) {
 }
 
 // Scalars of an explicit matrix, counted without reading them.
-std::uint64_t explicit_values(const YAML::Node& m) {
+std::uint64_t explicit_values(const std::optional<config::Matrix>& m) {
   std::uint64_t count = 0;
-  if (m.IsSequence())
-    for (auto it = m.begin(); it != m.end(); ++it)
-      count = sat_add(count, it->IsSequence() ? it->size() : 1);
+  if (m)
+    for (const auto& row : m->rows)
+      count = sat_add(count, row.is_list ? row.values.size() : 1);
   return count;
 }
 
@@ -431,38 +370,31 @@ void check_expansion(const config::ExperimentConfig& cfg,
     total = sat_add(total, cases);
     const auto& spec = cfg.cases[i];
     if (total > kMaxCases)
-      cfg.source->fail(spec.node, "the config expands to more than " + std::to_string(kMaxCases) +
-                                      " cases (cases[" + std::to_string(i) + "] alone to " +
-                                      (cases == kTooLarge ? std::string("more than 2^64")
-                                                          : std::to_string(cases)) +
-                                      ", the product of its lists); the limit is " +
-                                      std::to_string(kMaxCases) + " (see docs/config.md)");
-    const std::uint64_t values =
-        sat_add(spec.has_a ? explicit_values(spec.a) : 0, spec.has_b ? explicit_values(spec.b) : 0);
+      fail(spec.pos,
+           "the config expands to more than " + std::to_string(kMaxCases) + " cases (cases[" +
+               std::to_string(i) + "] alone to " +
+               (cases == kTooLarge ? std::string("more than 2^64") : std::to_string(cases)) +
+               ", the product of its lists); the limit is " + std::to_string(kMaxCases) +
+               " (see docs/config.md)");
+    const std::uint64_t values = sat_add(explicit_values(spec.a), explicit_values(spec.b));
     if (sat_mul(values, cases) > kMaxExpandedNodes)
-      cfg.source->fail(spec.node, "cases[" + std::to_string(i) +
-                                      "] repeats its explicit matrices (" + std::to_string(values) +
-                                      " values) over " + std::to_string(cases) +
-                                      " cases: more than " + std::to_string(kMaxExpandedNodes) +
-                                      " values in all, the limit (see docs/config.md)");
+      fail(spec.pos, "cases[" + std::to_string(i) + "] repeats its explicit matrices (" +
+                         std::to_string(values) + " values) over " + std::to_string(cases) +
+                         " cases: more than " + std::to_string(kMaxExpandedNodes) +
+                         " values in all, the limit (see docs/config.md)");
   }
 }
 
 Plan expand(const config::ExperimentConfig& cfg, const PlanLimits& limits) {
-  const Source& src = *cfg.source;
   Plan plan;
   plan.settings = cfg.settings;
-  std::string text = cfg.text;
-  for (const auto& o : cfg.overrides)
-    text += "\n--set " + o;
-  plan.config_hash = fnv1a_hex(text);
   // The backend must be compiled in.
   const auto compiled = compiled_backends();
   if (cfg.settings.backend != "auto" &&
       std::find(compiled.begin(), compiled.end(), cfg.settings.backend) == compiled.end())
-    src.fail(cfg.root["backend"], "backend '" + cfg.settings.backend +
-                                      "' is not compiled in; this build has: auto, " +
-                                      join(compiled, ", "));
+    fail(cfg.settings.backend_pos, "backend '" + cfg.settings.backend +
+                                       "' is not compiled in; this build has: auto, " +
+                                       join(compiled, ", "));
   plan.backend = resolve_backend(cfg.settings.backend);
   // The process grid: the config's mpi.grid must use every rank; otherwise the most square one.
   plan.ranks = std::max(1, limits.ranks);
@@ -470,10 +402,10 @@ Plan expand(const config::ExperimentConfig& cfg, const PlanLimits& limits) {
   if (cfg.settings.grid_p > 0) {
     grid = {cfg.settings.grid_p, cfg.settings.grid_q};
     if (grid.ranks() != plan.ranks)
-      src.fail(cfg.root["mpi"]["grid"],
-               "mpi.grid [" + std::to_string(grid.p) + ", " + std::to_string(grid.q) + "] needs " +
-                   std::to_string(grid.ranks()) + " rank(s) but this run has " +
-                   std::to_string(plan.ranks) + " (drop mpi.grid to choose one automatically)");
+      fail(cfg.settings.grid_pos,
+           "mpi.grid [" + std::to_string(grid.p) + ", " + std::to_string(grid.q) + "] needs " +
+               std::to_string(grid.ranks()) + " rank(s) but this run has " +
+               std::to_string(plan.ranks) + " (drop mpi.grid to choose one automatically)");
   }
   plan.grid_p = grid.p;
   plan.grid_q = grid.q;
@@ -491,20 +423,21 @@ Plan expand(const config::ExperimentConfig& cfg, const PlanLimits& limits) {
     std::vector<size_t> pos(dims.size(), 0);
     while (true) {
       Case c;
-      c.family = spec.family;
+      c.family = spec.family.as_string();
       parse_precision(cfg.settings.precision, c.precision);
       c.pinned = cfg.settings.pinned;
-      c.alpha = 2.0;
-      c.beta = -1.0;
-      if (spec.node["init"])
-        c.init = spec.node["init"].Scalar();
-      std::map<std::string, YAML::Node> given;
+      c.alpha = family(c.family).alpha;
+      c.beta = family(c.family).beta;
+      if (spec.init)
+        c.init = spec.init->as_string();
+      std::map<std::string, Value> given;
       for (size_t d = 0; d < dims.size(); ++d)
         for (size_t j = 0; j < dims[d].keys.size(); ++j) {
           given[dims[d].keys[j]] = dims[d].rows[pos[d]][j];
-          assign(src, c, dims[d].keys[j], dims[d].rows[pos[d]][j]);
+          assign(c, dims[d].keys[j], dims[d].rows[pos[d]][j]);
         }
-      check_case(src, spec, c, given, limits, cfg.settings, grid);
+      c.params_used = family(c.family).variant(c.variant).params;
+      check_case(spec, c, given, limits, cfg.settings, grid);
       // Explicit matrices are not part of the id: cases of different config entries stay apart.
       const std::string key = c.id() +
                               (c.init == "explicit" ? "#" + std::to_string(spec_index) : "") +
@@ -528,18 +461,14 @@ Plan expand(const config::ExperimentConfig& cfg, const PlanLimits& limits) {
         break;
     }
   }
+  plan.config_hash = config_hash(plan);
   return plan;
 }
 
 } // namespace
 
 Plan make_plan(const config::ExperimentConfig& cfg, const PlanLimits& limits) {
-  try {
-    return expand(cfg, limits);
-  } catch (const YAML::Exception& e) {
-    // A safety net: a yaml-cpp error still names a position and exits 2, never aborts.
-    cfg.source->fail_at(e.mark, e.msg);
-  }
+  return expand(cfg, limits);
 }
 
 void print_plan(std::ostream& os, const Plan& plan) {

@@ -2,6 +2,7 @@
 // Stage 2 of config -> plan -> run -> report: expand sweeps into concrete cases and check each one
 // (ranges that depend on the family and variant, sizes against the device memory, the backend).
 #include "config/config.hpp"
+#include "kernels/families.hpp"
 #include "plan/case.hpp"
 
 #include <cstdint>
@@ -15,7 +16,7 @@ struct Plan {
   config::Settings settings;
   std::string backend; // resolved: never "auto"
   std::vector<Case> cases;
-  std::string config_hash;    // FNV-1a 64 of the config text and overrides
+  std::string config_hash;    // of the expanded experiment (plan/config_hash.hpp)
   int ranks = 1;              // MPI ranks the plan was made for
   int grid_p = 1, grid_q = 1; // their process grid (parallel/grid.hpp)
 };
@@ -28,8 +29,6 @@ struct PlanLimits {
 
 // Throws config::ConfigError with file:line:col.
 Plan make_plan(const config::ExperimentConfig& cfg, const PlanLimits& limits = {});
-std::uint64_t case_bytes(const Case& c);
 void print_plan(std::ostream& os, const Plan& plan);
-std::string fnv1a_hex(const std::string& text);
 
 } // namespace miniapp

@@ -1,4 +1,5 @@
 #include "report/compare.hpp"
+#include "kernels/families.hpp"
 #include "report/results_writer.hpp"
 
 #include <algorithm>
@@ -56,7 +57,10 @@ bool primary_is_gflops(const std::string& family, RateKind kind) {
     return true;
   if (kind == RateKind::Gbs)
     return false;
-  return family == "matmul"; // compute-bound; the others move data and are judged by GB/s
+  // The family table's primary rate (compute-bound families: GFLOP/s); a family this build does
+  // not know (a results file of another version) is judged by GB/s.
+  const Family* f = find_family(family);
+  return f && f->rate == Rate::gflops;
 }
 
 Cell cell_from(const Row& r, bool gflops, bool with_transfers) {

@@ -1,6 +1,6 @@
 #include "run/autotune.hpp"
 
-#include "kernels/kernel_case.hpp"
+#include "kernels/families.hpp"
 #include "report/results_writer.hpp"
 #include "run/device_info.hpp"
 #include "run/runner.hpp"
@@ -30,17 +30,14 @@ std::string autotune_cache_path() {
 std::vector<int> tile_candidates(const Case& c, bool gpu) {
   if (!c.tile_auto)
     return {c.tile};
-  if (c.variant == "tiled_rb")
-    return {64, 128};
-  if (gpu)
-    return {8, 16, 32};
-  return {4, 8, 16, 32};
+  const Variant& v = family(c.family).variant(c.variant);
+  return gpu ? v.tile_search_gpu : v.tile_search_host;
 }
 
 std::vector<int> team_candidates(const Case& c, bool gpu, int concurrency) {
   if (!c.team_auto)
     return {c.team_size};
-  if (c.family == "matmul")
+  if (!family(c.family).team_search)
     return {0}; // the tile decides the team; 0 = as many as fit
   std::vector<int> out;
   if (gpu) {

@@ -1,5 +1,6 @@
 #include "run/ceilings.hpp"
 
+#include "kernels/families.hpp"
 #include "run/backends.hpp"
 #include "run/timing.hpp"
 
@@ -84,7 +85,8 @@ double MeasuredCeilings::copy_gbs() {
 void MeasuredCeilings::attach(CaseResult& r, const std::string& backend) {
   if (backend != backend_)
     return;
-  if (r.c.family == "matmul") {
+  const Family& f = family(r.c.family);
+  if (f.ceiling == Ceiling::vendor_gemm) {
     if (r.c.precision == Precision::int32)
       return;
     const auto key = std::make_tuple(int(r.c.precision), r.c.m, r.c.n, r.c.k);

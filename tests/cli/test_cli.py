@@ -121,6 +121,9 @@ def test_list():
         expect(word in out, "list names " + word, out)
     # tile_average's default sample size is the plan's (16), not a copy.
     expect(re.search(r"leader: .*tile=16", out), "tile_average default tile", out)
+    # tiled_rb's default is the tile that runs (the family table), not "the kernel's".
+    expect(re.search(r"tiled_rb: .*tile=128", out), "tiled_rb default tile", out)
+    expect(re.search(r"team: .*tile=2, tile_cols=3", out), "tile_index default tile", out)
     code, out, err = run(["list", "systems", "--names"])
     expect(code == 0 and "generic-cpu" in out.split(), "bare system names", out, err)
     code, out, err = run(["list", "famlies"])

@@ -1,0 +1,202 @@
+#include "kernels/families.hpp"
+
+#include "kernels/family_cases.hpp"
+#include "plan/size_math.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <initializer_list>
+
+namespace miniapp {
+
+namespace {
+
+constexpr unsigned bits(std::initializer_list<Param> ps) {
+  unsigned b = 0;
+  for (Param p : ps)
+    b |= unsigned(p);
+  return b;
+}
+
+constexpr Precision f32 = Precision::float32, f64 = Precision::float64;
+
+// Device elements: the inputs and the output, each m x n (or the matmul shapes).
+std::uint64_t matmul_elements(const Case& c) {
+  const std::uint64_t m = size_of(c.m), n = size_of(c.n), k = size_of(c.k);
+  return sat_add(sat_add(sat_mul(m, k), sat_mul(k, n)), sat_mul(m, n));
+}
+std::uint64_t axpby_elements(const Case& c) {
+  return sat_mul(c.in_place ? 2 : 3, sat_mul(size_of(c.m), size_of(c.n)));
+}
+std::uint64_t two_matrices(const Case& c) { // the input and an output no larger than it
+  return sat_mul(2, sat_mul(size_of(c.m), size_of(c.n)));
+}
+std::uint64_t tile_index_elements(const Case& c) { // six int32 index maps of m x n
+  return sat_mul(6, sat_mul(size_of(c.m), size_of(c.n)));
+}
+
+std::vector<ResultBound> matmul_bounds(const Case& c, double a, double b) {
+  return {{"a sum of k products of the inputs", double(c.k) * a * b, ""}};
+}
+std::vector<ResultBound> axpby_bounds(const Case& c, double a, double b) {
+  return {{"alpha", std::fabs(c.alpha), "alpha"},
+          {"beta", std::fabs(c.beta), "beta"},
+          {"alpha * A + beta * B", std::fabs(c.alpha) * a + std::fabs(c.beta) * b, "alpha"}};
+}
+std::vector<ResultBound> tile_average_bounds(const Case& c, double a, double) {
+  return {{"a sum over one S x S tile", double(c.tile) * double(c.tile) * a, ""}};
+}
+std::vector<ResultBound> no_bounds(const Case&, double, double) {
+  return {};
+}
+
+// The table: one row per family. Field order (families.hpp):
+//   Family  {name, variants, tile_cols, alpha, beta, inputs, inputs_are_values, distribution,
+//            blocks_in_tiles, rate, ceiling, team_search, bench_compute_sizes, elements,
+//            result_bounds, tile_sweep_hint, make}
+//   Variant {name, params, tile, tile_min, tile_max, tile_values, tile_rule, tile_search_host,
+//            tile_search_gpu, bench}
+//   BenchSpec {precisions, tiles, tile_segment, max_n, validate_max_n}
+constexpr unsigned kTiledMatmul = bits({Param::k, Param::tile, Param::team_size});
+constexpr unsigned kTiled = bits({Param::tile, Param::team_size});
+constexpr unsigned kAxpby = bits({Param::alpha, Param::beta, Param::in_place});
+// The float64 host reference of a product costs seconds to minutes beyond 2048.
+constexpr std::int64_t kCheckedProduct = 2048;
+
+// clang-format off
+std::vector<Family> make_table() {
+  return {
+      {"matmul",
+       {{"flat", bits({Param::k}), 0, 0, 0, {}, "", {}, {},
+         {{f32}, {0}, "", 4096, kCheckedProduct}},
+        {"tiled", kTiledMatmul, 16, 2, 32, {}, "a tile width between 2 and 32",
+         {4, 8, 16, 32}, {8, 16, 32}, {{f32}, {16, 32}, "", 0, kCheckedProduct}},
+        {"tiled_rb", kTiledMatmul, 128, 0, 0, {64, 128}, "tile 64 or 128 (or auto)",
+         {64, 128}, {64, 128}, {{f32, f64}, {128}, "", 0, kCheckedProduct}},
+        {"vendor", bits({Param::k}), 0, 0, 0, {}, "", {}, {},
+         {{f32, f64}, {0}, "", 0, kCheckedProduct}}},
+       0, 1, 1, 2, true, Distribution::summa, false, Rate::gflops, Ceiling::vendor_gemm, false,
+       true, matmul_elements, matmul_bounds,
+       "this case sweeps variants that read tile differently (tiled: a width 2 to 32, tiled_rb: "
+       "64 or 128): split it into one case per variant",
+       kernels::make_matmul_case},
+      {"axpby",
+       {{"flat", kAxpby, 0, 0, 0, {}, "", {}, {}, {{f32}}},
+        {"mdrange", kAxpby, 0, 0, 0, {}, "", {}, {}, {{f32}}},
+        {"team", kAxpby | bits({Param::team_size}), 0, 0, 0, {}, "", {}, {}, {{f32}}}},
+       0, 2.0, -1.0, 2, true, Distribution::local_blocks, false, Rate::gbs,
+       Ceiling::copy_bandwidth, true, false, axpby_elements, axpby_bounds, "",
+       kernels::make_axpby_case},
+      {"tile_average",
+       {{"leader", kTiled, 16, 0, 0, {}, "", {}, {}, {{f32}, {16, 32}, "S"}},
+        {"team_reduce", kTiled, 16, 0, 0, {}, "", {}, {}, {{f32}, {16, 32}, "S"}}},
+       0, 1, 1, 1, true, Distribution::local_blocks, true, Rate::gbs, Ceiling::copy_bandwidth,
+       true, false, two_matrices, tile_average_bounds, "", kernels::make_tile_average_case},
+      {"tile_index",
+       {{"team", kTiled | bits({Param::tile_cols}), 2, 0, 0, {}, "", {}, {}, {}}},
+       3, 1, 1, 1, false, Distribution::single_rank, false, Rate::gbs, Ceiling::copy_bandwidth,
+       true, false, tile_index_elements, no_bounds, "", kernels::make_tile_index_case},
+  };
+}
+// clang-format on
+
+} // namespace
+
+bool Variant::takes_tile(int t) const {
+  if (!tile_values.empty())
+    return std::find(tile_values.begin(), tile_values.end(), t) != tile_values.end();
+  return tile_max == 0 || (t >= tile_min && t <= tile_max);
+}
+
+const Variant* Family::find_variant(const std::string& v) const {
+  for (const auto& x : variants)
+    if (x.name == v)
+      return &x;
+  return nullptr;
+}
+
+const Variant& Family::variant(const std::string& v) const {
+  if (const Variant* x = find_variant(v))
+    return *x;
+  throw UnknownFamily("unknown " + name + " variant '" + v + "'");
+}
+
+std::vector<std::string> Family::variant_names() const {
+  std::vector<std::string> out;
+  for (const auto& v : variants)
+    out.push_back(v.name);
+  return out;
+}
+
+const std::vector<Family>& families() {
+  static const std::vector<Family> table = make_table();
+  return table;
+}
+
+std::vector<std::string> family_names() {
+  std::vector<std::string> out;
+  for (const auto& f : families())
+    out.push_back(f.name);
+  return out;
+}
+
+const Family* find_family(const std::string& name) {
+  for (const auto& f : families())
+    if (f.name == name)
+      return &f;
+  return nullptr;
+}
+
+const Family& family(const std::string& name) {
+  if (const Family* f = find_family(name))
+    return *f;
+  std::string known;
+  for (const auto& f : families())
+    known += (known.empty() ? "" : ", ") + f.name;
+  throw UnknownFamily("unknown kernel family '" + name + "' (known: " + known + ")");
+}
+
+void resolve_parameters(Case& c) {
+  const Family& f = family(c.family);
+  const Variant& v = f.variant(c.variant);
+  c.params_used = v.params;
+  // 'auto' is searched only where the search has candidates; elsewhere the default applies.
+  c.tile_auto = c.tile_auto && v.reads(Param::tile) && !v.tile_search_host.empty();
+  c.team_auto = c.team_auto && v.reads(Param::team_size);
+  // Parameters the variant does not read are cleared, so cases that differ only in them are one.
+  if (!v.reads(Param::k))
+    c.k = 0;
+  if (!v.reads(Param::tile))
+    c.tile = 0;
+  else if (!c.tile && !c.tile_auto)
+    c.tile = v.tile;
+  if (!v.reads(Param::tile_cols))
+    c.tile_cols = 0;
+  else if (!c.tile_cols)
+    c.tile_cols = f.tile_cols;
+  if (!v.reads(Param::team_size))
+    c.team_size = 0;
+  if (!v.reads(Param::in_place))
+    c.in_place = false;
+}
+
+std::uint64_t case_bytes(const Case& c) {
+  const std::uint64_t e = c.precision == Precision::float64 ? 8 : 4;
+  return sat_mul(family(c.family).elements(c), e);
+}
+
+std::unique_ptr<KernelCase> make_kernel_case(const Case& c, const std::string& backend,
+                                             const Block& block) {
+  const Family& f = family(c.family);
+  const Variant& v = f.variant(c.variant);
+  // The factories have no defaults of their own: the plan (resolve_parameters) settled them.
+  if (v.reads(Param::tile) && c.tile < 1)
+    throw UnsupportedCase(c.family + " " + c.variant + " needs a tile (got " +
+                          std::to_string(c.tile) + "; resolve_parameters sets the default)");
+  if (v.reads(Param::tile_cols) && c.tile_cols < 1)
+    throw UnsupportedCase(c.family + " " + c.variant + " needs tile_cols (got " +
+                          std::to_string(c.tile_cols) + ")");
+  return f.make(c, backend, block);
+}
+
+} // namespace miniapp

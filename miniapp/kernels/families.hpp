@@ -1,0 +1,110 @@
+#pragma once
+// What a kernel family IS, said once: its variants, the parameters each variant reads and their
+// defaults (the only place defaults live), the accepted tile values, the device bytes of a case,
+// how it spreads over MPI ranks, the rate it is judged by and its ceiling, the autotuner's
+// candidates, the benchmarks miniapp-bench registers, and the factory of its KernelCase.
+// Config checking, plan expansion, the grid, autotune, ceilings, miniapp-bench, `miniapp list`
+// and compare ask this table; none of them names a family.
+//
+// Adding a family: its kernels and KernelCase in its own kernels/<family>*.{hpp,cpp}, its factory
+// declared in kernels/family_cases.hpp, and ONE row in families.cpp (docs/kernels.md).
+#include "kernels/kernel_case.hpp"
+#include "plan/case.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace miniapp {
+
+// How a case spreads over the ranks of an MPI run.
+enum class Distribution {
+  local_blocks, // each rank runs the one-rank case on its block; no communication
+  summa,        // SUMMA over the process grid (parallel/summa.hpp)
+  single_rank,  // nothing to distribute: refused when the run has several ranks
+};
+
+enum class Rate { gflops, gbs }; // the rate a case is judged and compared by
+enum class Ceiling { vendor_gemm, copy_bandwidth };
+
+using KernelFactory = std::unique_ptr<KernelCase> (*)(const Case&, const std::string& backend,
+                                                      const Block& block);
+
+// What miniapp-bench registers for a variant: one benchmark per precision and tile; the names are
+// built from this spec (family/variant[tile]/precision[/<tile_segment><tile>]/n).
+struct BenchSpec {
+  std::vector<Precision> precisions; // empty: not benchmarked
+  std::vector<int> tiles = {0};      // 0: the variant's default tile, not named
+  std::string tile_segment;          // "": the tile joins the variant ("tiled16"); "S": "/S16"
+  std::int64_t max_n = 0;            // larger sizes are left out (0: none)
+  std::int64_t validate_max_n = 0;   // larger sizes are timed unvalidated (0: all validated)
+};
+
+struct Variant {
+  std::string name;
+  unsigned params = 0; // Param bits this variant reads (Case::params_used)
+  int tile = 0;        // the default tile (0: reads none, or found by 'tile: auto' only)
+  // The tiles it takes beyond the generic 1..kMaxTileSide: a range, or a list of values; `rule`
+  // says it for messages ("a tile width between 2 and 32").
+  int tile_min = 0, tile_max = 0;
+  std::vector<int> tile_values;
+  std::string tile_rule;
+  // 'tile: auto' searches these (empty: the tile defines the output, auto is not searched and the
+  // default applies).
+  std::vector<int> tile_search_host, tile_search_gpu;
+  BenchSpec bench;
+  bool reads(Param p) const { return (params & unsigned(p)) != 0; }
+  // Whether the variant takes this tile (within the generic 1..kMaxTileSide the plan checked).
+  bool takes_tile(int tile) const;
+};
+
+// The largest magnitude a case's kernel forms from inputs of magnitude a and b: what, how large,
+// and the key an error points at ("" = the size).
+struct ResultBound {
+  std::string what;
+  double value = 0;
+  std::string key;
+};
+
+struct Family {
+  std::string name;
+  std::vector<Variant> variants;
+  int tile_cols = 0;             // default tile_cols (variants reading Param::tile_cols)
+  double alpha = 1, beta = 1;    // defaults (variants reading Param::alpha / beta)
+  int inputs = 1;                // input matrices: a (m x n, or m x k with k) and b (2 inputs)
+  bool inputs_are_values = true; // false: the inputs are not read (tile_index maps indices)
+  Distribution distribution = Distribution::single_rank;
+  bool blocks_in_tiles = false; // local blocks are cut in whole tiles (no tile on two ranks)
+  Rate rate = Rate::gbs;
+  Ceiling ceiling = Ceiling::copy_bandwidth;
+  bool team_search = true; // 'team_size: auto' searches team sizes (else the tile decides: 0)
+  bool bench_compute_sizes = false; // miniapp-bench's GEMM sizes instead of its stream sizes
+  std::uint64_t (*elements)(const Case&) = nullptr; // device elements of a case (saturating)
+  std::vector<ResultBound> (*result_bounds)(const Case&, double a, double b) = nullptr;
+  std::string tile_sweep_hint; // why one tile list cannot serve all variants (messages)
+  KernelFactory make = nullptr;
+
+  const Variant& variant(const std::string& name) const; // throws UnknownFamily
+  const Variant* find_variant(const std::string& name) const;
+  std::vector<std::string> variant_names() const;
+};
+
+struct UnknownFamily : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+const std::vector<Family>& families();
+std::vector<std::string> family_names();
+const Family* find_family(const std::string& name); // nullptr when unknown
+// Throws UnknownFamily: an unknown name never falls into another family's numbers.
+const Family& family(const std::string& name);
+
+// Sets every parameter c's variant reads but c leaves at 0 to the table's default, clears the
+// ones it does not read, and records which it reads (Case::params_used).
+void resolve_parameters(Case& c);
+// Device bytes of the case on one rank (saturating at kTooLarge, plan/size_math.hpp).
+std::uint64_t case_bytes(const Case& c);
+
+} // namespace miniapp

@@ -1,0 +1,70 @@
+#include "plan/config_hash.hpp"
+
+#include "plan/plan.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+namespace miniapp {
+
+namespace {
+// %.17g: a double written so that it reads back as the same double.
+std::string exact(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+void matrix(std::ostream& os, const char* name, const std::vector<std::vector<double>>& m) {
+  if (m.empty())
+    return;
+  os << " " << name << "=[";
+  for (const auto& row : m) {
+    os << "[";
+    for (size_t j = 0; j < row.size(); ++j)
+      os << (j ? "," : "") << exact(row[j]);
+    os << "]";
+  }
+  os << "]";
+}
+} // namespace
+
+std::string canonical_experiment(const Plan& plan) {
+  const auto& s = plan.settings;
+  std::ostringstream os;
+  // Settings that change what is measured. Not: name and description (labels), output.* (where
+  // results go), print (what is shown after the run), and the rank count: like threads, it is how
+  // a run was made, which compare shows and warns about on its own, so the runs of a scaling
+  // study share their config's hash. mpi.* counts as written (0 = chosen from the ranks).
+  os << "backend=" << plan.backend << "\nwarmup=" << s.warmup << "\nrepetitions=" << s.repetitions
+     << "\nvalidation=" << (s.validate ? "on" : "off") << " rtol=" << exact(s.rtol)
+     << "\nmpi.grid=" << s.grid_p << "x" << s.grid_q << " mpi.panel=" << s.panel << "\n";
+  for (const Case& c : plan.cases) {
+    os << "case " << c.family << " " << c.variant << " " << to_string(c.precision) << " m=" << c.m
+       << " n=" << c.n << " k=" << c.k
+       << " tile=" << (c.tile_auto ? "auto" : std::to_string(c.tile))
+       << " tile_cols=" << c.tile_cols
+       << " team_size=" << (c.team_auto ? "auto" : std::to_string(c.team_size))
+       << " alpha=" << exact(c.alpha) << " beta=" << exact(c.beta) << " in_place=" << c.in_place
+       << " pinned=" << c.pinned << " init=" << c.init << " seed=" << c.seed;
+    matrix(os, "a", c.a_values);
+    matrix(os, "b", c.b_values);
+    os << "\n";
+  }
+  return os.str();
+}
+
+std::string fnv1a_hex(const std::string& text) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char ch : text)
+    h = (h ^ ch) * 1099511628211ull;
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+std::string config_hash(const Plan& plan) {
+  return fnv1a_hex(canonical_experiment(plan));
+}
+
+} // namespace miniapp

@@ -1,0 +1,109 @@
+// The config hash is taken over the expanded experiment (plan/config_hash.hpp), not the file's
+// text: what does not change what is measured does not change the hash, and what does, does.
+#include "config/config.hpp"
+#include "plan/config_hash.hpp"
+#include "plan/plan.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace miniapp {
+namespace {
+
+std::string hash_of(const std::string& text, const std::vector<std::string>& overrides = {}) {
+  return make_plan(config::parse_config("test.yaml", text, overrides)).config_hash;
+}
+
+const std::string base = "name: hashed\n"
+                         "repetitions: 10\n"
+                         "cases:\n"
+                         "  - family: matmul\n"
+                         "    variant: [flat, tiled_rb]\n"
+                         "    n: [16, 32]\n";
+
+TEST(ConfigHash, CommentsFormattingAndKeyOrderDoNotCount) {
+  const std::string reordered = "# a comment\n"
+                                "cases:\n"
+                                "  - {n: [16,   32], variant: [flat, tiled_rb], family: matmul}"
+                                "  # trailing\n"
+                                "repetitions: 10\n"
+                                "name: hashed\n";
+  EXPECT_EQ(hash_of(base), hash_of(reordered));
+}
+
+TEST(ConfigHash, LabelsOutputAndPrintDoNotCount) {
+  EXPECT_EQ(hash_of(base), hash_of(base + "description: another words\n"
+                                          "output: {directory: elsewhere, formats: [json], "
+                                          "print: true}\n"));
+  EXPECT_EQ(hash_of(base), hash_of(base, {"name=renamed", "output.directory=/tmp/x"}));
+}
+
+TEST(ConfigHash, ASetThatChangesNothingDoesNotCount) {
+  EXPECT_EQ(hash_of(base), hash_of(base, {"repetitions=10"}));
+  // Written-out defaults are the same experiment: warmup 2, tiled_rb's tile 128.
+  EXPECT_EQ(hash_of(base), hash_of(base, {"warmup=2"}));
+  const std::string one = "name: h\ncases:\n  - {family: matmul, variant: tiled_rb, n: 64}\n";
+  EXPECT_EQ(hash_of(one), hash_of(one, {"cases.0.tile=128"}));
+}
+
+TEST(ConfigHash, WhatIsMeasuredCounts) {
+  const std::string h = hash_of(base);
+  EXPECT_NE(h, hash_of(base, {"repetitions=11"}));
+  EXPECT_NE(h, hash_of(base, {"cases.0.n=[16, 33]"}));
+  EXPECT_NE(h, hash_of(base, {"precision=float64"}));
+  EXPECT_NE(h, hash_of(base, {"validation.rtol=0.001"}));
+  EXPECT_NE(h, hash_of(base, {"cases.0.seed=7"}));
+  EXPECT_NE(h, hash_of(base, {"cases.0.variant=[flat]"}));
+  // Explicit inputs: one value changed is another experiment.
+  const std::string expl = "name: e\ncases:\n  - {family: axpby, variant: flat, m: 1, n: 2, "
+                           "a: [[1, 2]], b: [[3, 4]]}\n";
+  EXPECT_NE(hash_of(expl), hash_of(expl, {"cases.0.b=[[3, 5]]"}));
+  // Doubles count to the last bit, not to 6 digits.
+  const std::string ax = "name: a\ncases:\n  - {family: axpby, variant: flat, n: 8}\n";
+  EXPECT_NE(hash_of(ax, {"cases.0.alpha=0.1234567"}), hash_of(ax, {"cases.0.alpha=0.1234568"}));
+}
+
+TEST(ConfigHash, CanonicalTextNamesEveryCaseParameter) {
+  const Plan p = make_plan(config::parse_config("t.yaml", base, {}));
+  const std::string text = canonical_experiment(p);
+  EXPECT_NE(text.find("case matmul tiled_rb float32 m=32 n=32 k=32 tile=128"), std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("hashed"), std::string::npos) << "the name does not count";
+  EXPECT_EQ(p.config_hash, fnv1a_hex(text));
+}
+
+} // namespace
+} // namespace miniapp
+
+namespace miniapp {
+namespace {
+
+// The plan reads typed values only (config/value.hpp): a config built without any YAML plans,
+// and the plan's errors point at the positions the values carry.
+TEST(TypedConfig, PlanReadsValuesAndFailsAtTheirPositions) {
+  config::ExperimentConfig cfg;
+  cfg.settings.name = "typed";
+  config::CaseSpec spec;
+  spec.pos = {"made.yaml", 3, 5};
+  spec.family = {std::string("axpby"), "axpby", {"made.yaml", 3, 13}};
+  spec.params["variant"] = {{std::string("team"), "team", {"made.yaml", 4, 14}}};
+  spec.params["n"] = {{std::int64_t(16), "16", {"made.yaml", 5, 8}},
+                      {std::int64_t(0), "0", {"made.yaml", 5, 12}}};
+  cfg.cases.push_back(spec);
+  try {
+    make_plan(cfg);
+    FAIL() << "n: 0 accepted";
+  } catch (const config::ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()), "made.yaml:5:12: n must be between 1 and 2147483647, got 0");
+  }
+  cfg.cases[0].params["n"].pop_back();
+  const Plan p = make_plan(cfg);
+  ASSERT_EQ(p.cases.size(), 1u);
+  EXPECT_EQ(p.cases[0].n, 16);
+  EXPECT_EQ(p.cases[0].alpha, 2.0); // the family table's default
+}
+
+} // namespace
+} // namespace miniapp

@@ -1,0 +1,146 @@
+// The family table (kernels/families.hpp) is the one place a family's facts live: the plan records
+// the parameters that run, a kernel factory has no defaults of its own, and a name the table does
+// not know never reaches another family's numbers.
+#include "config/config.hpp"
+#include "kernels/families.hpp"
+#include "plan/plan.hpp"
+#include "run/backends.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace miniapp {
+namespace {
+
+Case only_case(const std::string& case_line) {
+  const Plan p =
+      make_plan(config::parse_config("test.yaml", "name: t\ncases:\n  - " + case_line + "\n", {}));
+  EXPECT_EQ(p.cases.size(), 1u);
+  return p.cases.at(0);
+}
+
+std::vector<double> run_and_fetch(const Case& c) {
+  auto k = make_kernel_case(c, compiled_backends().at(0));
+  k->upload();
+  k->poison();
+  k->run();
+  k->fence();
+  k->download();
+  EXPECT_TRUE(k->validate(0).passed) << c.id();
+  return k->result();
+}
+
+// The defect: a tiled_rb case with no tile was recorded as tile 0 while 128 ran.
+TEST(Families, TiledRbWithoutTileRecordsTheTileThatRuns) {
+  const Case c = only_case("{family: matmul, variant: tiled_rb, n: 64}");
+  EXPECT_EQ(c.tile, 128);
+  EXPECT_TRUE(c.uses(Param::tile));
+  EXPECT_NE(c.id().find("tile=128"), std::string::npos) << c.id();
+  // ... and the same case with the tile written out is the same case.
+  const Plan p = make_plan(config::parse_config(
+      "test.yaml",
+      "name: t\ncases:\n  - {family: matmul, variant: tiled_rb, n: 64, tile: [128, 64]}\n"
+      "  - {family: matmul, variant: tiled_rb, n: 64}\n",
+      {}));
+  EXPECT_EQ(p.cases.size(), 2u);
+}
+
+// tile_average's S: 16 in the plan, and the kernel averages 16 x 16 tiles (it used to take 2).
+TEST(Families, TileAverageDefaultIsTheSampleTheKernelUses) {
+  Case c = only_case("{family: tile_average, variant: leader, n: 32, init: ones}");
+  EXPECT_EQ(c.tile, 16);
+  EXPECT_EQ(run_and_fetch(c).size(), 4u); // (32/16) x (32/16) averages
+}
+
+// tile_index: tile_cols is 3 in the plan and in the map (the kernel used to take the rows, 2).
+TEST(Families, TileIndexDefaultColumnsAreTheOnesTheKernelUses) {
+  Case c = only_case("{family: tile_index, n: 8}");
+  EXPECT_EQ(c.tile, 2);
+  EXPECT_EQ(c.tile_cols, 3);
+  const std::vector<double> map = run_and_fetch(c);
+  // Element (0, 7), field 3: its tile column, 7 / 3.
+  EXPECT_EQ(map.at((0 * 8 + 7) * 6 + 3), 2.0);
+}
+
+// A factory receives resolved parameters: it refuses a case without them rather than guess.
+TEST(Families, FactoriesHaveNoDefaults) {
+  Case c;
+  c.family = "tile_average";
+  c.variant = "leader";
+  c.m = c.n = 8;
+  EXPECT_THROW(make_kernel_case(c, compiled_backends().at(0)), UnsupportedCase);
+  resolve_parameters(c);
+  EXPECT_EQ(c.tile, family("tile_average").variant("leader").tile);
+  EXPECT_NO_THROW(make_kernel_case(c, compiled_backends().at(0)));
+}
+
+TEST(Families, UnknownFamilyThrowsInsteadOfBorrowingNumbers) {
+  Case c;
+  c.family = "tile_indx";
+  c.variant = "team";
+  c.m = c.n = 8;
+  EXPECT_THROW(family("tile_indx"), UnknownFamily);
+  EXPECT_EQ(find_family("tile_indx"), nullptr);
+  EXPECT_THROW(case_bytes(c), UnknownFamily); // it used to get tile_index's byte count
+  EXPECT_THROW(make_kernel_case(c, compiled_backends().at(0)), UnknownFamily);
+  EXPECT_THROW(resolve_parameters(c), UnknownFamily);
+  c.family = "matmul";
+  c.variant = "team";
+  EXPECT_THROW(make_kernel_case(c, compiled_backends().at(0)), UnknownFamily);
+}
+
+// Every row's factory builds, runs and validates every variant on the host backends.
+TEST(Families, EveryVariantBuildsOnTheHostBackends) {
+  for (const std::string& backend : compiled_backends()) {
+    if (backend == "cuda" || backend == "hip")
+      continue;
+    for (const Family& f : families())
+      for (const Variant& v : f.variants) {
+        Case c;
+        c.family = f.name;
+        c.variant = v.name;
+        c.precision = Precision::float64;
+        c.m = 7;
+        c.n = 9;
+        c.k = 5;
+        c.alpha = f.alpha;
+        c.beta = f.beta;
+        resolve_parameters(c);
+        auto k = make_kernel_case(c, backend);
+        EXPECT_EQ(k->label(), "miniapp::" + f.name + "::" + v.name);
+        k->upload();
+        k->poison();
+        k->run();
+        k->fence();
+        k->download();
+        EXPECT_TRUE(k->validate(0).passed) << backend << " " << c.id();
+      }
+  }
+}
+
+// The plan records which parameters a variant reads, from the table; the others are cleared.
+TEST(Families, PlanRecordsTheParametersAVariantReads) {
+  const Case flat = only_case("{family: matmul, variant: flat, n: 8, tile: 16, team_size: 4}");
+  EXPECT_EQ(flat.params_used, family("matmul").variant("flat").params);
+  EXPECT_FALSE(flat.uses(Param::tile));
+  EXPECT_EQ(flat.tile, 0);
+  EXPECT_EQ(flat.team_size, 0);
+  const Case axpby = only_case("{family: axpby, variant: flat, n: 8}");
+  EXPECT_TRUE(axpby.uses(Param::alpha));
+  EXPECT_FALSE(axpby.uses(Param::k));
+  EXPECT_EQ(axpby.alpha, family("axpby").alpha);
+  EXPECT_EQ(axpby.beta, family("axpby").beta);
+}
+
+// Device bytes come from the row: matmul's three matrices, axpby's two or three.
+TEST(Families, CaseBytesFromTheTable) {
+  const Case mm = only_case("{family: matmul, variant: flat, m: 10, n: 20, k: 30}");
+  EXPECT_EQ(case_bytes(mm), 4u * (10 * 30 + 30 * 20 + 10 * 20));
+  const Case ax = only_case("{family: axpby, variant: flat, n: 10, in_place: true}");
+  EXPECT_EQ(case_bytes(ax), 4u * 2 * 100);
+}
+
+} // namespace
+} // namespace miniapp
