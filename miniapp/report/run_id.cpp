@@ -1,6 +1,6 @@
 #include "report/run_id.hpp"
 
-#include "plan/plan.hpp"
+#include "plan/config_hash.hpp"
 
 #include <cctype>
 #include <cstdio>
