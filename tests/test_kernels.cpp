@@ -3,6 +3,7 @@
 // host reference; and the worked examples of the source documents, exactly.
 #include "kernels/executor.hpp"
 #include "kernels/kernel_case.hpp"
+#include "backend_params.hpp"
 #include "kernels/tile_index_case.hpp"
 #include "run/backends.hpp"
 
@@ -14,7 +15,7 @@
 namespace miniapp {
 namespace {
 
-using Param = std::tuple<std::string, Precision>;
+using Param = BackendPrecision;
 
 std::vector<double> run_and_fetch(const Case& c, const std::string& backend,
                                   Validation* v = nullptr) {
@@ -131,19 +132,8 @@ TEST_P(Kernels, ValidationCatchesUnwrittenOutput) {
   EXPECT_EQ(v.bad_elements, 90);
 }
 
-std::vector<Param> all_params() {
-  std::vector<Param> p;
-  for (const auto& b : compiled_backends())
-    for (Precision t : {Precision::int32, Precision::float32, Precision::float64})
-      p.emplace_back(b, t);
-  return p;
-}
-
-INSTANTIATE_TEST_SUITE_P(AllBackends, Kernels, ::testing::ValuesIn(all_params()),
-                         [](const ::testing::TestParamInfo<Param>& info) {
-                           return std::get<0>(info.param) + "_" +
-                                  to_string(std::get<1>(info.param));
-                         });
+INSTANTIATE_TEST_SUITE_P(AllBackends, Kernels, ::testing::ValuesIn(all_backend_precisions()),
+                         backend_precision_name);
 
 // The worked examples of the source documents, exactly.
 class WorkedExamples : public ::testing::TestWithParam<std::string> {};
