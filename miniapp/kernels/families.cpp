@@ -1,6 +1,7 @@
 #include "kernels/families.hpp"
 
 #include "kernels/family_cases.hpp"
+#include "kernels/transpose_case.hpp"
 #include "plan/size_math.hpp"
 
 #include <algorithm>
@@ -96,6 +97,13 @@ std::vector<Family> make_table() {
        {{"team", kTiled | bits({Param::tile_cols}), 2, 0, 0, {}, "", {}, {}, {}}},
        3, 1, 1, 1, false, Distribution::single_rank, false, Rate::gbs, Ceiling::copy_bandwidth,
        true, false, tile_index_elements, no_bounds, "", kernels::make_tile_index_case},
+      {"transpose",
+       {{"flat", 0, 0, 0, 0, {}, "", {}, {}, {{f32, f64}}},
+        {"tiled", kTiled, 32, kernels::kTransposeTileMin, kernels::kTransposeTileMax, {},
+         "a tile width between 2 and 64", {}, {},
+         {{f32, f64}, {32}, ""}}},
+       0, 1, 1, 1, true, Distribution::single_rank, false, Rate::gbs, Ceiling::copy_bandwidth,
+       true, false, two_matrices, no_bounds, "", kernels::make_transpose_case},
   };
 }
 // clang-format on

@@ -1,0 +1,122 @@
+#pragma once
+// transpose family: B = A^T, A is m x n and B is n x m, both row-major.
+//   flat   one work item per output element (1D range over B's storage)
+//   tiled  the classic scratch-pad transpose: a team per T x T tile of A, loaded into team scratch
+//          with coalesced reads, a barrier, written out transposed with coalesced writes; the
+//          scratch tile is T x (T + 1) (one column of padding against shared-memory bank conflicts)
+// Both move values and compute nothing, so the host check below is exact.
+#include "kernels/transpose_case.hpp" // kTransposeTileMin/Max
+#include "kernels/case_support.hpp"
+#include "kernels/launch_limits.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <climits>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace miniapp::kernels {
+
+// Scratch bytes of one T x (T + 1) tile of elements of type T.
+template <class T>
+std::size_t transpose_tile_bytes(int tile) {
+  return sizeof(T) * std::size_t(tile) * std::size_t(tile + 1);
+}
+
+template <class Exec, class VA, class VB>
+void transpose_flat(const Exec& exec, const VA& A, const VB& B) {
+  // A 1D range over B's contiguous storage: neighbouring work items write neighbouring addresses
+  // (coalesced writes on GPUs) and read A down a column (strided reads). Reads that miss only
+  // cost the lines they fetch, and the next items reuse those lines from cache; scattered writes
+  // would make every warp store 32 partial sectors instead. A 2D MDRange is not used: Kokkos 3.4's
+  // CUDA MDRange puts threadIdx.x on the first index whatever the iteration order, so a warp would
+  // walk B down a column (see axpby_mdrange).
+  const auto* pa = A.data();
+  auto* pb = B.data();
+  const std::int64_t m = A.extent(0), n = A.extent(1);
+  Kokkos::parallel_for(
+      "miniapp::transpose::flat",
+      Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, m * n),
+      KOKKOS_LAMBDA(const std::int64_t o) {
+        const std::int64_t i = o / m, j = o % m; // B(i, j) = A(j, i)
+        pb[o] = pa[j * n + i];
+      });
+}
+
+template <class Exec, class VA, class VB>
+void transpose_tiled(const Exec& exec, const VA& A, const VB& B, int tile, int team_size = 0) {
+  using T = typename VB::non_const_value_type;
+  using Policy = Kokkos::TeamPolicy<Exec>;
+  using Member = typename Policy::member_type;
+  const char* label = "miniapp::transpose::tiled";
+  const std::int64_t m = A.extent(0), n = A.extent(1);
+  const int TS = tile;
+  const std::int64_t tiles_n = (n + TS - 1) / TS;
+  const std::int64_t league = ((m + TS - 1) / TS) * tiles_n;
+  if (league > INT_MAX)
+    throw LaunchError(std::string(label) + ": " + std::to_string(league) +
+                      " tiles, more than a league of " + std::to_string(INT_MAX) +
+                      " teams; use a larger tile");
+  const std::size_t bytes = transpose_tile_bytes<T>(TS);
+  check_scratch<Policy>(label, bytes);
+  const T* pa = A.data();
+  T* pb = B.data();
+  auto body = KOKKOS_LAMBDA(const Member& team) {
+    // Stride T + 1: element (r, c) lives at r * (T + 1) + c, so a column of the tile spans T
+    // different banks instead of one (with T = 32 and 4-byte words, an unpadded column read would
+    // hit the same bank 32 times and serialise the warp).
+    T* s = static_cast<T*>(team.team_scratch(0).get_shmem(sizeof(T) * TS * (TS + 1)));
+    const std::int64_t r0 = (team.league_rank() / tiles_n) * TS;
+    const std::int64_t c0 = (team.league_rank() % tiles_n) * TS;
+    const int rows = r0 + TS <= m ? TS : int(m - r0); // edge tiles hold fewer rows / columns
+    const int cols = c0 + TS <= n ? TS : int(n - c0);
+    // Load: consecutive team ranks take consecutive columns of one row of A (coalesced reads).
+    for (int l = team.team_rank(); l < TS * TS; l += team.team_size()) {
+      const int r = l / TS, c = l % TS;
+      if (r < rows && c < cols)
+        s[r * (TS + 1) + c] = pa[(r0 + r) * n + c0 + c];
+    }
+    team.team_barrier(); // the whole tile is in scratch before anyone reads another's element
+    // Store: consecutive team ranks take consecutive columns of one row of B, i.e. consecutive
+    // rows of one column of the tile (coalesced writes; the padding keeps the scratch reads apart).
+    for (int l = team.team_rank(); l < TS * TS; l += team.team_size()) {
+      const int r = l / TS, c = l % TS; // B(c0 + r, r0 + c) = A(r0 + c, c0 + r)
+      if (r < cols && c < rows)
+        pb[(c0 + r) * m + r0 + c] = s[c * (TS + 1) + r];
+    }
+  };
+  // GPUs: 256 threads (8 warps) per tile, each moving T*T/256 elements, the usual shape of this
+  // kernel; fewer when the tile has fewer elements. Host backends: one thread per team, so each
+  // thread transposes whole tiles through its cache-sized scratch with no barrier waits.
+  constexpr bool host =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible;
+  const int wanted = host ? 1 : (TS * TS < 256 ? TS * TS : 256);
+  Policy probe(exec, int(league), Kokkos::AUTO);
+  probe.set_scratch_size(0, Kokkos::PerTeam(bytes));
+  const int ts = fit_team_size(probe, body, wanted, team_size, label);
+  Policy policy(exec, int(league), ts);
+  policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
+  Kokkos::parallel_for(label, policy, body);
+}
+
+// The exact host check: B must be A^T element for element (a transpose computes nothing, so any
+// difference, and the poison value, is a bad element). Messages give B's indices.
+template <class T>
+Validation validate_transpose(const HostMatrix<T>& A, const HostMatrix<T>& B) {
+  const std::int64_t m = A.extent(0), n = A.extent(1);
+  if (std::int64_t(B.extent(0)) != n || std::int64_t(B.extent(1)) != m)
+    throw std::invalid_argument("validate_transpose: B is not n x m");
+  std::vector<double> ref(std::size_t(m * n)), scale(ref.size());
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t j = 0; j < m; ++j) {
+      ref[std::size_t(i * m + j)] = double(A(j, i));
+      scale[std::size_t(i * m + j)] = std::fabs(double(A(j, i))); // max_error: relative error
+    }
+  return compare(B, ref, scale, 0.0);
+}
+
+} // namespace miniapp::kernels
