@@ -15,5 +15,7 @@ if(MINIAPP_ENABLE_FUZZERS)
                         "(-fsanitize=fuzzer): configure with clang++ and install Debian's clang "
                         "and libclang-rt-14-dev (scripts/install-deps.sh --fuzz).")
   endif()
-  add_subdirectory(tests/fuzz)
+  # Every target of this build (the layer libraries the fuzzers link included) is instrumented.
+  add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
+                      -fno-omit-frame-pointer)
 endif()

@@ -1,12 +1,12 @@
 // miniapp: Kokkos teaching kernels as validated, reproducible experiments.
 // This file only wires the command line to app/*; see README.md for the data flow.
-#include "version.hpp"
+#include "core/version.hpp"
 #include "app/commands.hpp"
 #include "app/kokkos_launch.hpp"
 #include "config/yaml_strict.hpp"
 #include "parallel/device_map.hpp"
 #include "parallel/mpi_env.hpp"
-#include "run/backends.hpp"
+#include "core/backends.hpp"
 
 #include <CLI/CLI.hpp>
 

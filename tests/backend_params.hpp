@@ -1,7 +1,7 @@
 #pragma once
 // The parameters of the per-backend kernel tests: every execution space compiled in, each with
 // every precision, named "<backend>_<precision>" in the test names.
-#include "run/backends.hpp"
+#include "core/backends.hpp"
 
 #include <gtest/gtest.h>
 

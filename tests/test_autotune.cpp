@@ -1,8 +1,8 @@
 // tile: auto / team_size: auto: the search picks an allowed value, records it, and the second run
 // of the same kernel and size class is answered by the cache.
 #include "run/autotune.hpp"
-#include "run/backends.hpp"
-#include "run/device_info.hpp"
+#include "core/backends.hpp"
+#include "core/device_info.hpp"
 #include "run/driver.hpp"
 
 #include <nlohmann/json.hpp>

@@ -402,7 +402,7 @@ TEST(Hostile, SetOnOneOfTwoAliasedCasesChangesOnlyThatOne) {
   EXPECT_EQ(error_of(head + "cases:\n  - &c {family: axpby, variant: flat, n: 8}\n  - *c\n",
                      {"cases.1.family=nope"}),
             "--set[1] 'cases.1.family=nope':1:16: unknown family 'nope' (known: matmul, axpby, "
-            "tile_average, tile_index)");
+            "tile_average, tile_index, transpose)");
 }
 
 TEST(Hostile, TagsOnKeysEmptyZipAndSecondDocumentsInSetAreErrors) {

@@ -1,6 +1,6 @@
 // The one run driver (run/driver.hpp) on one rank: the single-rank communicator, the exit-code
 // rule, and whole runs of tiny cases on the host backend into a sink that records what it got.
-#include "run/backends.hpp"
+#include "core/backends.hpp"
 #include "run/driver.hpp"
 
 #include <gtest/gtest.h>

@@ -4,7 +4,7 @@
 #include "config/config.hpp"
 #include "kernels/families.hpp"
 #include "plan/plan.hpp"
-#include "run/backends.hpp"
+#include "core/backends.hpp"
 
 #include <gtest/gtest.h>
 

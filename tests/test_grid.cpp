@@ -1,6 +1,6 @@
-// The 2D block distribution (parallel/grid.hpp): grid choice, block ranges with remainders and
+// The 2D block distribution (plan/grid.hpp): grid choice, block ranges with remainders and
 // tile units, the "more ranks than blocks" check, and the per-rank memory estimate.
-#include "parallel/grid.hpp"
+#include "plan/grid.hpp"
 
 #include <gtest/gtest.h>
 

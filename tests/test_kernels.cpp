@@ -5,7 +5,7 @@
 #include "kernels/kernel_case.hpp"
 #include "backend_params.hpp"
 #include "kernels/tile_index_case.hpp"
-#include "run/backends.hpp"
+#include "core/backends.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <gtest/gtest.h>

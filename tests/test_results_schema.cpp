@@ -2,7 +2,7 @@
 // and reads them back. Ids stay what earlier runs recorded; values keep their type and every digit;
 // parameters a variant does not use are null; schema 1 files still load into the same rows.
 #include "config/config.hpp"
-#include "plan/case_fields.hpp"
+#include "core/case_fields.hpp"
 #include "plan/plan.hpp"
 #include "report/compare.hpp"
 #include "report/result_fields.hpp"

@@ -1,5 +1,5 @@
-// The one timing helper (run/timing.hpp): what is launched, fenced and timed, in which order.
-#include "run/timing.hpp"
+// The one timing helper (core/timing.hpp): what is launched, fenced and timed, in which order.
+#include "core/timing.hpp"
 
 #include <gtest/gtest.h>
 

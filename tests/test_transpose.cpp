@@ -6,8 +6,8 @@
 #include "kernels/families.hpp"
 #include "kernels/transpose.hpp"
 #include "kernels/transpose_case.hpp"
-#include "plan/size_math.hpp"
-#include "run/backends.hpp"
+#include "core/size_math.hpp"
+#include "core/backends.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <gtest/gtest.h>
@@ -182,7 +182,7 @@ TEST_P(Transpose, OnlyTheWholeMatrix) {
   EXPECT_NO_THROW(kernels::make_transpose_case(c, backend(), Block{0, 0, 8, 8}));
   EXPECT_THROW(kernels::make_transpose_case(c, backend(), Block{0, 0, 4, 8}), UnsupportedCase);
   EXPECT_THROW(kernels::make_transpose_case(c, backend(), Block{4, 0, 4, 8}), UnsupportedCase);
-  EXPECT_THROW(kernels::make_transpose_case(make("diagonal", 8, 8), backend(), Block{}),
+  EXPECT_THROW(kernels::make_transpose_case(make("diagonal", 8, 8, 32), backend(), Block{}),
                UnsupportedCase);
 }
 

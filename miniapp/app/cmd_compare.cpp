@@ -1,6 +1,7 @@
 // `miniapp compare` (join runs, rates and ratios, markdown or CSV) and `miniapp plot` (runs the
 // shipped matplotlib script). Neither touches Kokkos: they read finished runs.
 #include "app/commands.hpp"
+#include "core/environment.hpp"
 
 #include "report/compare.hpp"
 #include "report/results_writer.hpp"
@@ -60,7 +61,7 @@ std::size_t resolve_baseline(const std::string& baseline, std::vector<std::strin
 
 // Installed: <prefix>/bin/miniapp-plot beside <prefix>/bin/miniapp. Built: the source tree's copy.
 std::string find_plot_script() {
-  if (const char* env = std::getenv("MINIAPP_PLOT_SCRIPT"))
+  if (const char* env = env::value("MINIAPP_PLOT_SCRIPT"))
     return env;
   char self[PATH_MAX];
   const ssize_t len = ::readlink("/proc/self/exe", self, sizeof self - 1);

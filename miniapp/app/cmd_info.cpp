@@ -1,16 +1,16 @@
 // `miniapp info` and `miniapp describe`.
-#include "version.hpp"
+#include "core/version.hpp"
 #include "app/commands.hpp"
 
-#include "compat.hpp"
+#include "core/compat.hpp"
 #include "config/limits.hpp"
 #include "kernels/tile_index_case.hpp"
 #include "kernels/vendor_blas.hpp"
-#include "plan/size_math.hpp"
+#include "core/size_math.hpp"
 #include "report/console.hpp"
 #include "report/metadata.hpp"
-#include "run/backends.hpp"
-#include "run/device_info.hpp"
+#include "core/backends.hpp"
+#include "core/device_info.hpp"
 
 #include <algorithm>
 #include <cstdlib>

@@ -8,7 +8,7 @@
 #include "plan/plan.hpp"
 #include "report/references.hpp" // issue 17
 #include "report/results_writer.hpp"
-#include "run/backends.hpp"
+#include "core/backends.hpp"
 
 #include <algorithm>
 

@@ -7,7 +7,7 @@
 #include "jobs/system_profile.hpp"
 #include "kernels/families.hpp"
 #include "plan/plan.hpp"
-#include "run/backends.hpp"
+#include "core/backends.hpp"
 
 #include <algorithm>
 #include <filesystem>

@@ -1,6 +1,7 @@
 // `miniapp report RUN... -o DIR`: DIR/index.html, one self-contained page (report/html_report.hpp)
 // with the comparison of the runs and their plots, made by the plot script as SVG and inlined.
 #include "app/commands.hpp"
+#include "core/environment.hpp"
 
 #include "report/compare.hpp"
 #include "report/html_report.hpp"
@@ -46,7 +47,7 @@ std::string first_line(const std::string& s) {
 struct TempDir {
   std::string path;
   TempDir() {
-    const char* base = std::getenv("TMPDIR");
+    const char* base = env::value("TMPDIR");
     std::string templ = std::string(base && *base ? base : "/tmp") + "/miniapp-report-XXXXXX";
     if (::mkdtemp(&templ[0]))
       path = templ;

@@ -6,7 +6,7 @@
 
 #include "config/config.hpp"
 #include "parallel/fault.hpp"
-#include "parallel/grid.hpp"
+#include "plan/grid.hpp"
 #ifdef MINIAPP_HAVE_MPI
 #include "parallel/process_grid.hpp"
 #endif
@@ -14,9 +14,9 @@
 #include "report/console.hpp"
 #include "report/metadata.hpp"
 #include "report/results_writer.hpp"
-#include "run/backends.hpp"
+#include "core/backends.hpp"
 #include "run/ceilings.hpp"
-#include "run/device_info.hpp"
+#include "core/device_info.hpp"
 #include "run/driver.hpp"
 
 #include <algorithm>

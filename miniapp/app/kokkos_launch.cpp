@@ -1,6 +1,6 @@
 #include "app/kokkos_launch.hpp"
 
-#include "compat.hpp"
+#include "core/compat.hpp"
 #include "config/yaml_strict.hpp"
 
 #include <Kokkos_Core.hpp>

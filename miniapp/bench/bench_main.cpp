@@ -7,19 +7,19 @@
 // --kokkos-* (translated for the linked Kokkos) to Kokkos. Kokkos starts as in `miniapp run`
 // (app/kokkos_launch.hpp: same thread binding, nothing of Kokkos' on stdout), so stdout carries
 // only the benchmark report: `--benchmark_format=json > x.json` is JSON.
-// Timing: manual time through run/timing.hpp (the helper `miniapp run` uses). Rates are counters
+// Timing: manual time through core/timing.hpp (the helper `miniapp run` uses). Rates are counters
 // ("FLOP/s", "bytes/s"), so compare.py from libbenchmark-tools reads the JSON output.
 #include "app/kokkos_launch.hpp"
 #include "bench/launch_overhead.hpp"
-#include "compat.hpp"
+#include "core/compat.hpp"
 #include "kernels/executor.hpp"
 #include "kernels/kernel_case.hpp"
 #include "kernels/families.hpp"
 #include "kernels/vendor_blas.hpp"
-#include "run/backends.hpp"
+#include "core/backends.hpp"
 #include "run/ceilings.hpp"
-#include "run/device_info.hpp"
-#include "run/timing.hpp"
+#include "core/device_info.hpp"
+#include "core/timing.hpp"
 
 #include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>
@@ -160,7 +160,7 @@ void run_kernel(benchmark::State& state, const std::string& name, const Case& c,
     return;
   }
   KernelCase& k = *p.kernel;
-  // The runner's rule and helper (run/timing.hpp): an untimed launch, then fenced launches back
+  // The runner's rule and helper (core/timing.hpp): an untimed launch, then fenced launches back
   // to back, one per benchmark iteration.
   const auto fence = [&] { k.fence(); };
   const auto launch = [&] { k.run(); };

@@ -1,7 +1,7 @@
 #include "bench/launch_overhead.hpp"
 
-#include "run/backends.hpp"
-#include "run/timing.hpp"
+#include "core/backends.hpp"
+#include "core/timing.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -10,7 +10,7 @@
 namespace miniapp {
 
 namespace {
-// All launches between two fences of the instance (run/timing.hpp), per launch.
+// All launches between two fences of the instance (core/timing.hpp), per launch.
 template <class Exec>
 double empty_launches(const Exec& exec, int launches) {
   return time_fenced([&] { exec.fence(); },

@@ -1,4 +1,5 @@
 #include "jobs/system_profile.hpp"
+#include "core/environment.hpp"
 
 #include "config/yaml_strict.hpp"
 
@@ -228,7 +229,7 @@ SystemProfile load_system_profile(const std::string& path) {
 
 std::vector<std::string> system_profile_dirs(const std::string& program_path) {
   std::vector<std::string> dirs;
-  if (const char* env = std::getenv("MINIAPP_SYSTEMS_DIR"))
+  if (const char* env = env::value("MINIAPP_SYSTEMS_DIR"))
     dirs.emplace_back(env);
   const auto slash = program_path.rfind('/');
   if (slash != std::string::npos)

@@ -2,7 +2,7 @@
 #include "kernels/axpby.hpp"
 #include "kernels/case_support.hpp"
 #include "kernels/family_cases.hpp"
-#include "run/backends.hpp"
+#include "core/backends.hpp"
 
 #include <cmath>
 

@@ -28,7 +28,7 @@ public:
   // returned times are zero and the whole fenced launch is compute.
   virtual RepTimes run() = 0;
   virtual bool breaks_down() const { return false; }
-  virtual void fence() = 0; // this case's execution-space instance (run/timing.hpp)
+  virtual void fence() = 0; // this case's execution-space instance (core/timing.hpp)
   virtual void poison() = 0;
   virtual void download() = 0;
   virtual Validation validate(double rtol) = 0; // the local part against the global reference

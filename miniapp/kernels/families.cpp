@@ -2,7 +2,7 @@
 
 #include "kernels/family_cases.hpp"
 #include "kernels/transpose_case.hpp"
-#include "plan/size_math.hpp"
+#include "core/size_math.hpp"
 
 #include <algorithm>
 #include <cmath>

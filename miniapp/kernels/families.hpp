@@ -9,7 +9,7 @@
 // Adding a family: its kernels and KernelCase in its own kernels/<family>*.{hpp,cpp}, its factory
 // declared in kernels/family_cases.hpp, and ONE row in families.cpp (docs/kernels.md).
 #include "kernels/kernel_case.hpp"
-#include "plan/case.hpp"
+#include "core/case.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -104,7 +104,7 @@ const Family& family(const std::string& name);
 // Sets every parameter c's variant reads but c leaves at 0 to the table's default, clears the
 // ones it does not read, and records which it reads (Case::params_used).
 void resolve_parameters(Case& c);
-// Device bytes of the case on one rank (saturating at kTooLarge, plan/size_math.hpp).
+// Device bytes of the case on one rank (saturating at kTooLarge, core/size_math.hpp).
 std::uint64_t case_bytes(const Case& c);
 
 } // namespace miniapp

@@ -3,7 +3,7 @@
 #include "kernels/family_cases.hpp"
 #include "kernels/matmul.hpp"
 #include "kernels/vendor_blas.hpp"
-#include "run/backends.hpp"
+#include "core/backends.hpp"
 
 #include <cmath>
 #include <thread>

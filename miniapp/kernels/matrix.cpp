@@ -1,5 +1,7 @@
 #include "kernels/matrix.hpp"
 
+#include "core/compat.hpp"
+
 #include <cstdlib>
 #include <new>
 
@@ -8,10 +10,8 @@ namespace miniapp::kernels {
 namespace {
 #if defined(KOKKOS_ENABLE_CUDA)
 using PinnedSpace = Kokkos::CudaHostPinnedSpace;
-#elif defined(KOKKOS_ENABLE_HIP) && KOKKOS_VERSION >= 40000
-using PinnedSpace = Kokkos::HIPHostPinnedSpace;
 #elif defined(KOKKOS_ENABLE_HIP)
-using PinnedSpace = Kokkos::Experimental::HIPHostPinnedSpace;
+using PinnedSpace = compat::HipHostPinnedSpace;
 #endif
 } // namespace
 

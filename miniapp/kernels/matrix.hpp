@@ -1,7 +1,7 @@
 #pragma once
 // Matrices are row-major (LayoutRight) on every backend, as in the source programs. A DualMatrix
 // pairs the backend's copy with a host copy; on host backends both are the same memory.
-#include "compat.hpp"
+#include "core/compat.hpp"
 
 #include <Kokkos_Core.hpp>
 

@@ -2,7 +2,7 @@
 #include "kernels/case_support.hpp"
 #include "kernels/family_cases.hpp"
 #include "kernels/tile_average.hpp"
-#include "run/backends.hpp"
+#include "core/backends.hpp"
 
 #include <cmath>
 #include <stdexcept>
@@ -13,7 +13,7 @@ namespace {
 template <class Exec, class T>
 class TileAverageCase final : public KernelCase {
 public:
-  // A block starts on a tile boundary (parallel/grid.hpp), so its tiles are the global ones.
+  // A block starts on a tile boundary (plan/grid.hpp), so its tiles are the global ones.
   TileAverageCase(const Case& c, const Block& blk)
       : c_(c), S_(c.tile), blk_(blk), m_(blk.rows < 0 ? c.m : blk.rows),
         n_(blk.cols < 0 ? c.n : blk.cols), X_("miniapp::tile_average::X", m_, n_, c.pinned),

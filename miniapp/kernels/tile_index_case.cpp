@@ -4,7 +4,7 @@
 #include "kernels/case_support.hpp"
 #include "kernels/family_cases.hpp"
 #include "kernels/tile_index.hpp"
-#include "run/backends.hpp"
+#include "core/backends.hpp"
 
 #include <iomanip>
 #include <sstream>

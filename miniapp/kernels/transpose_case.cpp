@@ -3,8 +3,8 @@
 
 #include "kernels/case_support.hpp"
 #include "kernels/transpose.hpp"
-#include "plan/size_math.hpp"
-#include "run/backends.hpp"
+#include "core/size_math.hpp"
+#include "core/backends.hpp"
 
 namespace miniapp::kernels {
 namespace {

@@ -1,14 +1,7 @@
 #include "parallel/device_map.hpp"
 
-#include <Kokkos_Core.hpp> // KOKKOS_ENABLE_CUDA / _HIP, KOKKOS_VERSION
-
-#include <cstdlib>
-
-#if defined(KOKKOS_ENABLE_CUDA) && KOKKOS_VERSION < 40000
-#include <cuda_runtime_api.h>
-#elif defined(KOKKOS_ENABLE_HIP) && KOKKOS_VERSION < 40000
-#include <hip/hip_runtime_api.h>
-#endif
+#include "core/compat.hpp"
+#include "core/environment.hpp"
 
 namespace miniapp::parallel {
 
@@ -22,24 +15,13 @@ std::vector<std::string> device_mapping_flags(const MpiEnv& mpi,
     for (const auto& a : kokkos_args)
       if (a.rfind(chosen, 0) == 0)
         return {};
-  for (const char* env : {"KOKKOS_DEVICE_ID", "KOKKOS_NUM_DEVICES", "KOKKOS_MAP_DEVICE_ID_BY"})
-    if (std::getenv(env))
+  for (const char* var : {"KOKKOS_DEVICE_ID", "KOKKOS_NUM_DEVICES", "KOKKOS_MAP_DEVICE_ID_BY"})
+    if (env::value(var))
       return {};
-#if KOKKOS_VERSION >= 40000
-  return {"--kokkos-map-device-id-by=mpi_rank"};
-#else
-  int count = 0;
-#if defined(KOKKOS_ENABLE_CUDA)
-  if (cudaGetDeviceCount(&count) != cudaSuccess)
-    count = 0;
-#else
-  if (hipGetDeviceCount(&count) != hipSuccess)
-    count = 0;
-#endif
-  if (count > 0)
-    return {"--kokkos-device-id=" + std::to_string(mpi.local_rank() % count)};
-  return {};
-#endif
+  const std::string flag = compat::device_per_rank_flag(mpi.local_rank());
+  if (flag.empty())
+    return {};
+  return {flag};
 #else
   (void)mpi;
   (void)kokkos_args;

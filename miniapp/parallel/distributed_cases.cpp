@@ -4,7 +4,7 @@
 #include "kernels/families.hpp"
 #include "parallel/distributed_case.hpp"
 #include "parallel/summa.hpp"
-#include "run/backends.hpp"
+#include "core/backends.hpp"
 
 namespace miniapp::parallel {
 

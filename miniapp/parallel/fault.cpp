@@ -1,4 +1,5 @@
 #include "parallel/fault.hpp"
+#include "core/environment.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -9,7 +10,7 @@ namespace miniapp::parallel {
 
 FaultInjection FaultInjection::from_environment(int my_rank) {
   FaultInjection f;
-  const char* env = std::getenv("MINIAPP_FAULT");
+  const char* env = env::value("MINIAPP_FAULT");
   if (!env || !*env)
     return f;
   static const std::vector<std::string> phases = {"config",   "allocation", "kernel",

@@ -1,4 +1,5 @@
 #include "parallel/mpi_env.hpp"
+#include "core/environment.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -20,25 +21,25 @@ const char* const kLauncherRankVars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PM
 
 bool MpiEnv::launched_by_mpi() {
   for (const char* v : kLauncherRankVars)
-    if (std::getenv(v))
+    if (env::value(v))
       return true;
   // srun sets SLURM_PROCID in every step task; the batch script itself has no step task count.
-  return std::getenv("SLURM_PROCID") && std::getenv("SLURM_STEP_NUM_TASKS");
+  return env::value("SLURM_PROCID") && env::value("SLURM_STEP_NUM_TASKS");
 }
 
 int MpiEnv::launcher_ranks() {
   for (const char* v : kLauncherSizeVars)
-    if (const char* s = std::getenv(v))
+    if (const char* s = env::value(v))
       return std::atoi(s) > 0 ? std::atoi(s) : 0;
   return 0;
 }
 
 int MpiEnv::launcher_rank() {
   for (const char* v : kLauncherRankVars)
-    if (const char* s = std::getenv(v))
+    if (const char* s = env::value(v))
       return std::atoi(s);
   if (launched_by_mpi())
-    if (const char* s = std::getenv("SLURM_PROCID"))
+    if (const char* s = env::value("SLURM_PROCID"))
       return std::atoi(s);
   return 0;
 }

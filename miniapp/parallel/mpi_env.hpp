@@ -4,7 +4,7 @@
 // MPI starts only where it is needed (run and validate launched by mpiexec/srun): a singleton
 // MPI_Init spawns Open MPI's daemon (about 1 s) and, with no ssh/rsh on PATH, prints a page of
 // errors, which `miniapp --version` or `compare` must not do.
-#include "run/communicator.hpp"
+#include "core/communicator.hpp"
 
 #include <string>
 #include <vector>
@@ -31,7 +31,7 @@ public:
   static int launcher_ranks();
   static int launcher_rank(); // this process's rank as the launcher says (0 = none)
 
-  // Collectives over every rank (run/communicator.hpp); with one rank (or without MPI) they
+  // Collectives over every rank (core/communicator.hpp); with one rank (or without MPI) they
   // return their input.
   std::string broadcast(const std::string& text, int root = 0) const override;
   using Outcome = miniapp::Outcome;

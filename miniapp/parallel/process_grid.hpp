@@ -2,7 +2,7 @@
 // The P x Q process grid over MPI_COMM_WORLD (MPI builds only): rank r sits at row r / Q,
 // column r % Q; one communicator per process row (SUMMA broadcasts A's panels along it) and one
 // per process column (B's panels).
-#include "parallel/grid.hpp"
+#include "plan/grid.hpp"
 
 #include <mpi.h>
 

@@ -13,7 +13,7 @@
 // host staging of the next panel run on a second execution-space instance (its own stream); on
 // host backends the broadcasts are posted first and the product runs in row chunks with an
 // MPI_Testall between them, so the library can move data. docs/mpi.md has the model.
-#include "compat.hpp"
+#include "core/compat.hpp"
 #include "kernels/axpby.hpp"
 #include "kernels/case_support.hpp"
 #include "kernels/families.hpp"

@@ -3,7 +3,7 @@
 // (ranges that depend on the family and variant, sizes against the device memory, the backend).
 #include "config/config.hpp"
 #include "kernels/families.hpp"
-#include "plan/case.hpp"
+#include "core/case.hpp"
 
 #include <cstdint>
 #include <ostream>
@@ -18,7 +18,7 @@ struct Plan {
   std::vector<Case> cases;
   std::string config_hash;    // of the expanded experiment (plan/config_hash.hpp)
   int ranks = 1;              // MPI ranks the plan was made for
-  int grid_p = 1, grid_q = 1; // their process grid (parallel/grid.hpp)
+  int grid_p = 1, grid_q = 1; // their process grid (plan/grid.hpp)
 };
 
 struct PlanLimits {

@@ -2,7 +2,7 @@
 // `miniapp compare`: join the rows of several runs (results.json / results.csv) on the case they
 // measured and report each run's rate, the ratio to a baseline run and whether the difference is
 // larger than the run-to-run noise. Pure logic (no Kokkos), so the unit tests drive it directly.
-#include "plan/case.hpp"
+#include "core/case.hpp"
 #include "report/mann_whitney.hpp"
 
 #include <nlohmann/json.hpp>

@@ -1,6 +1,6 @@
 #include "report/console.hpp"
 
-#include "run/device_info.hpp"
+#include "core/device_info.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,14 +1,14 @@
-#include "version.hpp"
+#include "core/version.hpp"
 #include "report/metadata.hpp"
 
 #include "report/console.hpp"
 #include "report/run_id.hpp" // issue 17
 
-#include "compat.hpp"
+#include "core/compat.hpp"
 #include "kernels/vendor_blas.hpp"
-#include "plan/case_fields.hpp"
-#include "run/backends.hpp"
-#include "run/device_info.hpp"
+#include "core/case_fields.hpp"
+#include "core/backends.hpp"
+#include "core/device_info.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <hwloc.h>

@@ -1,7 +1,7 @@
 #include "report/references.hpp"
 
 #include "config/yaml_strict.hpp"
-#include "plan/case.hpp"
+#include "core/case.hpp"
 
 #include <cstdio>
 #include <fnmatch.h>

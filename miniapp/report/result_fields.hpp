@@ -1,9 +1,9 @@
 #pragma once
 // Every results column, in order, one row each: the results.csv header and cells and the
 // results.json rows are written from this table, and `miniapp compare` reads results files back
-// through it. The case parameters are plan/case_fields.hpp's rows; the measured values are here.
+// through it. The case parameters are core/case_fields.hpp's rows; the measured values are here.
 // A new column is one row in one of the two tables (appended, so readers by position keep working).
-#include "plan/case_fields.hpp"
+#include "core/case_fields.hpp"
 #include "plan/plan.hpp"
 #include "run/runner.hpp"
 

@@ -9,6 +9,8 @@
 #include "report/result_fields.hpp"
 #include "run/runner.hpp"
 
+#include "core/files.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <functional>
@@ -54,18 +56,6 @@ private:
   std::size_t on_disk_size_ = 0; // its size in bytes (padding included)
 };
 
-// Thrown for a requested output file that must not be written (an input, a symbolic link, not a
-// regular file): a usage error, exit 2.
-struct OutputRefused : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-// Writes a file the user named (compare -o, jobscript -o): refused onto any of `inputs` (a file,
-// or a run directory's results.json/results.csv), onto a symbolic link or a non-regular file;
-// written through a new temporary file and a rename, so a failure leaves the old file as it was.
-void write_output_file(const std::string& path, const std::string& content,
-                       const std::vector<std::string>& inputs, bool executable);
-
-void write_file_atomically(const std::string& path, const std::string& content);
 std::string csv_escape(const std::string& field); // RFC 4180 quoting where needed
 
 } // namespace miniapp

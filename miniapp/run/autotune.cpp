@@ -1,10 +1,11 @@
 #include "run/autotune.hpp"
+#include "core/environment.hpp"
 
 #include "kernels/families.hpp"
-#include "report/results_writer.hpp"
-#include "run/device_info.hpp"
+#include "core/files.hpp"
+#include "core/device_info.hpp"
 #include "run/runner.hpp"
-#include "run/timing.hpp"
+#include "core/timing.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <nlohmann/json.hpp>
@@ -21,9 +22,9 @@
 namespace miniapp {
 
 std::string autotune_cache_path() {
-  if (const char* d = std::getenv("MINIAPP_CACHE_DIR"))
+  if (const char* d = env::value("MINIAPP_CACHE_DIR"))
     return std::string(d) + "/autotune.json";
-  const char* home = std::getenv("HOME");
+  const char* home = env::value("HOME");
   return std::string(home ? home : ".") + "/.cache/miniapp/autotune.json";
 }
 
@@ -62,7 +63,7 @@ int size_class(std::int64_t v) {
 std::string cache_key(const Case& c, const std::string& backend, const std::string& device,
                       int concurrency) {
   // Nodes of different Slurm partitions may report the same device name on different hardware.
-  const char* partition = std::getenv("SLURM_JOB_PARTITION");
+  const char* partition = env::value("SLURM_JOB_PARTITION");
   return backend + "|" + device + "|concurrency=" + std::to_string(concurrency) +
          (partition && *partition ? "|partition=" + std::string(partition) : "") + "|" + c.family +
          "/" + c.variant + "|" + to_string(c.precision) + "|2^" + std::to_string(size_class(c.m)) +
@@ -117,7 +118,7 @@ std::string check_entry(const nlohmann::json& entry, const std::vector<int>& til
 double time_once(const Case& c, const std::string& backend) {
   auto k = make_kernel_case(c, backend);
   k->upload();
-  // The runner's rule and helper (run/timing.hpp), so the tuner ranks what the run will measure.
+  // The runner's rule and helper (core/timing.hpp), so the tuner ranks what the run will measure.
   return summarize(time_launches([&] { k->fence(); }, [&] { k->run(); }, 1, 3)).median;
 }
 } // namespace

@@ -7,7 +7,7 @@
 // the case, and Case::tuning says what was searched and whether the cache answered. Cached entries
 // are checked on read: values the search could not have chosen, or a damaged file, are ignored
 // (with a warning) and searched.
-#include "plan/case.hpp"
+#include "core/case.hpp"
 
 #include <string>
 #include <vector>

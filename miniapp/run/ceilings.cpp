@@ -1,8 +1,8 @@
 #include "run/ceilings.hpp"
 
 #include "kernels/families.hpp"
-#include "run/backends.hpp"
-#include "run/timing.hpp"
+#include "core/backends.hpp"
+#include "core/timing.hpp"
 
 #include <Kokkos_Core.hpp>
 

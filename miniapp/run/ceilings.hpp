@@ -17,7 +17,7 @@ namespace miniapp {
 double measure_copy_bandwidth(const std::string& backend, std::size_t bytes_per_array, int reps);
 double measure_pinned_h2d_bandwidth(const std::string& backend, std::size_t bytes, int reps);
 // GFLOP/s of the vendor GEMM at the shape and precision of `of` (a matmul case), timed like the
-// cases (run/timing.hpp) over about 0.2 s of launches. Throws when there is no vendor GEMM.
+// cases (core/timing.hpp) over about 0.2 s of launches. Throws when there is no vendor GEMM.
 double measure_vendor_gemm(const Case& of, const std::string& backend);
 
 class MeasuredCeilings : public CeilingProvider {

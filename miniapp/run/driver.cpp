@@ -1,13 +1,13 @@
 #include "run/driver.hpp"
 
-#include "compat.hpp"
+#include "core/compat.hpp"
 #include "kernels/executor.hpp"
 #include "run/autotune.hpp"
-#include "run/device_info.hpp"
-#include "run/timing.hpp"
+#include "core/device_info.hpp"
+#include "core/timing.hpp"
 #ifdef MINIAPP_HAVE_MPI
 #include "parallel/distributed_case.hpp"
-#include "parallel/grid.hpp"
+#include "plan/grid.hpp"
 #include "parallel/process_grid.hpp"
 #endif
 
@@ -230,12 +230,12 @@ private:
             comm_.reduce(v, ReduceOp::max)};
   }
 
-  // Kernels: three phases through run/timing.hpp, each with the executor's instance fences:
+  // Kernels: three phases through core/timing.hpp, each with the executor's instance fences:
   // copies in, launches back to back, copies out. Repetition i's total is the sum of the three
   // phases' i-th samples. Returns false when the case ended (interrupted or failed).
   bool time(CaseResult& r, Executor& k) {
     // Warm-up: copies by count only (the time rule is for the host launches that needed it, and
-    // would cost each case). The launches: on one rank the time rule of run/timing.hpp; on
+    // would cost each case). The launches: on one rank the time rule of core/timing.hpp; on
     // several ranks the count rule (s.warmup, at least 1), because run() is collective and every
     // rank must make the same number of calls: a time rule would let a faster rank stop warming
     // up earlier and wait in a collective no other rank enters (a hang), and agreeing on it

@@ -7,7 +7,7 @@
 // trivial and the autotuner may choose tiles ('auto').
 #include "parallel/fault.hpp"
 #include "plan/plan.hpp"
-#include "run/communicator.hpp"
+#include "core/communicator.hpp"
 #include "run/exit_code.hpp"
 #include "run/runner.hpp"
 

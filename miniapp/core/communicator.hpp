@@ -4,7 +4,7 @@
 // is written once against this; SingleRank below runs it in one process without MPI, and
 // MpiEnv (parallel/mpi_env.hpp) over MPI_COMM_WORLD.
 // Depends on nothing but the standard library, so the MPI layer can implement it (this header
-// belongs to the core layer, like run/timing.hpp).
+// belongs to the core layer, like core/timing.hpp).
 #include <string>
 #include <vector>
 

@@ -1,4 +1,4 @@
-#include "run/communicator.hpp"
+#include "core/communicator.hpp"
 
 #include <cstdlib>
 #include <iostream>

@@ -1,4 +1,4 @@
-#include "plan/case_fields.hpp"
+#include "core/case_fields.hpp"
 
 #include <cerrno>
 #include <cmath>

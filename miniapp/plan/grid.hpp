@@ -6,7 +6,7 @@
 // blocks, as even as possible (the first ones take the remainder). Blocks are counted in units:
 // 1 element for matmul and axpby, one S-wide tile for tile_average, so no tile straddles two
 // ranks and each rank computes exactly the tile averages a single rank would.
-#include "plan/case.hpp"
+#include "core/case.hpp"
 
 #include <cstdint>
 #include <string>

@@ -1,7 +1,7 @@
-#include "parallel/grid.hpp"
+#include "plan/grid.hpp"
 
 #include "kernels/families.hpp"
-#include "plan/size_math.hpp"
+#include "core/size_math.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,7 @@
 #pragma once
 // Names of the Kokkos execution spaces compiled in, and dispatch from a name to a space.
-#include "plan/case.hpp"
+#include "core/case.hpp"
+#include "core/compat.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -35,13 +36,8 @@ decltype(auto) with_backend(const std::string& name, F&& f) {
     return f(Kokkos::Cuda());
 #endif
 #ifdef KOKKOS_ENABLE_HIP
-#if KOKKOS_VERSION >= 40000
   if (name == "hip")
-    return f(Kokkos::HIP());
-#else
-  if (name == "hip")
-    return f(Kokkos::Experimental::HIP());
-#endif
+    return f(compat::Hip());
 #endif
   throw UnknownBackend("backend '" + name +
                        "' is not compiled in (compiled: " + join(compiled_backends(), ", ") + ")");

@@ -9,8 +9,43 @@
 #ifndef KOKKOS_VERSION
 #error "Kokkos_Core.hpp did not define KOKKOS_VERSION"
 #endif
+#if KOKKOS_VERSION < 40000 && defined(KOKKOS_ENABLE_CUDA)
+#include <cuda_runtime_api.h> // device_per_rank_flag
+#elif KOKKOS_VERSION < 40000 && defined(KOKKOS_ENABLE_HIP)
+#include <hip/hip_runtime_api.h>
+#endif
 
 namespace miniapp::compat {
+
+#ifdef KOKKOS_ENABLE_HIP
+// HIP left Kokkos::Experimental in 4.0.
+#if KOKKOS_VERSION >= 40000
+using Hip = Kokkos::HIP;
+using HipHostPinnedSpace = Kokkos::HIPHostPinnedSpace;
+#else
+using Hip = Kokkos::Experimental::HIP;
+using HipHostPinnedSpace = Kokkos::Experimental::HIPHostPinnedSpace;
+#endif
+#endif
+
+// The Kokkos flag that gives each MPI rank of a node its own GPU (empty: none needed or known).
+// 4.x maps devices by rank itself; 3.4 needs the device id, the local rank modulo the devices.
+inline std::string device_per_rank_flag(int local_rank) {
+#if KOKKOS_VERSION >= 40000
+  (void)local_rank;
+  return "--kokkos-map-device-id-by=mpi_rank";
+#else
+  int count = 0;
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (cudaGetDeviceCount(&count) != cudaSuccess)
+    count = 0;
+#elif defined(KOKKOS_ENABLE_HIP)
+  if (hipGetDeviceCount(&count) != hipSuccess)
+    count = 0;
+#endif
+  return count > 0 ? "--kokkos-device-id=" + std::to_string(local_rank % count) : "";
+#endif
+}
 
 inline std::string kokkos_version_string() {
   const int v = KOKKOS_VERSION; // e.g. 30401, 40700, 50000

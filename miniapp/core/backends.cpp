@@ -1,4 +1,4 @@
-#include "run/backends.hpp"
+#include "core/backends.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,7 +1,7 @@
-#include "run/device_info.hpp"
+#include "core/device_info.hpp"
 
-#include "compat.hpp"
-#include "run/backends.hpp"
+#include "core/compat.hpp"
+#include "core/backends.hpp"
 
 #include <fstream>
 #include <sstream>

@@ -2,7 +2,7 @@
 // The case parameters as the results record them, one row each: the case id (Case::id), the
 // results columns (report/result_fields.hpp), the expanded config echoed in results.json and the
 // loader of `miniapp compare` all read this table, so a new parameter is one row here.
-#include "plan/case.hpp"
+#include "core/case.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,0 +1,76 @@
+#pragma once
+// What running a case produces, as every layer above the kernels sees it: the work a kernel does,
+// its validation, the statistics of its timings, its status and the whole result row. The
+// results schema (report/result_fields.hpp) writes these fields.
+#include "core/case.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace miniapp {
+
+struct Work {
+  double flops = 0; // operations per run, as stated in docs/kernels.md
+  double bytes =
+      0; // minimal device-memory traffic per run (each input read once, output written once)
+};
+
+struct Validation {
+  bool checked = false;
+  bool passed = false;
+  long long bad_elements = 0;
+  double max_error = 0;  // max |out - ref| / scale over all elements
+  double tolerance = 0;  // the bound each element had to meet (relative to its scale)
+  std::string first_bad; // "(i,j): got x, expected y" of the first failing element (global i, j)
+  // Sum of the output, of the reference, and tolerance * sum of the scales: a whole-matrix check
+  // that runs on any number of ranks compare (|checksum - checksum_ref| <= checksum_bound).
+  double checksum = 0, checksum_ref = 0, checksum_bound = 0;
+};
+
+// The part of the case's global matrices a KernelCase holds: everything on one rank, a rank's
+// block in a distributed run (plan/grid.hpp). Inputs are generated per global element, so a
+// block holds the same numbers the whole matrix has there. Only axpby and tile_average use it
+// (their blocks need no communication); rows/cols < 0 mean the whole m x n.
+struct Block {
+  std::int64_t row0 = 0, col0 = 0, rows = -1, cols = -1;
+};
+
+struct Stats {
+  double min = 0, median = 0, max = 0, mean = 0;
+  std::vector<double> samples; // every repetition, in run order: compare's significance test
+};
+Stats summarize(std::vector<double> samples);
+
+// What became of one case. The exit code follows from these (run/exit_code.hpp).
+enum class Status { ok, invalid, unsupported, error, interrupted };
+const char* to_string(Status s); // "ok", "invalid", ... as written in the results
+
+struct CaseResult {
+  Case c;
+  Status status = Status::ok;
+  std::string message;
+  Work work;
+  Stats compute, h2d, d2h, total; // seconds; total = h2d + compute + d2h per repetition
+  bool transfers_are_copies = false;
+  Validation validation;
+  double gflops = 0, gbs = 0, gflops_with_transfers = 0; // from the median times
+  std::string ceiling_name;                              // what the rate is compared with
+  double ceiling = 0;        // in the unit of the compared rate (GB/s or GFLOP/s)
+  double pct_of_ceiling = 0; // 100 * rate / ceiling
+  std::string ceiling_unit;
+  // Multi-rank runs (run/driver.cpp): compute/h2d/d2h/total above are then
+  // the slowest rank's per repetition; these spread each rank's median over the ranks.
+  struct Spread {
+    double min = 0, mean = 0, max = 0;
+  };
+  bool distributed = false;
+  Spread compute_ranks, comm_ranks, transfer_ranks;
+  // The operation's time the local product did not cover (communication and staging not
+  // hidden), and the share of communication + staging time that was hidden, in [0, 1].
+  Spread exposed_ranks, overlap_ranks;
+  double imbalance = 1; // max / mean over ranks of the compute time
+  int panel = 0;        // SUMMA panel width (matmul)
+};
+
+} // namespace miniapp
