@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # One device-machine session: check the carried CUDA build runs, validate on CUDA, benchmark, and
 # leave everything under $OUT (summary.txt last). Used through the device tool:
-#   scripts/gpu-run.sh [tests|bench|all|sanitize]      (default all: tests and bench)
+#   scripts/gpu-run.sh [tests|bench|all|sanitize|check] (default all: tests and bench)
 # sanitize: compute-sanitizer memcheck over the CUDA kernel tests and racecheck over a run of every
 # team-scratch kernel (tests/gpu/racecheck_team_scratch.yaml), within one 10-minute device call;
 # results in docs/testing.md.
+# check: the CUDA tests, every configs/*.yaml worked example and transpose run validated on CUDA,
+# racecheck over the team-scratch kernels, transpose against copy bandwidth in the bench, and
+# `miniapp run` against `miniapp-bench` for the same kernels (issue 12's agreement).
 # Expects .carry/cuda (the CUDA build's programs; optionally .carry/gpuhost, an OpenMP build) and
 # .carry/lib.tar.xz holding the shared libraries the GPU machine lacks (scripts/pack-gpu-carry.sh).
 set -uo pipefail
@@ -77,6 +80,39 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
       awk '{printf "%-45s %10s %s %s %s %s\n", $1, $2, $(NF-3), $(NF-2), $(NF-1), $NF}' >> "$sum"
     save
   fi
+fi
+if [ "$what" = check ]; then
+  export PATH="$PATH:/usr/local/cuda/bin"
+  log "== CUDA tests (GoogleTest, every compiled backend)"
+  .carry/cuda/miniapp-tests --gtest_brief=1 > "$W/cuda-tests.txt" 2>&1; rc=$?
+  tail -3 "$W/cuda-tests.txt" | tee -a "$sum"; log "miniapp-tests exit $rc"
+  grep -E "^\[  FAILED" "$W/cuda-tests.txt" | head -20 | tee -a "$sum"
+  save
+  log "== transpose on CUDA (configs/transpose.yaml, validated)"
+  .carry/cuda/miniapp run configs/transpose.yaml --output-dir "$W/transpose-cuda" > "$W/transpose.txt" 2>&1
+  log "transpose exit $?"; grep -E "^transpose|ceiling" "$W/transpose.txt" | tee -a "$sum"
+  log "== quickstart and a tiled_rb 4096 case through miniapp run (the run's table)"
+  .carry/cuda/miniapp run configs/quickstart.yaml --output-dir "$W/run-quickstart" > "$W/quickstart.txt" 2>&1
+  log "quickstart exit $?"; grep -E "^axpby|ceiling" "$W/quickstart.txt" | tee -a "$sum"
+  .carry/cuda/miniapp run tests/gpu/agreement.yaml --output-dir "$W/run-agreement" > "$W/agreement.txt" 2>&1
+  log "agreement run exit $?"; grep -E "^(axpby|matmul|transpose)|ceiling" "$W/agreement.txt" | tee -a "$sum"
+  save
+  log "== miniapp-bench: the same kernels, transpose and the copy ceiling"
+  .carry/cuda/miniapp-bench --benchmark_min_time=0.1 --miniapp-sizes=4096,8192 \
+    --benchmark_filter='^(transpose|ceiling/copy|axpby/flat/float32/4096|matmul/tiled_rb128/float32/4096)' \
+    --benchmark_out="$W/bench-check.json" --benchmark_out_format=json > "$W/bench-check.txt" 2>&1
+  log "bench exit $?"
+  grep -E "^(axpby|transpose|matmul|ceiling)" "$W/bench-check.txt" | \
+    awk '{printf "%-45s %10s %s %s %s %s\n", $1, $2, $(NF-3), $(NF-2), $(NF-1), $NF}' | tee -a "$sum"
+  save
+  log "== compute-sanitizer racecheck: team-scratch kernels (tests/gpu/racecheck_team_scratch.yaml)"
+  timeout 200 compute-sanitizer --tool racecheck --racecheck-report hazard --error-exitcode 99 \
+    --print-limit 20 .carry/cuda/miniapp run tests/gpu/racecheck_team_scratch.yaml \
+    --output-dir "$W/racecheck-run" > "$W/racecheck.txt" 2>&1
+  log "racecheck exit $? (0: clean; 99: hazards; 124: timed out; 4: validation failed)"
+  grep -E "^\[[0-9]+/[0-9]+\]|RACECHECK SUMMARY|ERROR SUMMARY|Race reported|[Hh]azard" \
+    "$W/racecheck.txt" | head -40 | tee -a "$sum"
+  save
 fi
 if [ "$what" = sanitize ]; then
   export PATH="$PATH:/usr/local/cuda/bin"

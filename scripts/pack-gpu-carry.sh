@@ -11,7 +11,8 @@ if [ -x build/gpuhost/bin/miniapp-bench ]; then
   cp build/gpuhost/bin/miniapp build/gpuhost/bin/miniapp-bench .carry/gpuhost/
 fi
 strip --strip-unneeded .carry/*/miniapp*
-for lib in libopenblas.so.0 libgfortran.so.5 libquadmath.so.0 libbenchmark.so.1debian libhwloc.so.15; do
+for lib in libopenblas.so.0 libgfortran.so.5 libquadmath.so.0 libbenchmark.so.1debian libhwloc.so.15 \
+  libsqlite3.so.0; do
   cp -L "/usr/lib/x86_64-linux-gnu/$lib" ".carry/lib/$lib" # -L: the library itself, under its soname
 done
 tar -C .carry -cJf .carry/lib.tar.xz lib && rm -rf .carry/lib
