@@ -45,6 +45,11 @@ def results(run_dir):
         return json.load(f)
 
 
+def csv_results(run_dir):
+    with open(os.path.join(run_dir, "results.csv")) as f:
+        return list(csv.DictReader(f))
+
+
 def db_rows(db, run_id):
     with sqlite3.connect(db) as con:
         return {r[0] for r in con.execute("SELECT case_index FROM rows WHERE run_id = ?", (run_id,))}
@@ -66,6 +71,17 @@ def test_references():
     expect(statuses[("matmul", 32)] == ("none", None), "matmul has no reference", statuses)
     expect(statuses[("axpby", 64)] == ("below", 1000000), "axpby rows marked below", statuses)
     expect(statuses[("axpby", 128)] == ("below", 1000000), "axpby rows marked below", statuses)
+    expect({r["reference_unit"] for r in rows} == {None, "GB/s"}, "units: GB/s, null for none",
+           rows)
+    # results.csv carries the same three columns (empty where JSON has null).
+    table = csv_results(below_dir)
+    cells = {(r["family"], int(r["n"])): (r["reference_status"], r["reference"], r["reference_unit"])
+             for r in table}
+    expect(cells == {("matmul", 32): ("none", "", ""), ("axpby", 64): ("below", "1000000.0", "GB/s"),
+                     ("axpby", 128): ("below", "1000000.0", "GB/s")},
+           "results.csv has the reference columns", cells)
+    expect(list(table[0].keys())[-3:] == ["reference", "reference_unit", "reference_status"],
+           "the reference columns are the last ones", list(table[0].keys()))
 
     code, out, err = run(["run", SMALL, "--quiet", "--set", "backend=serial", "--output-dir",
                           met_dir, "--references", low])
@@ -73,6 +89,16 @@ def test_references():
     expect("3 row(s) met, 0 below" in out, "every row meets its reference", out)
     expect({r["reference_status"] for r in results(met_dir)["results"]} == {"met"},
            "rows marked met", results(met_dir)["results"])
+    expect({r["reference_status"] for r in csv_results(met_dir)} == {"met"},
+           "results.csv rows marked met", csv_results(met_dir))
+    # Only --db needs results.json: references mark a CSV-only run too.
+    csv_only = os.path.join(work, "csv_only")
+    code, out, err = run(["run", SMALL, "--quiet", "--set", "backend=serial", "output.formats=[csv]",
+                          "--output-dir", csv_only, "--references", low])
+    expect(code == 0 and not os.path.exists(os.path.join(csv_only, "results.json")),
+           "a CSV-only run with --references", code, out, err)
+    expect({r["reference_status"] for r in csv_results(csv_only)} == {"met"},
+           "the CSV-only run's rows marked met", csv_results(csv_only))
 
     # compare checks finished runs the same way (the rows of a run are named with the run).
     code, out, err = run(["compare", below_dir, met_dir, "--references", high])
