@@ -95,7 +95,7 @@ int cmd_compare(const CompareArgs& args) {
     return kConfigError;
   }
   // issue 17 (app/cmd_history.cpp): runs from the history database; a check against references.
-  if (const int c = add_selected_runs(args, runs))
+  if (const int c = add_selected_runs("compare", args.db, args.select, !args.inputs.empty(), runs))
     return c;
   const int reference_code = check_compare_references(args, runs);
   if (reference_code == kConfigError)

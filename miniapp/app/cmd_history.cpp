@@ -1,6 +1,6 @@
 // `miniapp history` (a case's figure across runs, machines and time, from the history database)
-// and what `miniapp compare` takes from issue 17: runs selected from the database (--db
-// --select) and a check against references (--references). Neither touches Kokkos.
+// and what `miniapp compare` and `miniapp report` take from issue 17: runs selected from the
+// database (--db --select) and a check against references (--references). None touches Kokkos.
 #include "app/commands.hpp"
 
 #include "config/yaml_strict.hpp"
@@ -97,32 +97,35 @@ int cmd_history(const HistoryArgs& args) {
   return kOk;
 }
 
-int add_selected_runs(const CompareArgs& args, std::vector<compare::Run>& runs) {
-  if (args.db.empty()) {
-    if (!args.select.empty()) {
-      std::cerr << "miniapp compare: --select picks runs from a history database: add --db FILE\n";
+int add_selected_runs(const std::string& command, const std::string& db,
+                      const std::vector<std::string>& select, bool named_runs,
+                      std::vector<compare::Run>& runs) {
+  if (db.empty()) {
+    if (!select.empty()) {
+      std::cerr << "miniapp " << command
+                << ": --select picks runs from a history database: add --db FILE\n";
       return kConfigError;
     }
-    if (args.inputs.empty()) {
-      std::cerr << "miniapp compare: name the runs (RUN...) or select them (--db FILE --select "
-                   "KEY=VALUE)\n";
+    if (!named_runs) {
+      std::cerr << "miniapp " << command
+                << ": name the runs (RUN...) or select them (--db FILE --select KEY=VALUE)\n";
       return kConfigError;
     }
     return kOk;
   }
   history::Filter filter;
   try {
-    for (const auto& c : args.select)
+    for (const auto& c : select)
       history::add_condition(filter, c);
-    history::Database db(args.db, true);
-    const auto selected = history::select_runs(db, filter);
+    history::Database database(db, true);
+    const auto selected = history::select_runs(database, filter);
     if (selected.empty()) {
-      std::cerr << "miniapp compare: no run in " << args.db << " matches the selection\n";
+      std::cerr << "miniapp " << command << ": no run in " << db << " matches the selection\n";
       return kConfigError;
     }
     runs.insert(runs.end(), selected.begin(), selected.end());
   } catch (const std::exception& e) {
-    std::cerr << "miniapp compare: " << e.what() << "\n";
+    std::cerr << "miniapp " << command << ": " << e.what() << "\n";
     return kConfigError;
   }
   return kOk;

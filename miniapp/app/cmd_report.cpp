@@ -1,5 +1,6 @@
-// `miniapp report RUN... -o DIR`: DIR/index.html, one self-contained page (report/html_report.hpp)
-// with the comparison of the runs and their plots, made by the plot script as SVG and inlined.
+// `miniapp report RUN... [--db FILE --select KEY=VALUE...] -o DIR`: DIR/index.html, one
+// self-contained page (report/html_report.hpp) with the comparison of the runs and their plots,
+// made by the plot script as SVG and inlined.
 #include "app/commands.hpp"
 
 #include "report/compare.hpp"
@@ -166,6 +167,14 @@ int cmd_report(const ReportArgs& args) {
     opt.baseline = resolve_baseline(args.baseline, inputs);
     for (const auto& in : inputs)
       runs.push_back(compare::load_run(in));
+  } catch (const std::exception& e) {
+    std::cerr << "miniapp report: " << e.what() << "\n";
+    return kConfigError;
+  }
+  // issue 17: runs from the history database, after the named ones (as compare --db).
+  if (const int code = add_selected_runs("report", args.db, args.select, !inputs.empty(), runs))
+    return code;
+  try {
     c = compare::compare_runs(runs, opt);
   } catch (const std::exception& e) {
     std::cerr << "miniapp report: " << e.what() << "\n";

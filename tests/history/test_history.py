@@ -225,6 +225,41 @@ def test_import():
            "rebuild gives the same runs and rows", code, err)
 
 
+def test_report_db():
+    """`miniapp report --db FILE --select ...`: the report of the runs the database selects."""
+    work = scratch("report_db")
+    db = os.path.join(work, "history.db")
+    runs = {b: os.path.join(SRC, "docs/data", "paper_table1-" + b) for b in ("openmp", "cuda",
+                                                                             "serial")}
+    code, out, err = run(["db", "import", "--db", db] + list(runs.values()))
+    expect(code == 0, "db import", code, out, err)
+
+    def report(name, *select):
+        page_dir = os.path.join(work, name)
+        code, out, err = run(["report", "--db", db, "--select"] + list(select) + ["-o", page_dir],
+                             timeout=180)
+        expect(code == 0, "report --db --select " + " ".join(select), code, out, err)
+        with open(os.path.join(page_dir, "index.html")) as f:
+            return f.read()
+
+    # Each run's source (the directory it was imported from) is in the page's Runs table.
+    page = report("two", "experiment=paper_table1", "backend=[oc]*")
+    for b in ("openmp", "cuda"):
+        expect(runs[b] in page, "the report shows the selected %s run" % b, runs[b])
+    expect(runs["serial"] not in page, "the serial run is not selected")
+    expect("NVIDIA H200" in page and "AMD EPYC" in page, "both devices are on the page")
+    page = report("cuda", "experiment=paper_table1", "backend=cuda")
+    expect(runs["cuda"] in page and runs["openmp"] not in page, "only the selected CUDA run")
+
+    code, out, err = run(["report", "--db", db, "--select", "label=nothing*", "-o",
+                          os.path.join(work, "none")])
+    expect(code == 2 and "miniapp report: no run in" in err, "an empty selection exits 2", code,
+           err)
+    code, out, err = run(["report", "-o", os.path.join(work, "none")])
+    expect(code == 2 and "miniapp report: name the runs" in err, "no runs and no --db exits 2",
+           code, err)
+
+
 def wait_for_rows(run_dir, n, proc, timeout=60):
     end = time.time() + timeout
     while time.time() < end:
@@ -281,7 +316,7 @@ def test_concurrency():
 
 TESTS = {"references": test_references, "bad_references": test_bad_references,
          "profile": test_profile,
-         "import": test_import, "concurrency": test_concurrency}
+         "import": test_import, "concurrency": test_concurrency, "report_db": test_report_db}
 
 if __name__ == "__main__":
     if len(sys.argv) != 2 or sys.argv[1] not in TESTS:
