@@ -239,6 +239,9 @@ int main(int argc, char** argv) {
   history->add_option("--format", history_args.format, "table or csv")
       ->check(CLI::IsMember({"table", "csv"}))
       ->capture_default_str();
+  history->add_option("--plot", history_args.plot,
+                      "Also draw the rates per run into FILE (.png, .svg or .pdf; one file per "
+                      "kernel family, FILE-FAMILY.EXT, when several)");
 
   PlotArgs plot_args;
   auto* plot = app.add_subcommand(

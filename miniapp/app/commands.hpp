@@ -73,6 +73,7 @@ struct HistoryArgs {
   std::vector<std::string> select; // KEY=VALUE conditions, as compare --select
   std::string case_pattern, label, since;
   std::string format = "table"; // table | csv
+  std::string plot;             // --plot FILE (.png, .svg, .pdf): the rates per run as a figure
 };
 
 struct PlotArgs {
@@ -117,9 +118,6 @@ int cmd_report(const ReportArgs& args);
 // --baseline: a run number from 1, or a run (inserted as run 1 when not among `inputs`); the
 // index into `inputs`. Throws std::invalid_argument for a number out of range.
 std::size_t resolve_baseline(const std::string& baseline, std::vector<std::string>& inputs);
-// The plot script: $MINIAPP_PLOT_SCRIPT, bin/miniapp-plot beside the program, or the source
-// tree's scripts/miniapp-plot.py; "" when none is found.
-std::string find_plot_script();
 int cmd_db(const DbArgs& args);           // issue 17
 int cmd_history(const HistoryArgs& args); // issue 17
 // issue 17, for compare and report: the runs --db FILE --select KEY=VALUE... picks, appended to

@@ -260,6 +260,50 @@ def test_report_db():
            code, err)
 
 
+def test_plot():
+    """`miniapp history --plot FILE`: the selected cases' rates per run, one file per family."""
+    try:
+        import matplotlib  # noqa: F401 (the plot script needs it: Debian's python3-matplotlib)
+    except ImportError:
+        print("skipped: no matplotlib")
+        sys.exit(77)
+    work = scratch("plot")
+    db = os.path.join(work, "history.db")
+    shipped = sorted(glob.glob(os.path.join(SRC, "docs/data/paper_table1-*")) +
+                     glob.glob(os.path.join(SRC, "docs/data/weak_scaling-*")))
+    code, out, err = run(["db", "import", "--db", db] + shipped)
+    expect(code == 0, "db import", code, out, err)
+
+    one = os.path.join(work, "n1024.svg")
+    code, out, err = run(["history", "--db", db, "--case", "axpby/flat/float32/1024x1024*",
+                          "--plot", one], timeout=180)
+    expect(code == 0 and "miniapp history: wrote " + one in err, "history --plot exits 0", code,
+           out, err)
+    expect("1024x1024" in out, "the table is printed as well", out)
+    with open(one) as f:
+        svg = f.read()
+    # The plot script stores the title and the legend in the file's metadata.
+    expect("<svg" in svg and "<dc:title>miniapp axpby: rate vs run</dc:title>" in svg,
+           "an SVG of the axpby rates per run", svg[:600])
+    expect("legend: flat N=1024" in svg, "the case is the plot's series", svg[:2000])
+
+    # Several families: one file each, FILE-FAMILY.EXT.
+    many = os.path.join(work, "scaling.png")
+    code, out, err = run(["history", "--db", db, "--since", "2026-11-22", "--plot", many],
+                         timeout=180)
+    expect(code == 0, "history --plot over several families", code, err)
+    for family in ("axpby", "matmul", "tile_average"):
+        path = os.path.join(work, "scaling-%s.png" % family)
+        with open(path, "rb") as f:
+            expect(f.read(8) == b"\x89PNG\r\n\x1a\n", "a PNG for " + family, path)
+    expect(not os.path.exists(many), "FILE itself is not written when there are several")
+
+    bad = os.path.join(work, "plot.txt")
+    code, out, err = run(["history", "--db", db, "--plot", bad])
+    expect(code == 2 and "name a .png, .svg or .pdf file" in err and out == "",
+           "--plot with another extension exits 2 before any output", code, out, err)
+
+
 def wait_for_rows(run_dir, n, proc, timeout=60):
     end = time.time() + timeout
     while time.time() < end:
@@ -316,7 +360,8 @@ def test_concurrency():
 
 TESTS = {"references": test_references, "bad_references": test_bad_references,
          "profile": test_profile,
-         "import": test_import, "concurrency": test_concurrency, "report_db": test_report_db}
+         "import": test_import, "concurrency": test_concurrency, "report_db": test_report_db,
+         "plot": test_plot}
 
 if __name__ == "__main__":
     if len(sys.argv) != 2 or sys.argv[1] not in TESTS:
