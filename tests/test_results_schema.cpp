@@ -8,6 +8,7 @@
 #include "report/result_fields.hpp"
 #include "report/results_writer.hpp"
 #include "run/driver.hpp"
+#include "test_case.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -49,17 +50,6 @@ struct TempDir {
   }
   ~TempDir() { std::filesystem::remove_all(path); }
 };
-
-Case case_of(const std::string& family, const std::string& variant, std::int64_t m, std::int64_t n,
-             std::int64_t k = 0) {
-  Case c;
-  c.family = family;
-  c.variant = variant;
-  c.m = m;
-  c.n = n;
-  c.k = k;
-  return c;
-}
 
 // A Case rebuilt from the expanded config that results.json echoes (config.cases[]).
 Case from_config(const json& j) {
