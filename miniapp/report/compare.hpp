@@ -96,6 +96,7 @@ struct Cell {
 
 // One case, across all runs.
 struct Line {
+  std::string case_id; // the id the rows were joined on (every row has one: schema 2); else ""
   std::string family, variant, precision, size, tile; // size "4096x4096" or "MxNxK"
   std::int64_t m = 0, n = 0, k = 0;
   std::string unit;               // "GFLOP/s" or "GB/s"
@@ -111,7 +112,13 @@ struct Comparison {
   std::vector<std::string> run_warnings; // the run-level ones alone (also in warnings)
 };
 
+// Rows are joined on their case_id when every row of every run has one (schema 2: every case
+// parameter, seed and pinned included, tells cases apart), else on (family, variant, precision,
+// m, n, k, tile), which schema 1 files also hold.
 Comparison compare_runs(const std::vector<Run>& runs, const Options& opt);
+// The case column of the tables: the case id where the rows were joined on it, else
+// family/variant/precision (size and tile have their own columns).
+std::string case_label(const Line& l);
 
 // Numbers as the tables print them (markdown and the HTML report): a rate with three or more
 // significant digits, seconds as milliseconds with four.
