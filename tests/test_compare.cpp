@@ -202,6 +202,14 @@ TEST(Compare, JoinsSchema2RunsOnCaseId) {
   EXPECT_TRUE(has_warning(old, "pinned differs: false in run 1"));
   EXPECT_NE(to_markdown(old).find("| axpby/flat/float32 | 64x64 |"), std::string::npos)
       << to_markdown(old);
+
+  // The paper's Table 1 pairs the CPU row and the pinned GPU row of one N, schema 2 or not.
+  auto gpu = a;
+  gpu["results"][0]["pinned"] = true;
+  gpu["results"][0]["case_id"] = id + "/pinned";
+  const std::string table =
+      paper_table1_markdown({run_from_json(a, "cpu"), run_from_json(gpu, "gpu")});
+  EXPECT_NE(table.find("| 64 x 64 | 1 | 0.0123 | 1 | 0.0123 | 1.0 |"), std::string::npos) << table;
 }
 
 TEST(Compare, WarnsOnABusyHost) {

@@ -231,10 +231,10 @@ Comparison compare_runs(const std::vector<Run>& runs, const Options& opt) {
   // Join on the case id, or where a run lacks it (schema 1) on (family, variant, precision, m, n,
   // k, tile); the n-th row with the same key in each run pairs with the n-th in the others (a
   // sweep over alpha in schema 1, say). Baseline rows come first.
-  const bool by_id = std::all_of(runs.begin(), runs.end(), [](const Run& r) {
-    return std::all_of(r.rows.begin(), r.rows.end(),
-                       [](const Row& row) { return !row.case_id.empty(); });
-  });
+  const bool by_id = opt.by_case_id && std::all_of(runs.begin(), runs.end(), [](const Run& r) {
+                       return std::all_of(r.rows.begin(), r.rows.end(),
+                                          [](const Row& row) { return !row.case_id.empty(); });
+                     });
   std::map<std::string, std::size_t> index;
   std::vector<std::vector<const Row*>> rows_of; // per line, per run
   std::vector<std::size_t> order(runs.size());
@@ -506,6 +506,7 @@ std::string paper_table1_markdown(const std::vector<Run>& runs,
   Options opt;
   opt.with_transfers = true;
   opt.rate = RateKind::Gflops;
+  opt.by_case_id = false; // one line per N, pinned transfers or not
   const Comparison c = compare_runs(runs, opt);
   if (warnings)
     *warnings = c.warnings;

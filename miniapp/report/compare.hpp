@@ -78,6 +78,9 @@ struct Options {
   std::size_t baseline = 0;    // index into the runs
   bool with_transfers = false; // time = total_median_s (h2d + compute + d2h), the paper's method
   RateKind rate = RateKind::Auto;
+  // Join schema 2 runs on case_id (see compare_runs); false: always on (family, variant,
+  // precision, size, tile), as the paper's Table 1 pairs a CPU and a pinned GPU row of one N.
+  bool by_case_id = true;
 };
 
 // What one run measured for one case.
