@@ -239,6 +239,9 @@ int main(int argc, char** argv) {
   history->add_option("--format", history_args.format, "table or csv")
       ->check(CLI::IsMember({"table", "csv"}))
       ->capture_default_str();
+  history->add_option("--plot", history_args.plot,
+                      "Also draw the rates per run into FILE (.png, .svg or .pdf; one file per "
+                      "kernel family, FILE-FAMILY.EXT, when several)");
 
   PlotArgs plot_args;
   auto* plot = app.add_subcommand(
@@ -267,8 +270,8 @@ int main(int argc, char** argv) {
   auto* report = app.add_subcommand(
       "report", "One self-contained HTML page about runs: comparison table, plots (inline SVG), "
                 "metadata side by side, warnings, commands that reproduce them");
-  report->add_option("runs", report_args.inputs, "Run directories or results.json/.csv files")
-      ->required();
+  report->add_option("runs", report_args.inputs,
+                     "Run directories or results.json/.csv files (or --db with --select)");
   report->add_option("--baseline", report_args.baseline,
                      "Base of the ratios: run number (from 1) or a run directory; default run 1");
   report
@@ -278,6 +281,12 @@ int main(int argc, char** argv) {
   report->add_option("--title", report_args.title, "Title of the page")->capture_default_str();
   report->add_flag("--with-transfers", report_args.with_transfers,
                    "Rates from total time: host-to-device + compute + device-to-host");
+  // issue 17 (app/cmd_history.cpp)
+  report->add_option("--db", report_args.db, "History database to select runs from (--select)");
+  report
+      ->add_option("--select", report_args.select,
+                   "With --db: KEY=VALUE conditions, as compare --select (docs/history.md)")
+      ->take_all();
 
   std::vector<std::string> subcommands;
   for (const auto* sub : app.get_subcommands([](const CLI::App*) { return true; }))

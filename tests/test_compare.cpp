@@ -165,6 +165,53 @@ TEST(Compare, WarnsOnConfigHashAndCaseParameters) {
   EXPECT_NE(to_csv(c).find("alpha differs"), std::string::npos);
 }
 
+// Schema 2 runs are joined on case_id, which tells apart cases the schema 1 key (family,
+// variant, precision, size, tile) does not: here a seed and pinned transfers.
+TEST(Compare, JoinsSchema2RunsOnCaseId) {
+  const auto with_id = [](nlohmann::json r, const std::string& id) {
+    r["case_id"] = id;
+    return r;
+  };
+  const std::string id = "axpby/flat/float32/64x64/a=2,b=0.5";
+  const auto a =
+      doc("cuda", "GPU", "h",
+          {with_id(row("axpby", "flat", 64, 1e-3, 1e-3, 1e-3), id),
+           with_id(row("matmul", "tiled", 32, 1e-3, 1e-3, 1e-3), "matmul/tiled/float32/32x32x32")});
+  auto b = a;
+  b["results"][0]["seed"] = 7;
+  b["results"][0]["case_id"] = id + "/seed=7";
+  b["results"][1]["pinned"] = true;
+  b["results"][1]["case_id"] = "matmul/tiled/float32/32x32x32/pinned";
+  const Comparison c = compare_runs({run_from_json(a, "a"), run_from_json(b, "b")}, {});
+  ASSERT_EQ(c.lines.size(), 4u) << to_markdown(c);
+  EXPECT_EQ(c.lines[0].case_id, id);
+  EXPECT_EQ(c.lines[2].case_id, id + "/seed=7");
+  EXPECT_TRUE(c.lines[2].cells[1].present && !c.lines[2].cells[0].present);
+  EXPECT_TRUE(has_warning(c, "missing from run 1"));
+  EXPECT_FALSE(has_warning(c, "seed differs"));
+  EXPECT_NE(to_markdown(c).find("| " + id + "/seed=7 | 64x64 |"), std::string::npos)
+      << to_markdown(c);
+  EXPECT_NE(to_csv(c).find(",\"" + id + "/seed=7\"\n"), std::string::npos) << to_csv(c);
+
+  // Without case_id in one run (schema 1), the old key joins them, with a note on each difference.
+  b["results"][0].erase("case_id");
+  const Comparison old = compare_runs({run_from_json(a, "a"), run_from_json(b, "b")}, {});
+  ASSERT_EQ(old.lines.size(), 2u) << to_markdown(old);
+  EXPECT_TRUE(old.lines[0].case_id.empty());
+  EXPECT_TRUE(has_warning(old, "seed differs: 42 in run 1"));
+  EXPECT_TRUE(has_warning(old, "pinned differs: false in run 1"));
+  EXPECT_NE(to_markdown(old).find("| axpby/flat/float32 | 64x64 |"), std::string::npos)
+      << to_markdown(old);
+
+  // The paper's Table 1 pairs the CPU row and the pinned GPU row of one N, schema 2 or not.
+  auto gpu = a;
+  gpu["results"][0]["pinned"] = true;
+  gpu["results"][0]["case_id"] = id + "/pinned";
+  const std::string table =
+      paper_table1_markdown({run_from_json(a, "cpu"), run_from_json(gpu, "gpu")});
+  EXPECT_NE(table.find("| 64 x 64 | 1 | 0.0123 | 1 | 0.0123 | 1.0 |"), std::string::npos) << table;
+}
+
 TEST(Compare, WarnsOnABusyHost) {
   auto a = doc("openmp", "CPU", "h", {row("axpby", "flat", 64, 1, 1, 1)});
   auto b = a;

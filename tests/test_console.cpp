@@ -1,6 +1,8 @@
 // The console results table (report/console.cpp): an in-place axpby row is told apart from the
 // out-of-place one, %ceiling names its ceiling, and a result above its ceiling carries a mark.
+#include "kernels/families.hpp"
 #include "report/console.hpp"
+#include "test_case.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,11 +12,17 @@
 namespace miniapp {
 namespace {
 
+// A case as the plan makes it: the family table sets which parameters its variant reads.
+Case resolved(const std::string& family, const std::string& variant, std::int64_t m, std::int64_t n,
+              std::int64_t k = 0) {
+  Case c = case_of(family, variant, m, n, k);
+  resolve_parameters(c);
+  return c;
+}
+
 CaseResult axpby_row(bool in_place, double pct) {
   CaseResult r;
-  r.c.family = "axpby";
-  r.c.variant = "flat";
-  r.c.m = r.c.n = 64;
+  r.c = resolved("axpby", "flat", 64, 64);
   r.c.in_place = in_place;
   r.compute.median = 1e-5;
   r.gbs = pct / 10;
@@ -54,6 +62,25 @@ TEST(ConsoleTable, NoMarkWithinTheCeiling) {
   print_results_table(os, plan, {axpby_row(false, 80)});
   EXPECT_EQ(os.str().find("%ceiling *"), std::string::npos) << os.str();
   EXPECT_EQ(os.str().find("in place"), std::string::npos) << os.str();
+}
+
+// The size column: MxNxK where the case's variant reads k (matmul), MxN elsewhere, whatever the
+// family's name; "in place" only where the variant reads in_place.
+TEST(ConsoleTable, SizeAndInPlaceFollowTheParametersTheCaseUses) {
+  Plan plan;
+  CaseResult mm = axpby_row(false, 50);
+  mm.c = resolved("matmul", "tiled", 64, 32, 16);
+  CaseResult tr = axpby_row(false, 50);
+  tr.c = resolved("transpose", "flat", 48, 80, 7); // k is not transpose's: cleared
+  tr.c.in_place = true;                            // nor is in_place
+  std::ostringstream os;
+  print_results_table(os, plan, {mm, tr});
+  const std::string out = os.str();
+  EXPECT_NE(line_of(out, "matmul").find("64x32x16"), std::string::npos) << out;
+  const std::string transpose = line_of(out, "transpose");
+  EXPECT_NE(transpose.find("48x80 "), std::string::npos) << out;
+  EXPECT_EQ(transpose.find("48x80x"), std::string::npos) << out;
+  EXPECT_EQ(out.find("in place"), std::string::npos) << out;
 }
 
 // Multi-rank runs: the measured rows' per-rank spreads, min / mean / max; unmeasured rows left out.

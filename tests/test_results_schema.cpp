@@ -8,6 +8,7 @@
 #include "report/result_fields.hpp"
 #include "report/results_writer.hpp"
 #include "run/driver.hpp"
+#include "test_case.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -49,17 +50,6 @@ struct TempDir {
   }
   ~TempDir() { std::filesystem::remove_all(path); }
 };
-
-Case case_of(const std::string& family, const std::string& variant, std::int64_t m, std::int64_t n,
-             std::int64_t k = 0) {
-  Case c;
-  c.family = family;
-  c.variant = variant;
-  c.m = m;
-  c.n = n;
-  c.k = k;
-  return c;
-}
 
 // A Case rebuilt from the expanded config that results.json echoes (config.cases[]).
 Case from_config(const json& j) {
@@ -217,7 +207,7 @@ TEST(ResultsSchema, MatmulRowIsTypedAndExact) {
     if (f.type != FieldType::number_list)
       names.push_back(f.name);
   EXPECT_EQ(split(w.csv_lines[0]), names);
-  EXPECT_EQ(names.back(), "case_id");
+  EXPECT_EQ(names.back(), "reference_status");
   const auto cells = split(w.csv_lines[1]);
   ASSERT_EQ(cells.size(), names.size());
   const auto cell = [&](const std::string& name) {
@@ -286,6 +276,56 @@ TEST(ResultsSchema, UnusedParametersAreNull) {
   EXPECT_FALSE(run.rows[1].uses(Param::alpha));
   EXPECT_EQ(run.rows[1].tile, 128);
   EXPECT_TRUE(run.rows[0].fields["tile"].is_null());
+}
+
+// issue 17: the reference fields are results columns like any other: written to both files (null
+// and empty without a reference) and read back by compare's loader from either.
+TEST(ResultsSchema, ReferenceFieldsInBothFiles) {
+  Case below = case_of("axpby", "flat", 8, 8);
+  Case none = below;
+  none.index = 1;
+  Case unchecked = below;
+  unchecked.index = 2;
+  CaseResult b = result_of(below);
+  b.reference_status = "below";
+  b.reference_unit = "GB/s";
+  b.reference = 900;
+  CaseResult n = result_of(none);
+  n.reference_status = "none";
+  const TempDir tmp;
+  const Written w = write(tmp, plan_for({below, none, unchecked}), {b, n, result_of(unchecked)});
+  const json& rows = w.doc["results"];
+  EXPECT_EQ(rows[0]["reference"], 900.0);
+  EXPECT_EQ(rows[0]["reference_unit"], "GB/s");
+  EXPECT_EQ(rows[0]["reference_status"], "below");
+  EXPECT_TRUE(rows[1]["reference"].is_null());
+  EXPECT_TRUE(rows[1]["reference_unit"].is_null());
+  EXPECT_EQ(rows[1]["reference_status"], "none");
+  for (const char* key : {"reference", "reference_unit", "reference_status"})
+    EXPECT_TRUE(rows[2][key].is_null()) << key;
+
+  const auto header = split(w.csv_lines.at(0));
+  ASSERT_GE(header.size(), 3u);
+  EXPECT_EQ(std::vector<std::string>(header.end() - 3, header.end()),
+            (std::vector<std::string>{"reference", "reference_unit", "reference_status"}));
+  ASSERT_EQ(w.csv_lines.size(), 4u);
+  const auto tail = [&](std::size_t line) {
+    const auto cells = split(w.csv_lines.at(line));
+    return std::vector<std::string>(cells.end() - 3, cells.end());
+  };
+  EXPECT_EQ(tail(1), (std::vector<std::string>{"900.0", "GB/s", "below"}));
+  EXPECT_EQ(tail(2), (std::vector<std::string>{"", "", "none"}));
+  EXPECT_EQ(tail(3), (std::vector<std::string>{"", "", ""}));
+
+  for (const auto& run :
+       {compare::load_run(w.dir + "/results.json"), compare::load_run(w.dir + "/results.csv")}) {
+    ASSERT_EQ(run.rows.size(), 3u);
+    EXPECT_EQ(run.rows[0].fields["reference"], 900.0) << run.source;
+    EXPECT_EQ(run.rows[0].fields["reference_status"], "below") << run.source;
+    EXPECT_EQ(run.rows[1].fields["reference_status"], "none") << run.source;
+    EXPECT_TRUE(run.rows[1].fields["reference_unit"].is_null()) << run.source;
+    EXPECT_TRUE(run.rows[2].fields["reference_status"].is_null()) << run.source;
+  }
 }
 
 // A double keeps every bit through results.json and results.csv.

@@ -1,22 +1,14 @@
 // `miniapp compare` (join runs, rates and ratios, markdown or CSV) and `miniapp plot` (runs the
 // shipped matplotlib script). Neither touches Kokkos: they read finished runs.
 #include "app/commands.hpp"
-#include "core/environment.hpp"
+#include "app/plot_script.hpp"
 
 #include "report/compare.hpp"
 #include "report/results_writer.hpp"
 
-#include <cerrno>
 #include <climits>
 #include <cstdlib>
-#include <cstring>
 #include <iostream>
-#include <spawn.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char** environ;
 
 namespace miniapp {
 
@@ -29,11 +21,6 @@ bool all_digits(const std::string& s) {
 std::string real_path(const std::string& p) {
   char buf[PATH_MAX];
   return ::realpath(p.c_str(), buf) ? std::string(buf) : p;
-}
-
-bool executable(const std::string& p) {
-  struct stat st {};
-  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
 } // namespace
@@ -59,26 +46,6 @@ std::size_t resolve_baseline(const std::string& baseline, std::vector<std::strin
   return 0;
 }
 
-// Installed: <prefix>/bin/miniapp-plot beside <prefix>/bin/miniapp. Built: the source tree's copy.
-std::string find_plot_script() {
-  if (const char* env = env::value("MINIAPP_PLOT_SCRIPT"))
-    return env;
-  char self[PATH_MAX];
-  const ssize_t len = ::readlink("/proc/self/exe", self, sizeof self - 1);
-  if (len > 0) {
-    std::string dir(self, std::size_t(len));
-    dir = dir.substr(0, dir.find_last_of('/'));
-    if (executable(dir + "/miniapp-plot"))
-      return dir + "/miniapp-plot";
-  }
-#ifdef MINIAPP_SOURCE_DIR
-  const std::string src = std::string(MINIAPP_SOURCE_DIR) + "/scripts/miniapp-plot.py";
-  if (executable(src))
-    return src;
-#endif
-  return "";
-}
-
 int cmd_compare(const CompareArgs& args) {
   std::vector<std::string> inputs = args.inputs;
   std::vector<compare::Run> runs;
@@ -96,7 +63,7 @@ int cmd_compare(const CompareArgs& args) {
     return kConfigError;
   }
   // issue 17 (app/cmd_history.cpp): runs from the history database; a check against references.
-  if (const int c = add_selected_runs(args, runs))
+  if (const int c = add_selected_runs("compare", args.db, args.select, !args.inputs.empty(), runs))
     return c;
   const int reference_code = check_compare_references(args, runs);
   if (reference_code == kConfigError)
@@ -151,8 +118,7 @@ int cmd_plot(const PlotArgs& args) {
                  "the source tree's scripts/); set MINIAPP_PLOT_SCRIPT to its path\n";
     return kRuntimeError;
   }
-  std::vector<std::string> argv = {"/usr/bin/python3", script};
-  argv.insert(argv.end(), args.inputs.begin(), args.inputs.end());
+  std::vector<std::string> argv = args.inputs;
   argv.insert(argv.end(), {"--output-dir", args.output_dir, "--kind", args.kind});
   if (!args.baseline.empty())
     argv.insert(argv.end(), {"--baseline", args.baseline});
@@ -160,25 +126,11 @@ int cmd_plot(const PlotArgs& args) {
     argv.push_back("--with-transfers");
   argv.insert(argv.end(),
               {"--x", args.x_axis, "--format", args.format, "--dpi", std::to_string(args.dpi)});
-  std::vector<char*> cargv;
-  for (auto& a : argv)
-    cargv.push_back(&a[0]);
-  cargv.push_back(nullptr);
-
-  // Spawn and wait rather than exec: MPI was initialised by main and must be finalised.
-  pid_t pid = 0;
-  const int err = ::posix_spawn(&pid, cargv[0], nullptr, nullptr, cargv.data(), environ);
-  if (err != 0) {
-    std::cerr << "miniapp plot: cannot start " << argv[0] << " " << script << ": "
-              << std::strerror(err) << " (matplotlib needs Debian's python3-matplotlib)\n";
-    return kRuntimeError;
-  }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFEXITED(status))
-    return WEXITSTATUS(status);
-  std::cerr << "miniapp plot: " << script << " was killed by signal " << WTERMSIG(status) << "\n";
+  std::string why;
+  const int rc = run_plot_script(script, argv, "", why); // its output is the user's
+  if (rc >= 0)
+    return rc;
+  std::cerr << "miniapp plot: " << why << " (matplotlib needs Debian's python3-matplotlib)\n";
   return kRuntimeError;
 }
 

@@ -1,14 +1,17 @@
 // `miniapp history` (a case's figure across runs, machines and time, from the history database)
-// and what `miniapp compare` takes from issue 17: runs selected from the database (--db
-// --select) and a check against references (--references). Neither touches Kokkos.
+// and what `miniapp compare` and `miniapp report` take from issue 17: runs selected from the
+// database (--db --select) and a check against references (--references). None touches Kokkos.
 #include "app/commands.hpp"
+#include "app/plot_script.hpp"
 
 #include "config/yaml_strict.hpp"
 #include "report/history_db.hpp"
 #include "report/references.hpp"
 #include "report/results_writer.hpp"
 
+#include <cctype>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -64,9 +67,77 @@ std::string history_table(const std::vector<history::Point>& points) {
   return os.str();
 }
 
+// --plot FILE's format, from its name: png, svg or pdf; "" for any other name.
+std::string plot_format(const std::string& file) {
+  const auto dot = file.find_last_of("./");
+  if (dot == std::string::npos || file[dot] != '.')
+    return "";
+  std::string ext = file.substr(dot + 1);
+  for (auto& ch : ext)
+    ch = char(std::tolower(static_cast<unsigned char>(ch)));
+  return ext == "png" || ext == "svg" || ext == "pdf" ? ext : "";
+}
+
+// --plot FILE: each selected case's rate in each run, the runs oldest first along the x axis (the
+// plot script's rate plot with --x run), one file per kernel family: FILE itself for one family,
+// FILE's name with -FAMILY before the extension for several.
+int plot_history(const HistoryArgs& args, const history::Filter& filter) {
+  const std::string format = plot_format(args.plot);
+  std::vector<compare::Run> runs;
+  try {
+    history::Database db(args.db, true);
+    runs = history::select_runs(db, filter);
+  } catch (const std::exception& e) {
+    std::cerr << "miniapp history: " << e.what() << "\n";
+    return kConfigError;
+  }
+  // The runs of one machine share their label: the start time tells them apart on the x axis.
+  for (auto& run : runs) {
+    const auto& md = run.metadata;
+    const auto start = md.is_object() ? md.find("start_time") : md.end();
+    if (start == md.end() || !start->is_string())
+      continue;
+    const std::string label = start->get<std::string>().substr(0, 16) + " " + run.label();
+    run.given_label = label;
+    run.metadata["label"] = label;
+  }
+  std::vector<PlotFile> files;
+  try {
+    files = plot_runs(runs, {"--kind", "rate", "--x", "run"}, format);
+  } catch (const std::exception& e) {
+    std::cerr << "miniapp history: no plot: " << e.what() << "\n";
+    return kRuntimeError;
+  }
+  for (const auto& f : files) {
+    std::string out = args.plot;
+    if (files.size() > 1) { // "rate-FAMILY.EXT" -> FILE-FAMILY.EXT
+      const std::string family = f.name.substr(
+          std::strlen("rate-"), f.name.size() - std::strlen("rate-.") - format.size());
+      const auto dot = out.find_last_of('.');
+      out = out.substr(0, dot) + "-" + family + out.substr(dot);
+    }
+    try {
+      write_output_file(out, f.content, {args.db}, false);
+    } catch (const OutputRefused& e) {
+      std::cerr << "miniapp history: " << e.what() << "\n";
+      return kConfigError;
+    } catch (const std::exception& e) {
+      std::cerr << "miniapp history: " << e.what() << "\n";
+      return kRuntimeError;
+    }
+    std::cerr << "miniapp history: wrote " << out << "\n";
+  }
+  return kOk;
+}
+
 } // namespace
 
 int cmd_history(const HistoryArgs& args) {
+  if (!args.plot.empty() && plot_format(args.plot).empty()) {
+    std::cerr << "miniapp history: --plot " << args.plot
+              << ": name a .png, .svg or .pdf file (its format)\n";
+    return kConfigError;
+  }
   history::Filter filter;
   try {
     for (const auto& c : args.select)
@@ -94,35 +165,38 @@ int cmd_history(const HistoryArgs& args) {
     return kOk;
   }
   std::cout << (args.format == "csv" ? history_csv(points) : history_table(points));
-  return kOk;
+  return args.plot.empty() ? kOk : plot_history(args, filter);
 }
 
-int add_selected_runs(const CompareArgs& args, std::vector<compare::Run>& runs) {
-  if (args.db.empty()) {
-    if (!args.select.empty()) {
-      std::cerr << "miniapp compare: --select picks runs from a history database: add --db FILE\n";
+int add_selected_runs(const std::string& command, const std::string& db,
+                      const std::vector<std::string>& select, bool named_runs,
+                      std::vector<compare::Run>& runs) {
+  if (db.empty()) {
+    if (!select.empty()) {
+      std::cerr << "miniapp " << command
+                << ": --select picks runs from a history database: add --db FILE\n";
       return kConfigError;
     }
-    if (args.inputs.empty()) {
-      std::cerr << "miniapp compare: name the runs (RUN...) or select them (--db FILE --select "
-                   "KEY=VALUE)\n";
+    if (!named_runs) {
+      std::cerr << "miniapp " << command
+                << ": name the runs (RUN...) or select them (--db FILE --select KEY=VALUE)\n";
       return kConfigError;
     }
     return kOk;
   }
   history::Filter filter;
   try {
-    for (const auto& c : args.select)
+    for (const auto& c : select)
       history::add_condition(filter, c);
-    history::Database db(args.db, true);
-    const auto selected = history::select_runs(db, filter);
+    history::Database database(db, true);
+    const auto selected = history::select_runs(database, filter);
     if (selected.empty()) {
-      std::cerr << "miniapp compare: no run in " << args.db << " matches the selection\n";
+      std::cerr << "miniapp " << command << ": no run in " << db << " matches the selection\n";
       return kConfigError;
     }
     runs.insert(runs.end(), selected.begin(), selected.end());
   } catch (const std::exception& e) {
-    std::cerr << "miniapp compare: " << e.what() << "\n";
+    std::cerr << "miniapp " << command << ": " << e.what() << "\n";
     return kConfigError;
   }
   return kOk;

@@ -114,7 +114,7 @@ public:
     const std::string dir = create_run_directory(plan_.settings.output_directory,
                                                  plan_.settings.name, args_.output_dir);
     writer_ = std::make_unique<ResultsWriter>(dir, plan_, md);
-    extras_.attach(*writer_);
+    extras_.attach(*writer_, md);
     if (!args_.quiet) {
       print_plan(std::cout, plan_);
       std::cout << "parallelism: " << describe_parallelism(plan_.ranks, plan_.backend).summary()
@@ -124,8 +124,10 @@ public:
       std::cout << "note: result matrices are printed by single-rank runs only\n";
   }
   void add(const CaseResult& r) override {
-    writer_->add(r);
-    progress_.case_done(r);
+    CaseResult row = r;
+    extras_.mark(row, plan_); // --references: the row's reference fields
+    writer_->add(row);
+    progress_.case_done(row);
   }
   void finish(bool interrupted) override {
     progress_.finish();
@@ -146,7 +148,7 @@ private:
   const RunArgs& args_;
   const Plan& plan_;
   const MpiEnv& mpi_;
-  RunExtras& extras_; // --references, --db: marks and records each results.json as written
+  RunExtras& extras_; // --references: marks each row; --db: records each results.json
   std::unique_ptr<ResultsWriter> writer_;
   Progress progress_{std::cerr, plan_.cases.size(), isatty(STDERR_FILENO) != 0};
 };

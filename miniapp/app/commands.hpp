@@ -73,6 +73,7 @@ struct HistoryArgs {
   std::vector<std::string> select; // KEY=VALUE conditions, as compare --select
   std::string case_pattern, label, since;
   std::string format = "table"; // table | csv
+  std::string plot;             // --plot FILE (.png, .svg, .pdf): the rates per run as a figure
 };
 
 struct PlotArgs {
@@ -92,6 +93,8 @@ struct ReportArgs {
   std::string output_dir;          // -o: the report is DIR/index.html
   std::string title = "miniapp report";
   bool with_transfers = false;
+  std::string db;                  // issue 17: add the runs --select picks from this database
+  std::vector<std::string> select; // KEY=VALUE conditions (history::add_condition)
 };
 
 struct ListArgs {
@@ -115,13 +118,14 @@ int cmd_report(const ReportArgs& args);
 // --baseline: a run number from 1, or a run (inserted as run 1 when not among `inputs`); the
 // index into `inputs`. Throws std::invalid_argument for a number out of range.
 std::size_t resolve_baseline(const std::string& baseline, std::vector<std::string>& inputs);
-// The plot script: $MINIAPP_PLOT_SCRIPT, bin/miniapp-plot beside the program, or the source
-// tree's scripts/miniapp-plot.py; "" when none is found.
-std::string find_plot_script();
-int cmd_db(const DbArgs& args);     // issue 17
+int cmd_db(const DbArgs& args);           // issue 17
 int cmd_history(const HistoryArgs& args); // issue 17
-// issue 17, for cmd_compare: --db/--select runs appended to runs; --references checked (0, 2, 5).
-int add_selected_runs(const CompareArgs& args, std::vector<compare::Run>& runs);
+// issue 17, for compare and report: the runs --db FILE --select KEY=VALUE... picks, appended to
+// runs (0; 2 with the reason on stderr, "miniapp COMMAND: ...", also when neither runs are named
+// nor --db given); --references checked (0, 2, 5).
+int add_selected_runs(const std::string& command, const std::string& db,
+                      const std::vector<std::string>& select, bool named_runs,
+                      std::vector<compare::Run>& runs);
 int check_compare_references(const CompareArgs& args, const std::vector<compare::Run>& runs);
 
 } // namespace miniapp

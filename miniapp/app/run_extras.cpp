@@ -9,10 +9,9 @@ namespace miniapp {
 
 void RunExtras::load(const RunArgs& args, const Plan& plan) {
   const auto& formats = plan.settings.formats;
-  if ((!args.references.empty() || !args.db.empty()) &&
-      std::find(formats.begin(), formats.end(), "json") == formats.end())
-    throw config::ConfigError("miniapp run: --references and --db work on results.json: add json "
-                              "to output.formats");
+  if (!args.db.empty() && std::find(formats.begin(), formats.end(), "json") == formats.end())
+    throw config::ConfigError("miniapp run: --db records results.json: add json to "
+                              "output.formats");
   if (!args.references.empty())
     refs_ = std::make_unique<references::References>(references::load_references(args.references));
   if (!args.db.empty())
@@ -32,39 +31,44 @@ int RunExtras::open(const RunArgs& args, const Plan& plan) {
   return kOk;
 }
 
-void RunExtras::attach(ResultsWriter& writer) {
-  if (!refs_ && !db_)
+void RunExtras::attach(ResultsWriter& writer, const nlohmann::json& metadata) {
+  run_ = compare::run_from_json({{"metadata", metadata}, {"results", nlohmann::json::array()}},
+                                writer.directory());
+  ranks_ = metadata.value("mpi_ranks", 1);
+  if (!db_)
     return;
   const std::string dir = writer.directory();
-  writer.before_write = [this, dir](nlohmann::json& doc) { on_document(doc, dir); };
+  writer.before_write = [this, dir](nlohmann::json& doc) { record(doc, dir); };
 }
 
-void RunExtras::on_document(nlohmann::json& doc, const std::string& dir) {
-  if (refs_) {
-    const compare::Run run = compare::run_from_json(doc, dir);
-    below_.clear();
-    met_ = 0;
-    auto& rows = doc["results"];
-    for (std::size_t i = 0; i < rows.size() && i < run.rows.size(); ++i) {
-      const references::Check c = references::check(*refs_, run, run.rows[i]);
-      rows[i]["reference"] = c.ref ? nlohmann::json(c.expected) : nlohmann::json();
-      rows[i]["reference_unit"] = c.ref ? nlohmann::json(c.unit) : nlohmann::json();
-      rows[i]["reference_status"] = references::to_string(c.status);
-      if (c.status == references::Status::below)
-        below_.push_back(references::describe(c, references::case_id(run.rows[i])));
-      met_ += c.status == references::Status::met;
-    }
-  }
-  if (db_ && db_error_.empty()) {
-    try {
-      db_->import_document(doc, dir);
-    } catch (const std::exception& e) {
-      // The directory keeps every row; `miniapp db import DIR` adds them later.
-      db_error_ = e.what();
-      std::cerr << "miniapp: rank 0: " << db_error_
-                << " (resource: history database); the run goes on, `miniapp db import --db "
-                << db_->path() << " " << dir << "` records it later\n";
-    }
+void RunExtras::mark(CaseResult& r, const Plan& plan) {
+  if (!refs_)
+    return;
+  // The row as a results file holds it, so a run is checked exactly as `compare --references`
+  // checks it later.
+  const compare::Run one = compare::run_from_json(
+      {{"results", nlohmann::json::array({result_json(r, {plan, ranks_})})}}, run_.source);
+  const compare::Row& row = one.rows.at(0);
+  const references::Check c = references::check(*refs_, run_, row);
+  r.reference_status = references::to_string(c.status);
+  r.reference_unit = c.ref ? c.unit : "";
+  r.reference = c.ref ? c.expected : 0;
+  if (c.status == references::Status::below)
+    below_.push_back(references::describe(c, references::case_id(row)));
+  met_ += c.status == references::Status::met;
+}
+
+void RunExtras::record(const nlohmann::json& doc, const std::string& dir) {
+  if (!db_error_.empty())
+    return;
+  try {
+    db_->import_document(doc, dir);
+  } catch (const std::exception& e) {
+    // The directory keeps every row; `miniapp db import DIR` adds them later.
+    db_error_ = e.what();
+    std::cerr << "miniapp: rank 0: " << db_error_
+              << " (resource: history database); the run goes on, `miniapp db import --db "
+              << db_->path() << " " << dir << "` records it later\n";
   }
 }
 
@@ -84,7 +88,8 @@ int RunExtras::finish(const ResultsWriter& writer, int code, std::ostream& out, 
       out << "  BELOW " << b << "\n";
     if (!below_.empty())
       err << "miniapp: " << below_.size() << " row(s) below their reference (" << refs_->file
-          << "); marked reference_status \"below\" in " << writer.directory() << "/results.json\n";
+          << "); marked reference_status \"below\" in " << writer.directory()
+          << "/results.csv and results.json\n";
   }
   if (code != kOk)
     return code;

@@ -1,8 +1,9 @@
 #pragma once
-// `miniapp run --references FILE --db FILE` (issue 17). Both work on the results.json document
-// the results writer is about to write (ResultsWriter::before_write), so the single-rank and the
-// multi-rank runner wire them the same way: open() before any work, attach() to the writer,
-// finish() after the writer's last write.
+// `miniapp run --references FILE --db FILE` (issue 17), wired the same way for one rank or many:
+// open() before any work, attach() to the writer, mark() each row before the writer adds it
+// (its reference fields: results.csv and results.json columns), finish() after the writer's last
+// write. The database records each results.json document as the writer writes it
+// (ResultsWriter::before_write), so a row on disk is already in the database.
 #include "app/commands.hpp"
 #include "report/history_db.hpp"
 #include "report/references.hpp"
@@ -21,10 +22,14 @@ public:
   // why (a bad references file: kConfigError with file:line:col; a database that cannot be
   // opened: kRuntimeError naming it).
   int open(const RunArgs& args, const Plan& plan);
-  // The same, throwing: config::ConfigError for a bad references file or output.formats without
-  // json, history::DbError for the database (the multi-rank runner's phases catch them).
+  // The same, throwing: config::ConfigError for a bad references file or --db with output.formats
+  // without json, history::DbError for the database (the multi-rank runner's phases catch them).
   void load(const RunArgs& args, const Plan& plan);
-  void attach(ResultsWriter& writer);
+  // `metadata`: the run's results.json metadata (references match its backend and device).
+  void attach(ResultsWriter& writer, const nlohmann::json& metadata);
+  // Sets the row's reference fields (--references; else leaves them empty) and counts the rows
+  // met and below.
+  void mark(CaseResult& r, const Plan& plan);
   // After the writer's final write: records the directory's final results.json (so the database
   // ends as the directory does), prints the rows below their reference, and returns the exit code:
   // `code` when it is an error already (3, 4), else kBelowReference when a row is below, else
@@ -32,9 +37,11 @@ public:
   int finish(const ResultsWriter& writer, int code, std::ostream& out, std::ostream& err);
 
 private:
-  void on_document(nlohmann::json& doc, const std::string& dir);
+  void record(const nlohmann::json& doc, const std::string& dir);
   std::unique_ptr<references::References> refs_;
   std::unique_ptr<history::Database> db_;
+  compare::Run run_; // the run's backend and device, no rows: what references are matched with
+  int ranks_ = 1;
   std::vector<std::string> below_; // the rows below their reference, described
   int met_ = 0;
   std::string db_error_; // the first database failure

@@ -71,6 +71,11 @@ struct CaseResult {
   Spread exposed_ranks, overlap_ranks;
   double imbalance = 1; // max / mean over ranks of the compute time
   int panel = 0;        // SUMMA panel width (matmul)
+  // The row's performance reference. The driver leaves these empty; `miniapp run --references`
+  // fills them in before the row is written (report/references.hpp).
+  std::string reference_status; // "met", "below", "none" (no reference applies); "" not checked
+  std::string reference_unit;   // "GB/s", "GFLOP/s" or "% of ceiling"; "" no reference applies
+  double reference = 0;         // the expected figure, in reference_unit
 };
 
 } // namespace miniapp

@@ -44,6 +44,8 @@ std::string tile_of(const Row& r) {
              : std::to_string(r.tile);
 }
 std::string case_name(const Line& l) {
+  if (!l.case_id.empty())
+    return l.case_id;
   std::string s = l.family + "/" + l.variant + "/" + l.precision + "/" + l.size;
   if (l.tile != "-")
     s += "/tile " + l.tile;
@@ -226,8 +228,13 @@ Comparison compare_runs(const std::vector<Run>& runs, const Options& opt) {
         busy);
   c.warnings = c.run_warnings;
 
-  // Join on (family, variant, precision, m, n, k, tile); the n-th row with the same key in each run
-  // pairs with the n-th in the others (a sweep over alpha, say). Baseline rows come first.
+  // Join on the case id, or where a run lacks it (schema 1) on (family, variant, precision, m, n,
+  // k, tile); the n-th row with the same key in each run pairs with the n-th in the others (a
+  // sweep over alpha in schema 1, say). Baseline rows come first.
+  const bool by_id = opt.by_case_id && std::all_of(runs.begin(), runs.end(), [](const Run& r) {
+                       return std::all_of(r.rows.begin(), r.rows.end(),
+                                          [](const Row& row) { return !row.case_id.empty(); });
+                     });
   std::map<std::string, std::size_t> index;
   std::vector<std::vector<const Row*>> rows_of; // per line, per run
   std::vector<std::size_t> order(runs.size());
@@ -238,13 +245,15 @@ Comparison compare_runs(const std::vector<Run>& runs, const Options& opt) {
   for (std::size_t i : order) {
     std::map<std::string, int> seen;
     for (const auto& row : runs[i].rows) {
-      std::string key = row.family + "|" + row.variant + "|" + row.precision + "|" + size_of(row) +
-                        "|" + tile_of(row);
+      std::string key = by_id ? row.case_id
+                              : row.family + "|" + row.variant + "|" + row.precision + "|" +
+                                    size_of(row) + "|" + tile_of(row);
       key += "#" + std::to_string(seen[key]++);
       auto it = index.find(key);
       if (it == index.end()) {
         it = index.emplace(key, c.lines.size()).first;
         Line l;
+        l.case_id = by_id ? row.case_id : "";
         l.family = row.family;
         l.variant = row.variant;
         l.precision = row.precision;
@@ -308,6 +317,10 @@ Comparison compare_runs(const std::vector<Run>& runs, const Options& opt) {
   const auto per_kind = aggregate(all_notes);
   c.warnings.insert(c.warnings.end(), per_kind.begin(), per_kind.end());
   return c;
+}
+
+std::string case_label(const Line& l) {
+  return l.case_id.empty() ? l.family + "/" + l.variant + "/" + l.precision : l.case_id;
 }
 
 std::string markdown_cell(const std::string& s) {
@@ -403,8 +416,8 @@ std::string to_markdown(const Comparison& c) {
     os << "---:|";
   os << "\n";
   for (const auto& l : c.lines) {
-    os << "| " << md(l.family + "/" + l.variant + "/" + l.precision) << " | " << l.size << " | "
-       << l.tile << " | " << l.unit << " |";
+    os << "| " << md(case_label(l)) << " | " << l.size << " | " << l.tile << " | " << l.unit
+       << " |";
     for (const auto& cell : l.cells) {
       if (!cell.present) {
         os << " - | - |";
@@ -442,7 +455,7 @@ std::string to_csv(const Comparison& c) {
   std::ostringstream os;
   os << "case,family,variant,precision,m,n,k,tile,run,run_label,backend,device,host,ranks,threads,"
         "baseline,with_transfers,unit,rate,time_min_s,time_median_s,time_max_s,ratio_to_baseline,"
-        "within_noise,p_value,valid,notes,run_warnings\n";
+        "within_noise,p_value,valid,notes,run_warnings,case_id\n";
   // Run-level warnings once per run (on its first row), not on every row.
   std::vector<std::string> run_notes(c.runs.size());
   for (std::size_t i = 0; i < c.runs.size(); ++i)
@@ -478,7 +491,8 @@ std::string to_csv(const Comparison& c) {
       } else {
         os << ",,,,,,,missing";
       }
-      os << "," << q(notes) << "," << q(first[i] ? run_notes[i] : "") << "\n";
+      os << "," << q(notes) << "," << q(first[i] ? run_notes[i] : "") << "," << q(l.case_id)
+         << "\n";
       first[i] = false;
     }
   }
@@ -492,6 +506,7 @@ std::string paper_table1_markdown(const std::vector<Run>& runs,
   Options opt;
   opt.with_transfers = true;
   opt.rate = RateKind::Gflops;
+  opt.by_case_id = false; // one line per N, pinned transfers or not
   const Comparison c = compare_runs(runs, opt);
   if (warnings)
     *warnings = c.warnings;

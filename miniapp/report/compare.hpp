@@ -78,6 +78,9 @@ struct Options {
   std::size_t baseline = 0;    // index into the runs
   bool with_transfers = false; // time = total_median_s (h2d + compute + d2h), the paper's method
   RateKind rate = RateKind::Auto;
+  // Join schema 2 runs on case_id (see compare_runs); false: always on (family, variant,
+  // precision, size, tile), as the paper's Table 1 pairs a CPU and a pinned GPU row of one N.
+  bool by_case_id = true;
 };
 
 // What one run measured for one case.
@@ -96,6 +99,7 @@ struct Cell {
 
 // One case, across all runs.
 struct Line {
+  std::string case_id; // the id the rows were joined on (every row has one: schema 2); else ""
   std::string family, variant, precision, size, tile; // size "4096x4096" or "MxNxK"
   std::int64_t m = 0, n = 0, k = 0;
   std::string unit;               // "GFLOP/s" or "GB/s"
@@ -111,7 +115,13 @@ struct Comparison {
   std::vector<std::string> run_warnings; // the run-level ones alone (also in warnings)
 };
 
+// Rows are joined on their case_id when every row of every run has one (schema 2: every case
+// parameter, seed and pinned included, tells cases apart), else on (family, variant, precision,
+// m, n, k, tile), which schema 1 files also hold.
 Comparison compare_runs(const std::vector<Run>& runs, const Options& opt);
+// The case column of the tables: the case id where the rows were joined on it, else
+// family/variant/precision (size and tile have their own columns).
+std::string case_label(const Line& l);
 
 // Numbers as the tables print them (markdown and the HTML report): a rate with three or more
 // significant digits, seconds as milliseconds with four.

@@ -17,7 +17,7 @@ std::string fmt(const char* f, double v) {
 }
 std::string size_of(const Case& c) {
   std::string s = std::to_string(c.m) + "x" + std::to_string(c.n);
-  if (c.family == "matmul")
+  if (c.uses(Param::k)) // MxNxK where the variant reads k (matmul), MxN elsewhere
     s += "x" + std::to_string(c.k);
   return s;
 }
@@ -89,8 +89,9 @@ void print_results_table(std::ostream& os, const Plan& plan, const std::vector<C
       above = above || over;
       pct = fmt("%.1f", r.pct_of_ceiling) + (over ? "*" : " ") + legend.letter(r);
     }
-    // An in-place axpby (R = A) moves a third less data than out of place: say which it is.
-    const std::string variant = c.variant + (c.family == "axpby" && c.in_place ? ", in place" : "");
+    // An in-place case (axpby R = A) moves a third less data than out of place: say which it is.
+    const std::string variant =
+        c.variant + (c.uses(Param::in_place) && c.in_place ? ", in place" : "");
     os << std::left << std::setw(13) << c.family << std::setw(18) << variant << std::setw(8)
        << to_string(c.precision) << std::setw(20) << size_of(c) << std::setw(7)
        << (c.tile ? std::to_string(c.tile) + (c.tile_cols ? "x" + std::to_string(c.tile_cols) : "")

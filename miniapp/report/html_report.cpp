@@ -112,8 +112,8 @@ void comparison_table(std::ostringstream& os, const compare::Comparison& c) {
     os << "<th>rate</th><th>time ms<br><span class=\"runlabel\">median [min, max]</span></th>";
   os << "</tr>\n</thead>\n<tbody>\n";
   for (const auto& l : c.lines) {
-    os << "<tr class=\"case\"><th>" << html_escape(l.family + "/" + l.variant + "/" + l.precision)
-       << "</th><td>" << html_escape(l.size) << "</td><td>" << html_escape(l.tile) << "</td><td>"
+    os << "<tr class=\"case\"><th>" << html_escape(compare::case_label(l)) << "</th><td>"
+       << html_escape(l.size) << "</td><td>" << html_escape(l.tile) << "</td><td>"
        << html_escape(l.unit) << "</td>";
     for (std::size_t i = 0; i < nr; ++i) {
       const compare::Cell& cell = l.cells[i];

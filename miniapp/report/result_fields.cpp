@@ -112,6 +112,16 @@ std::vector<ResultField> make_fields() {
       [](const CaseResult& r, auto&) { return json(r.h2d.samples); });
   add("d2h_times_s", T::number_list,
       [](const CaseResult& r, auto&) { return json(r.d2h.samples); });
+  // issue 17 (`miniapp run --references`): null where the run was not checked, or (the first two)
+  // where no reference applies to the row.
+  const auto text_or_null = [](const std::string& s) { return s.empty() ? json() : json(s); };
+  add("reference", T::number, [](const CaseResult& r, auto&) {
+    return r.reference_unit.empty() ? json() : json(r.reference);
+  });
+  add("reference_unit", T::text,
+      [text_or_null](const CaseResult& r, auto&) { return text_or_null(r.reference_unit); });
+  add("reference_status", T::text,
+      [text_or_null](const CaseResult& r, auto&) { return text_or_null(r.reference_status); });
   return f;
 }
 } // namespace

@@ -39,9 +39,8 @@ public:
   // results.json holds the last rows with status "failed" ("interrupted" stays).
   std::string finish(RunStatus status) noexcept;
   const std::string& directory() const { return dir_; }
-  // issue 17: a last look at every results.json document before it is written (`run
-  // --references` adds its fields to the rows, `run --db` records it; app/run_extras.hpp).
-  // It runs before the write, so a row on disk is already in the database.
+  // issue 17: every results.json document just before it is written (`run --db` records it;
+  // app/run_extras.hpp). It runs before the write, so a row on disk is already in the database.
   std::function<void(nlohmann::json& doc)> before_write;
 
 private:

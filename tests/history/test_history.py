@@ -45,6 +45,11 @@ def results(run_dir):
         return json.load(f)
 
 
+def csv_results(run_dir):
+    with open(os.path.join(run_dir, "results.csv")) as f:
+        return list(csv.DictReader(f))
+
+
 def db_rows(db, run_id):
     with sqlite3.connect(db) as con:
         return {r[0] for r in con.execute("SELECT case_index FROM rows WHERE run_id = ?", (run_id,))}
@@ -66,6 +71,17 @@ def test_references():
     expect(statuses[("matmul", 32)] == ("none", None), "matmul has no reference", statuses)
     expect(statuses[("axpby", 64)] == ("below", 1000000), "axpby rows marked below", statuses)
     expect(statuses[("axpby", 128)] == ("below", 1000000), "axpby rows marked below", statuses)
+    expect({r["reference_unit"] for r in rows} == {None, "GB/s"}, "units: GB/s, null for none",
+           rows)
+    # results.csv carries the same three columns (empty where JSON has null).
+    table = csv_results(below_dir)
+    cells = {(r["family"], int(r["n"])): (r["reference_status"], r["reference"], r["reference_unit"])
+             for r in table}
+    expect(cells == {("matmul", 32): ("none", "", ""), ("axpby", 64): ("below", "1000000.0", "GB/s"),
+                     ("axpby", 128): ("below", "1000000.0", "GB/s")},
+           "results.csv has the reference columns", cells)
+    expect(list(table[0].keys())[-3:] == ["reference", "reference_unit", "reference_status"],
+           "the reference columns are the last ones", list(table[0].keys()))
 
     code, out, err = run(["run", SMALL, "--quiet", "--set", "backend=serial", "--output-dir",
                           met_dir, "--references", low])
@@ -73,6 +89,16 @@ def test_references():
     expect("3 row(s) met, 0 below" in out, "every row meets its reference", out)
     expect({r["reference_status"] for r in results(met_dir)["results"]} == {"met"},
            "rows marked met", results(met_dir)["results"])
+    expect({r["reference_status"] for r in csv_results(met_dir)} == {"met"},
+           "results.csv rows marked met", csv_results(met_dir))
+    # Only --db needs results.json: references mark a CSV-only run too.
+    csv_only = os.path.join(work, "csv_only")
+    code, out, err = run(["run", SMALL, "--quiet", "--set", "backend=serial", "output.formats=[csv]",
+                          "--output-dir", csv_only, "--references", low])
+    expect(code == 0 and not os.path.exists(os.path.join(csv_only, "results.json")),
+           "a CSV-only run with --references", code, out, err)
+    expect({r["reference_status"] for r in csv_results(csv_only)} == {"met"},
+           "the CSV-only run's rows marked met", csv_results(csv_only))
 
     # compare checks finished runs the same way (the rows of a run are named with the run).
     code, out, err = run(["compare", below_dir, met_dir, "--references", high])
@@ -199,6 +225,85 @@ def test_import():
            "rebuild gives the same runs and rows", code, err)
 
 
+def test_report_db():
+    """`miniapp report --db FILE --select ...`: the report of the runs the database selects."""
+    work = scratch("report_db")
+    db = os.path.join(work, "history.db")
+    runs = {b: os.path.join(SRC, "docs/data", "paper_table1-" + b) for b in ("openmp", "cuda",
+                                                                             "serial")}
+    code, out, err = run(["db", "import", "--db", db] + list(runs.values()))
+    expect(code == 0, "db import", code, out, err)
+
+    def report(name, *select):
+        page_dir = os.path.join(work, name)
+        code, out, err = run(["report", "--db", db, "--select"] + list(select) + ["-o", page_dir],
+                             timeout=180)
+        expect(code == 0, "report --db --select " + " ".join(select), code, out, err)
+        with open(os.path.join(page_dir, "index.html")) as f:
+            return f.read()
+
+    # Each run's source (the directory it was imported from) is in the page's Runs table.
+    page = report("two", "experiment=paper_table1", "backend=[oc]*")
+    for b in ("openmp", "cuda"):
+        expect(runs[b] in page, "the report shows the selected %s run" % b, runs[b])
+    expect(runs["serial"] not in page, "the serial run is not selected")
+    expect("NVIDIA H200" in page and "AMD EPYC" in page, "both devices are on the page")
+    page = report("cuda", "experiment=paper_table1", "backend=cuda")
+    expect(runs["cuda"] in page and runs["openmp"] not in page, "only the selected CUDA run")
+
+    code, out, err = run(["report", "--db", db, "--select", "label=nothing*", "-o",
+                          os.path.join(work, "none")])
+    expect(code == 2 and "miniapp report: no run in" in err, "an empty selection exits 2", code,
+           err)
+    code, out, err = run(["report", "-o", os.path.join(work, "none")])
+    expect(code == 2 and "miniapp report: name the runs" in err, "no runs and no --db exits 2",
+           code, err)
+
+
+def test_plot():
+    """`miniapp history --plot FILE`: the selected cases' rates per run, one file per family."""
+    try:
+        import matplotlib  # noqa: F401 (the plot script needs it: Debian's python3-matplotlib)
+    except ImportError:
+        print("skipped: no matplotlib")
+        sys.exit(77)
+    work = scratch("plot")
+    db = os.path.join(work, "history.db")
+    shipped = sorted(glob.glob(os.path.join(SRC, "docs/data/paper_table1-*")) +
+                     glob.glob(os.path.join(SRC, "docs/data/weak_scaling-*")))
+    code, out, err = run(["db", "import", "--db", db] + shipped)
+    expect(code == 0, "db import", code, out, err)
+
+    one = os.path.join(work, "n1024.svg")
+    code, out, err = run(["history", "--db", db, "--case", "axpby/flat/float32/1024x1024*",
+                          "--plot", one], timeout=180)
+    expect(code == 0 and "miniapp history: wrote " + one in err, "history --plot exits 0", code,
+           out, err)
+    expect("1024x1024" in out, "the table is printed as well", out)
+    with open(one) as f:
+        svg = f.read()
+    # The plot script stores the title and the legend in the file's metadata.
+    expect("<svg" in svg and "<dc:title>miniapp axpby: rate vs run</dc:title>" in svg,
+           "an SVG of the axpby rates per run", svg[:600])
+    expect("legend: flat N=1024" in svg, "the case is the plot's series", svg[:2000])
+
+    # Several families: one file each, FILE-FAMILY.EXT.
+    many = os.path.join(work, "scaling.png")
+    code, out, err = run(["history", "--db", db, "--since", "2026-11-22", "--plot", many],
+                         timeout=180)
+    expect(code == 0, "history --plot over several families", code, err)
+    for family in ("axpby", "matmul", "tile_average"):
+        path = os.path.join(work, "scaling-%s.png" % family)
+        with open(path, "rb") as f:
+            expect(f.read(8) == b"\x89PNG\r\n\x1a\n", "a PNG for " + family, path)
+    expect(not os.path.exists(many), "FILE itself is not written when there are several")
+
+    bad = os.path.join(work, "plot.txt")
+    code, out, err = run(["history", "--db", db, "--plot", bad])
+    expect(code == 2 and "name a .png, .svg or .pdf file" in err and out == "",
+           "--plot with another extension exits 2 before any output", code, out, err)
+
+
 def wait_for_rows(run_dir, n, proc, timeout=60):
     end = time.time() + timeout
     while time.time() < end:
@@ -255,7 +360,8 @@ def test_concurrency():
 
 TESTS = {"references": test_references, "bad_references": test_bad_references,
          "profile": test_profile,
-         "import": test_import, "concurrency": test_concurrency}
+         "import": test_import, "concurrency": test_concurrency, "report_db": test_report_db,
+         "plot": test_plot}
 
 if __name__ == "__main__":
     if len(sys.argv) != 2 or sys.argv[1] not in TESTS:

@@ -1,0 +1,154 @@
+#include "app/plot_script.hpp"
+#include "core/environment.hpp"
+
+#include "report/results_writer.hpp"
+#include "report/run_json.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <spawn.h>
+#include <stdexcept>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace miniapp {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+bool executable(const std::string& p) {
+  struct stat st {};
+  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream os;
+  os << in.rdbuf();
+  return os.str();
+}
+
+std::string first_line(const std::string& s) {
+  const auto nl = s.find('\n');
+  return s.substr(0, std::min<std::size_t>(nl, 400));
+}
+
+// A scratch directory for the script's inputs and plots, removed with what it holds.
+struct ScratchDir {
+  std::string path;
+  ScratchDir() {
+    const char* base = env::value("TMPDIR");
+    std::string templ = std::string(base && *base ? base : "/tmp") + "/miniapp-plot-XXXXXX";
+    if (!::mkdtemp(&templ[0]))
+      throw std::runtime_error(std::string("cannot create a temporary directory: ") +
+                               std::strerror(errno) + ".");
+    path = templ;
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+};
+
+} // namespace
+
+// Installed: <prefix>/bin/miniapp-plot beside <prefix>/bin/miniapp. Built: the source tree's copy.
+std::string find_plot_script() {
+  if (const char* env = env::value("MINIAPP_PLOT_SCRIPT"))
+    return env;
+  char self[PATH_MAX];
+  const ssize_t len = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  if (len > 0) {
+    std::string dir(self, std::size_t(len));
+    dir = dir.substr(0, dir.find_last_of('/'));
+    if (executable(dir + "/miniapp-plot"))
+      return dir + "/miniapp-plot";
+  }
+#ifdef MINIAPP_SOURCE_DIR
+  const std::string src = std::string(MINIAPP_SOURCE_DIR) + "/scripts/miniapp-plot.py";
+  if (executable(src))
+    return src;
+#endif
+  return "";
+}
+
+int run_plot_script(const std::string& script, const std::vector<std::string>& args,
+                    const std::string& log, std::string& why) {
+  std::vector<std::string> argv = {"/usr/bin/python3", script};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<char*> cargv;
+  for (auto& a : argv)
+    cargv.push_back(&a[0]);
+  cargv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  if (!log.empty()) {
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 2, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  }
+  pid_t pid = 0;
+  const int err = ::posix_spawn(&pid, cargv[0], &actions, nullptr, cargv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (err != 0) {
+    why = "cannot start " + argv[0] + " " + script + ": " + std::strerror(err);
+    return -1;
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(status)) {
+    why = script + " was killed by signal " + std::to_string(WTERMSIG(status));
+    return -1;
+  }
+  if (WEXITSTATUS(status) != 0 && !log.empty())
+    why = first_line(read_file(log));
+  return WEXITSTATUS(status);
+}
+
+std::vector<PlotFile> plot_runs(const std::vector<compare::Run>& runs,
+                                const std::vector<std::string>& args, const std::string& format) {
+  const std::string script = find_plot_script();
+  if (script.empty())
+    throw std::runtime_error("the plot script miniapp-plot was not found (set "
+                             "MINIAPP_PLOT_SCRIPT to its path).");
+  const ScratchDir tmp;
+  std::vector<std::string> argv;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    argv.push_back(tmp.path + "/run" + std::to_string(i + 1) + ".json");
+    write_file_atomically(argv.back(), compare::to_results_json(runs[i]).dump());
+  }
+  argv.insert(argv.end(), args.begin(), args.end());
+  argv.insert(argv.end(), {"--output-dir", tmp.path + "/plots", "--format", format});
+  std::string why;
+  const int rc = run_plot_script(script, argv, tmp.path + "/plot.log", why);
+  // The script names what is missing (exit 3 without matplotlib: Debian's python3-matplotlib).
+  if (rc != 0)
+    throw std::runtime_error(!why.empty() ? why : "the plot script exited " + std::to_string(rc));
+  std::vector<fs::path> paths;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(tmp.path + "/plots", ec))
+    if (entry.path().extension() == "." + format && entry.is_regular_file(ec))
+      paths.push_back(entry.path());
+  std::sort(paths.begin(), paths.end());
+  std::vector<PlotFile> files;
+  for (const auto& p : paths)
+    files.push_back({p.filename().string(), read_file(p)});
+  if (files.empty())
+    throw std::runtime_error("the plot script wrote none.");
+  return files;
+}
+
+} // namespace miniapp
