@@ -41,8 +41,9 @@ struct CaseResult {
   // The operation's time the local product did not cover (communication and staging not
   // hidden), and the share of communication + staging time that was hidden, in [0, 1].
   Spread exposed_ranks, overlap_ranks;
-  double imbalance = 1; // max / mean over ranks of the compute time
-  int panel = 0;        // SUMMA panel width (matmul)
+  double imbalance = 1;  // max / mean over ranks of the compute time
+  int panel = 0;         // SUMMA panel width (matmul)
+  std::string transport; // how SUMMA's panels moved (parallel/transport.hpp); empty: no SUMMA
 };
 
 // Ceilings measured in the same process (see run/ceilings.hpp); the driver asks for one per case.
