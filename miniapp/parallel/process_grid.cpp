@@ -42,11 +42,11 @@ bool mpi_accepts_device_memory(const std::string& backend) {
 }
 
 TransportChoice summa_transport(const std::string& requested, const std::string& backend,
-                                const ProcessGrid& grid) {
+                                bool one_node) {
   TransportFacts f;
   f.ipc_capable = backend == "cuda";
   f.mpi_device_memory = mpi_accepts_device_memory(backend);
-  f.one_node = grid.one_node();
+  f.one_node = one_node;
   return choose_transport(requested, f);
 }
 

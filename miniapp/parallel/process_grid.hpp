@@ -49,7 +49,8 @@ MPI_Datatype mpi_type() {
 bool mpi_accepts_device_memory(const std::string& backend);
 
 // SUMMA's transport for `requested` (mpi.transport) on this backend, MPI library and grid.
+// one_node: every rank on one node (ProcessGrid::one_node, MpiEnv::one_node).
 TransportChoice summa_transport(const std::string& requested, const std::string& backend,
-                                const ProcessGrid& grid);
+                                bool one_node);
 
 } // namespace miniapp::parallel

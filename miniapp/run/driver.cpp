@@ -65,7 +65,7 @@ public:
       grid_ =
           std::make_unique<parallel::ProcessGrid>(parallel::GridShape{plan.grid_p, plan.grid_q});
       panel_ = parallel::panel_width(s_.panel);
-      transport_ = parallel::summa_transport(s_.transport, plan.backend, *grid_);
+      transport_ = parallel::summa_transport(s_.transport, plan.backend, grid_->one_node());
     }
 #endif
   }

@@ -104,6 +104,8 @@ def breakdown(args):
     rows = rows_of(out)
     if not rows:
         sys.exit("FAIL: no rows")
+    with open(os.path.join(out, "results.json")) as f:
+        used = json.load(f)["metadata"].get("summa_transport")
     for r in rows:
         what = f"{r['family']}/{r['variant']}/{r['precision']}"
         f = {k: float(r[k]) for k in r if k.endswith("_s") or k.startswith("overlap_rank_")}
@@ -114,8 +116,8 @@ def breakdown(args):
             sys.exit(f"FAIL: {what}: overlap fraction {lo} {mean} {hi} not ordered within [0, 1]")
         if not 0 <= f["exposed_rank_min_s"] <= f["exposed_rank_max_s"]:
             sys.exit(f"FAIL: {what}: exposed time {f['exposed_rank_min_s']} {f['exposed_rank_max_s']}")
-        if r["transport"] not in ("host", "device_mpi", "device_ipc"):
-            sys.exit(f"FAIL: {what}: transport '{r['transport']}' is none of SUMMA's")
+        if r["transport"] not in ("host", "device_mpi", "device_ipc") or r["transport"] != used:
+            sys.exit(f"FAIL: {what}: transport '{r['transport']}' (metadata: {used})")
         if f["comm_rank_max_s"] <= 0:
             sys.exit(f"FAIL: {what}: no communication recorded on {args.ranks} ranks")
         # Per rank, compute + exposed = the operation's time; time_* is the slowest rank's.
