@@ -109,6 +109,11 @@ public:
       // false: transfers staged through host buffers
       md["mpi_device_memory"] = parallel::mpi_accepts_device_memory(plan_.backend);
       md["summa_panel"] = parallel::panel_width(plan_.settings.panel);
+      transport_ =
+          parallel::summa_transport(plan_.settings.transport, plan_.backend, mpi_.one_node());
+      md["summa_transport"] = transport_.unavailable.empty()
+                                  ? parallel::to_string(transport_.transport)
+                                  : "unavailable";
     }
 #endif
     const std::string dir = create_run_directory(plan_.settings.output_directory,
@@ -117,6 +122,13 @@ public:
     extras_.attach(*writer_, md);
     if (!args_.quiet) {
       print_plan(std::cout, plan_);
+#ifdef MINIAPP_HAVE_MPI
+      if (mpi_.size() > 1)
+        std::cout << "SUMMA transport: "
+                  << (transport_.unavailable.empty() ? parallel::to_string(transport_.transport)
+                                                     : transport_.unavailable.c_str())
+                  << "\n";
+#endif
       std::cout << "parallelism: " << describe_parallelism(plan_.ranks, plan_.backend).summary()
                 << "\nresults: " << writer_->directory() << std::endl;
     }
@@ -149,6 +161,9 @@ private:
   const Plan& plan_;
   const MpiEnv& mpi_;
   RunExtras& extras_; // --references: marks each row; --db: records each results.json
+#ifdef MINIAPP_HAVE_MPI
+  parallel::TransportChoice transport_; // the one the driver makes too (same facts, all ranks)
+#endif
   std::unique_ptr<ResultsWriter> writer_;
   Progress progress_{std::cerr, plan_.cases.size(), isatty(STDERR_FILENO) != 0};
 };

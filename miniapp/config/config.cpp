@@ -235,7 +235,7 @@ Settings read_settings(const Source& src, const YAML::Node& root) {
   }
   if (const YAML::Node m = root["mpi"]) {
     require_map(src, m, "mpi");
-    check_keys(src, m, {"grid", "panel"}, "mpi");
+    check_keys(src, m, {"grid", "panel", "transport"}, "mpi");
     if (const YAML::Node g = m["grid"]) {
       s.grid_pos = src.position(g);
       if (!g.IsSequence() || g.size() != 2)
@@ -245,6 +245,11 @@ Settings read_settings(const Source& src, const YAML::Node& root) {
     }
     if (m["panel"])
       s.panel = read_count(src, m["panel"], "mpi.panel", 1, 1 << 20);
+    if (const YAML::Node t = m["transport"]) {
+      s.transport = read_string(src, t, "mpi.transport");
+      if (s.transport != "auto" && s.transport != "host" && s.transport != "device_ipc")
+        src.fail(t, "mpi.transport must be auto, host or device_ipc, got '" + s.transport + "'");
+    }
   }
   return s;
 }

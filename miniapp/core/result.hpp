@@ -69,8 +69,9 @@ struct CaseResult {
   // The operation's time the local product did not cover (communication and staging not
   // hidden), and the share of communication + staging time that was hidden, in [0, 1].
   Spread exposed_ranks, overlap_ranks;
-  double imbalance = 1; // max / mean over ranks of the compute time
-  int panel = 0;        // SUMMA panel width (matmul)
+  double imbalance = 1;  // max / mean over ranks of the compute time
+  int panel = 0;         // SUMMA panel width (matmul)
+  std::string transport; // how SUMMA's panels moved (parallel/transport.hpp); empty: no SUMMA
   // The row's performance reference. The driver leaves these empty; `miniapp run --references`
   // fills them in before the row is written (report/references.hpp).
   std::string reference_status; // "met", "below", "none" (no reference applies); "" not checked

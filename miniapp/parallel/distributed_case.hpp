@@ -3,6 +3,7 @@
 #include "kernels/executor.hpp"
 #include "parallel/fault.hpp"
 #include "parallel/process_grid.hpp"
+#include "parallel/transport.hpp"
 
 #include <memory>
 #include <string>
@@ -14,6 +15,7 @@ namespace miniapp::parallel {
 // `fault` (kept by reference) may fail SUMMA's pipeline with broadcasts in flight.
 std::unique_ptr<Executor> make_distributed_case(const Case& c, const std::string& backend,
                                                 const ProcessGrid& grid, int panel,
-                                                bool device_aware_mpi, const FaultInjection& fault);
+                                                const TransportChoice& transport,
+                                                const FaultInjection& fault);
 
 } // namespace miniapp::parallel

@@ -10,14 +10,14 @@ namespace miniapp::parallel {
 
 std::unique_ptr<Executor> make_distributed_case(const Case& c, const std::string& backend,
                                                 const ProcessGrid& grid, int panel,
-                                                bool device_aware_mpi,
+                                                const TransportChoice& transport,
                                                 const FaultInjection& fault) {
   switch (family(c.family).distribution) {
   case Distribution::summa:
     return with_backend(backend, [&](auto exec) {
       return with_precision(c.precision, [&](auto value) -> std::unique_ptr<Executor> {
-        return std::make_unique<SummaMatmul<decltype(exec), decltype(value)>>(
-            c, grid, panel, device_aware_mpi, fault);
+        return std::make_unique<SummaMatmul<decltype(exec), decltype(value)>>(c, grid, panel,
+                                                                              transport, fault);
       });
     });
   case Distribution::local_blocks: {

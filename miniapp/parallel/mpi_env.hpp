@@ -21,6 +21,7 @@ public:
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   int local_rank() const { return local_rank_; }
+  bool one_node() const { return local_size_ == size_; } // every rank shares this rank's node
   std::string library() const;
   // Ends every rank with code (MPI_Abort when there are several), after printing message.
   [[noreturn]] void abort_all(int code, const std::string& message) const override;
@@ -41,7 +42,7 @@ public:
   void reduce(std::vector<double>& values, Op op) const override;
 
 private:
-  int rank_ = 0, size_ = 1, local_rank_ = 0;
+  int rank_ = 0, size_ = 1, local_rank_ = 0, local_size_ = 1;
   bool initialized_here_ = false;
 };
 

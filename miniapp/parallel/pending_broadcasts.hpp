@@ -1,5 +1,6 @@
 #pragma once
-// Non-blocking broadcasts in flight (MPI_Ibcast), so a rank can compute while a panel moves.
+// Non-blocking broadcasts in flight (MPI_Ibcast), so a rank can compute while a panel moves;
+// also the barriers (MPI_Ibarrier) by which SUMMA's IPC transport says "panel consumed".
 // Collective requests cannot be cancelled (MPI-3.1, 5.12), so on every path out (an exception
 // between post() and wait() included) the destructor completes whatever is still pending:
 // every rank posts the same broadcasts in the same order before it can fail, so they finish,
@@ -33,6 +34,12 @@ public:
                                " elements exceeds MPI's int count; use a smaller mpi.panel");
     MPI_Request r = MPI_REQUEST_NULL;
     check(MPI_Ibcast(data, int(count), type, root, comm, &r), "MPI_Ibcast");
+    requests_.push_back(r);
+  }
+
+  void post_barrier(MPI_Comm comm) {
+    MPI_Request r = MPI_REQUEST_NULL;
+    check(MPI_Ibarrier(comm, &r), "MPI_Ibarrier");
     requests_.push_back(r);
   }
 

@@ -12,6 +12,7 @@ namespace miniapp::parallel {
 
 ProcessGrid::ProcessGrid(GridShape shape) : shape_(shape) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
   MPI_Comm_split(MPI_COMM_WORLD, row(), col(), &row_);
   MPI_Comm_split(MPI_COMM_WORLD, col(), row(), &col_);
   MPI_Comm node;
@@ -38,6 +39,15 @@ bool mpi_accepts_device_memory(const std::string& backend) {
 #endif
   (void)backend;
   return false;
+}
+
+TransportChoice summa_transport(const std::string& requested, const std::string& backend,
+                                bool one_node) {
+  TransportFacts f;
+  f.ipc_capable = backend == "cuda";
+  f.mpi_device_memory = mpi_accepts_device_memory(backend);
+  f.one_node = one_node;
+  return choose_transport(requested, f);
 }
 
 } // namespace miniapp::parallel

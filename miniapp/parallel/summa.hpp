@@ -13,6 +13,12 @@
 // host staging of the next panel run on a second execution-space instance (its own stream); on
 // host backends the broadcasts are posted first and the product runs in row chunks with an
 // MPI_Testall between them, so the library can move data. docs/mpi.md has the model.
+//
+// Transports (parallel/transport.hpp): host stages GPU panels through pinned host buffers for
+// MPI; device_mpi hands a CUDA-aware MPI the device buffers; device_ipc (CUDA, one node) has the
+// receivers copy the owner's device buffer through CUDA IPC, and MPI carries only one int per
+// panel ("panel s is packed") and a barrier per panel ("panel s is copied"), which the owner
+// waits for before it packs panel s+2 into the same buffer.
 #include "core/compat.hpp"
 #include "kernels/axpby.hpp"
 #include "kernels/case_support.hpp"
@@ -21,12 +27,15 @@
 #include "kernels/matrix.hpp"
 #include "kernels/vendor_blas.hpp"
 #include "parallel/distributed_case.hpp"
+#include "parallel/ipc_panels.hpp"
 #include "parallel/pending_broadcasts.hpp"
+#include "parallel/transport.hpp"
 
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -45,13 +54,19 @@ class SummaMatmul final : public Executor {
   };
 
 public:
-  SummaMatmul(const Case& c, const ProcessGrid& g, int panel, bool device_aware,
+  SummaMatmul(const Case& c, const ProcessGrid& g, int panel, const TransportChoice& transport,
               const FaultInjection& fault)
       : c_(c), g_(g), fault_(fault), b_(rank_blocks(c, g.shape(), g.row(), g.col())),
-        rows_(b_.rows.size), cols_(b_.cols.size), staged_(!Dual::zero_copy && !device_aware),
+        rows_(b_.rows.size), cols_(b_.cols.size),
+        staged_(!Dual::zero_copy && transport.transport == Transport::host),
+        ipc_(transport.transport == Transport::device_ipc),
         A_("miniapp::summa::A", rows_, b_.inner_a.size, c.pinned),
         B_("miniapp::summa::B", b_.inner_b.size, cols_, c.pinned),
         C_("miniapp::summa::C", rows_, cols_, c.pinned) {
+    if (!transport.unavailable.empty())
+      throw UnsupportedCase(transport.unavailable);
+    if (ipc_ && !has_ipc<Exec>)
+      throw UnsupportedCase(std::string("no CUDA IPC on the ") + Exec::name() + " backend");
     if (c.variant == "vendor")
       check_vendor();
     for (std::int64_t k0 = 0; k0 < c.k;) { // panels never cross an owner's boundary
@@ -67,6 +82,13 @@ public:
     for (const auto& s : steps_)
       wmax = std::max(wmax, s.w);
     for (int i = 0; i < 2; ++i) { // double buffer: panel s computes while s+1 arrives
+      if (ipc_) {                 // shareable memory; the Views only point into it
+        ipc_mem_[i] = allocate_shareable(sizeof(T) * std::size_t(rows_ * wmax));
+        ipc_mem_[2 + i] = allocate_shareable(sizeof(T) * std::size_t(wmax * cols_));
+        Ap_[i] = Kokkos::View<T*, Mem>(static_cast<T*>(ipc_mem_[i].get()), rows_ * wmax);
+        Bp_[i] = Kokkos::View<T*, Mem>(static_cast<T*>(ipc_mem_[2 + i].get()), wmax * cols_);
+        continue;
+      }
       Ap_[i] = Kokkos::View<T*, Mem>(
           Kokkos::view_alloc(Kokkos::WithoutInitializing, "miniapp::summa::A_panel"), rows_ * wmax);
       Bp_[i] = Kokkos::View<T*, Mem>(
@@ -75,9 +97,10 @@ public:
     if (steps_.size() > 1)
       T_ = kernels::Matrix<T, Mem>(
           Kokkos::view_alloc(Kokkos::WithoutInitializing, "miniapp::summa::partial"), rows_, cols_);
-    if (staged_) {
-      hAp_ = kernels::allocate_host(sizeof(T) * std::size_t(rows_ * wmax), c.pinned);
-      hBp_ = kernels::allocate_host(sizeof(T) * std::size_t(wmax * cols_), c.pinned);
+    if (staged_) { // always pinned: these are SUMMA's own buffers, not the case's A/B/C
+      // (`pinned` is about those), and pageable memory would add a driver-side bounce copy
+      hAp_ = kernels::allocate_host(sizeof(T) * std::size_t(rows_ * wmax), true);
+      hBp_ = kernels::allocate_host(sizeof(T) * std::size_t(wmax * cols_), true);
     }
     kernels::fill_input(A_.h, c, 0, c.a_values, b_.rows.begin, b_.inner_a.begin, c.k);
     kernels::fill_input(B_.h, c, 1, c.b_values, b_.inner_b.begin, b_.cols.begin, c.n);
@@ -109,6 +132,13 @@ public:
   void fence() override { exec_.fence(); }
   RepTimes run() override {
     RepTimes t;
+    if (ipc_ && !peers_a_) { // collective; here rather than in the constructor, because a rank
+      // whose allocation failed never reaches it (the driver's allocation phase agrees first)
+      peers_a_ = std::make_unique<IpcPeers>(g_.row_comm(),
+                                            std::vector<void*>{Ap_[0].data(), Ap_[1].data()});
+      peers_b_ = std::make_unique<IpcPeers>(g_.col_comm(),
+                                            std::vector<void*>{Bp_[0].data(), Bp_[1].data()});
+    }
     {
       PendingBroadcasts first; // the prologue: nothing to hide panel 0 behind
       send(0, 0, first, t);
@@ -128,6 +158,10 @@ public:
         receive(s + 1, 1 - cur, next, t);
       t.compute += clock_.take(); // also waits for the product: buffer cur is free again
     }
+    t.comm += host_timed([&] { // no "consumed" barrier outlives the repetition
+      consumed_[0].wait();
+      consumed_[1].wait();
+    });
     exec_.fence();
     return t;
   }
@@ -167,6 +201,8 @@ private:
     const Panel Ap = panel_a(buf, st.w), Bp = panel_b(buf, st.w);
     const bool own_a = g_.col() == st.owner_a, own_b = g_.row() == st.owner_b;
     const auto& side = side_.get();
+    if (ipc_) // the receivers of panel s-2 have copied it out of buffer buf
+      t.comm += host_timed([&] { consumed_[buf].wait(); });
     t.transfer += host_timed([&] {
       const std::int64_t a0 = st.k0 - b_.inner_a.begin, b0 = st.k0 - b_.inner_b.begin;
       if (own_a)
@@ -181,6 +217,13 @@ private:
         Kokkos::deep_copy(side, host_b(st.w), Bp);
       side.fence();
     });
+    if (ipc_) { // "packed": side.fence() above made the panel visible to the peers' copies
+      t.comm += host_timed([&] {
+        pending.post(&token_[buf][0], 1, MPI_INT, st.owner_a, g_.row_comm());
+        pending.post(&token_[buf][1], 1, MPI_INT, st.owner_b, g_.col_comm());
+      });
+      return;
+    }
     t.comm += host_timed([&] {
       pending.post(staged_ ? hAp_.get() : static_cast<void*>(Ap.data()), std::int64_t(Ap.size()),
                    mpi_type<T>(), st.owner_a, g_.row_comm());
@@ -189,13 +232,30 @@ private:
     });
   }
 
-  // Completes panel s's broadcasts; where staged, the receivers copy it to the device.
+  // Completes panel s's broadcasts; where staged, the receivers copy it to the device; with IPC
+  // they copy it from the owner's device buffer, then say so (the owner may reuse the buffer).
   void receive(std::size_t s, int buf, PendingBroadcasts& pending, RepTimes& t) {
     t.comm += host_timed([&] { pending.wait(); });
-    if (!staged_)
-      return;
     const Step& st = steps_[s];
     const auto& side = side_.get();
+    if (ipc_) {
+      t.transfer += host_timed([&] {
+        if (g_.col() != st.owner_a)
+          Kokkos::deep_copy(side, panel_a(buf, st.w),
+                            Panel(static_cast<T*>(peers_a_->peer(st.owner_a, buf)), rows_, st.w));
+        if (g_.row() != st.owner_b)
+          Kokkos::deep_copy(side, panel_b(buf, st.w),
+                            Panel(static_cast<T*>(peers_b_->peer(st.owner_b, buf)), st.w, cols_));
+        side.fence();
+      });
+      t.comm += host_timed([&] {
+        consumed_[buf].post_barrier(g_.row_comm());
+        consumed_[buf].post_barrier(g_.col_comm());
+      });
+      return;
+    }
+    if (!staged_)
+      return;
     t.transfer += host_timed([&] {
       if (g_.col() != st.owner_a)
         Kokkos::deep_copy(side, panel_a(buf, st.w), host_a(st.w));
@@ -288,7 +348,7 @@ private:
   const FaultInjection& fault_;
   RankBlocks b_;
   std::int64_t rows_, cols_;
-  bool staged_;
+  bool staged_, ipc_;
   // Kernels on a device backend return before they finish (the host communicates meanwhile).
   static constexpr bool kAsyncKernels = !Dual::zero_copy;
   Exec exec_;
@@ -299,6 +359,10 @@ private:
   Kokkos::View<T*, Mem> Ap_[2], Bp_[2];
   kernels::Matrix<T, Mem> T_;
   std::shared_ptr<void> hAp_, hBp_;
+  std::shared_ptr<void> ipc_mem_[4];            // device_ipc: A, A, B, B panel buffers
+  std::unique_ptr<IpcPeers> peers_a_, peers_b_; // opened after the buffers, closed first
+  int token_[2][2] = {};                        // device_ipc: the "packed" broadcasts' int
+  PendingBroadcasts consumed_[2];               // device_ipc: "copied" barriers per buffer
 };
 
 } // namespace miniapp::parallel

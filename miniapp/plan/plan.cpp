@@ -456,7 +456,8 @@ void print_plan(std::ostream& os, const Plan& plan) {
      << plan.config_hash << "\n";
   if (plan.ranks > 1)
     os << "distributed over " << plan.ranks << " MPI ranks, " << plan.grid_p << "x" << plan.grid_q
-       << " process grid, SUMMA panel width " << parallel::panel_width(s.panel) << "\n";
+       << " process grid, SUMMA panel width " << parallel::panel_width(s.panel) << ", transport "
+       << s.transport << "\n";
   for (const auto& c : plan.cases)
     os << "  [" << c.index + 1 << "] " << c.id() << "\n";
 }

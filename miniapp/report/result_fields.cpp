@@ -50,6 +50,7 @@ std::vector<ResultField> make_fields() {
   add("grid_p", T::integer, [](auto&, const RowContext& x) { return json(x.plan.grid_p); });
   add("grid_q", T::integer, [](auto&, const RowContext& x) { return json(x.plan.grid_q); });
   add("panel", T::integer, [](const CaseResult& r, auto&) { return json(r.panel); });
+  add("transport", T::text, [](const CaseResult& r, auto&) { return json(r.transport); });
   add("status", T::text, [](const CaseResult& r, auto&) { return json(to_string(r.status)); });
   // true, false, or "not_checked" (validation off, or the case did not run).
   add("valid", T::text, [](const CaseResult& r, auto&) {

@@ -65,7 +65,7 @@ public:
       grid_ =
           std::make_unique<parallel::ProcessGrid>(parallel::GridShape{plan.grid_p, plan.grid_q});
       panel_ = parallel::panel_width(s_.panel);
-      device_aware_ = parallel::mpi_accepts_device_memory(plan.backend);
+      transport_ = parallel::summa_transport(s_.transport, plan.backend, grid_->one_node());
     }
 #endif
   }
@@ -132,7 +132,7 @@ private:
     if (!many_)
       return kernel_executor(c, plan_.backend);
 #ifdef MINIAPP_HAVE_MPI
-    return parallel::make_distributed_case(c, plan_.backend, *grid_, panel_, device_aware_, fault_);
+    return parallel::make_distributed_case(c, plan_.backend, *grid_, panel_, transport_, fault_);
 #else
     throw std::logic_error("several ranks in a build without MPI");
 #endif
@@ -167,6 +167,10 @@ private:
     r.c = c;
     r.distributed = many_;
     r.panel = many_ && c.family == "matmul" ? panel_ : 0;
+#ifdef MINIAPP_HAVE_MPI
+    if (r.panel && transport_.unavailable.empty()) // else the case is skipped, saying why
+      r.transport = parallel::to_string(transport_.transport);
+#endif
     compat::ScopedRegion region("miniapp::case::" + c.id());
     std::unique_ptr<Executor> k = allocate(r);
     if (!k)
@@ -383,7 +387,7 @@ private:
   const bool many_, root_, print_all_;
   int panel_ = 0;
 #ifdef MINIAPP_HAVE_MPI
-  bool device_aware_ = false;
+  parallel::TransportChoice transport_;
   std::unique_ptr<parallel::ProcessGrid> grid_;
 #endif
 };

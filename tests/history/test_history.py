@@ -171,7 +171,8 @@ def test_import():
                 for p in glob.glob(os.path.join(d, "results.json")) +
                 glob.glob(os.path.join(d, "*", "results.json"))]
     expected_rows = sum(len(results(d)["results"]) for d in run_dirs)
-    expect(len(run_dirs) == 4 + 9 + 2, "15 runs to import", run_dirs)
+    # paper tables, weak_scaling-h200x2 and -h200x4, weak_scaling-h200x2-ipc, the fresh runs
+    expect(len(run_dirs) == 4 + 9 + 6 + 2, "21 runs to import", run_dirs)
 
     def snapshot():
         with sqlite3.connect(db) as con:
@@ -179,11 +180,11 @@ def test_import():
                     con.execute("SELECT * FROM rows ORDER BY run_id, case_index").fetchall())
 
     runs1, rows1 = snapshot()
-    expect(len(runs1) == 15 and len(rows1) == expected_rows,
+    expect(len(runs1) == len(run_dirs) and len(rows1) == expected_rows,
            "every run and row imported (%d rows)" % expected_rows, len(runs1), len(rows1))
     # Twice: nothing changes, and the command says so.
     code, out, err = run(["db", "import", "--db", db] + shipped + fresh)
-    expect(code == 0 and out.count(" 0 new or changed, run unchanged") == 15,
+    expect(code == 0 and out.count(" 0 new or changed, run unchanged") == len(run_dirs),
            "a second import changes nothing", out, err)
     expect(snapshot() == (runs1, rows1), "the database is the same after a second import")
     # A run's id is the one results.json recorded (new runs) or derived (older ones).

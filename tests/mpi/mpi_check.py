@@ -6,8 +6,9 @@ compare: run CONFIG on one rank (no mpiexec) and on N ranks, then check, case by
   checksums agree: exactly for int32, else within the sum of the two runs' stated bounds
   (checksum_bound = tolerance * sum of the element scales, the per-kernel bound of docs/kernels.md).
 breakdown: run CONFIG (matmul cases) on N ranks and check the per-rank breakdown columns: the
-  exposed time is at least 0, the overlap fraction lies in [0, 1], there was communication, and
-  each rank's compute + exposed time makes up its operation time (within noise).
+  exposed time is at least 0, the overlap fraction lies in [0, 1], the transport is named, there
+  was communication, and each rank's compute + exposed time makes up its operation time (within
+  noise).
 expect: run a command on N ranks and check its exit code and that stderr matches a pattern
   (optionally: exactly once).
 """
@@ -103,6 +104,8 @@ def breakdown(args):
     rows = rows_of(out)
     if not rows:
         sys.exit("FAIL: no rows")
+    with open(os.path.join(out, "results.json")) as f:
+        used = json.load(f)["metadata"].get("summa_transport")
     for r in rows:
         what = f"{r['family']}/{r['variant']}/{r['precision']}"
         f = {k: float(r[k]) for k in r if k.endswith("_s") or k.startswith("overlap_rank_")}
@@ -113,6 +116,8 @@ def breakdown(args):
             sys.exit(f"FAIL: {what}: overlap fraction {lo} {mean} {hi} not ordered within [0, 1]")
         if not 0 <= f["exposed_rank_min_s"] <= f["exposed_rank_max_s"]:
             sys.exit(f"FAIL: {what}: exposed time {f['exposed_rank_min_s']} {f['exposed_rank_max_s']}")
+        if r["transport"] not in ("host", "device_mpi", "device_ipc") or r["transport"] != used:
+            sys.exit(f"FAIL: {what}: transport '{r['transport']}' (metadata: {used})")
         if f["comm_rank_max_s"] <= 0:
             sys.exit(f"FAIL: {what}: no communication recorded on {args.ranks} ranks")
         # Per rank, compute + exposed = the operation's time; time_* is the slowest rank's.
