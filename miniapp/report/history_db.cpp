@@ -10,6 +10,7 @@
 #include <cmath>
 #include <dirent.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace miniapp::history {
 
@@ -260,7 +261,18 @@ Database::Database(const std::string& path, bool must_exist) : path_(path) {
   }
   try {
     sqlite3_busy_timeout(db_, kBusyTimeoutMs);
-    exec("PRAGMA journal_mode=WAL");
+    // Switching to WAL takes an exclusive lock, and SQLite answers SQLITE_BUSY at once, without
+    // the busy handler (it could deadlock), while another connection holds a lock: several jobs
+    // opening a new database together. history.concurrency failed once under load (not
+    // reproduced in 60 tries; this is the failure SQLite documents for that moment): retry
+    // within the busy timeout.
+    for (int waited_ms = 0;; waited_ms += 10) {
+      if (sqlite3_exec(db_, "PRAGMA journal_mode=WAL", nullptr, nullptr, nullptr) == SQLITE_OK)
+        break;
+      if (sqlite3_errcode(db_) != SQLITE_BUSY || waited_ms >= kBusyTimeoutMs)
+        fail(std::string("cannot switch to WAL: ") + sqlite3_errmsg(db_));
+      ::usleep(10000);
+    }
     // NORMAL in WAL mode: a commit survives the process being killed (not a power cut).
     exec("PRAGMA synchronous=NORMAL");
     exec("PRAGMA foreign_keys=ON");
