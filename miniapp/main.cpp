@@ -87,7 +87,7 @@ int main(int argc, char** argv) {
                   "Name of the run in compare tables and plot legends; default: backend, "
                   "ranks x threads, device, host");
   run_args.argv.assign(argv, argv + argc);
-  // issue 17: references and the history database (app/run_extras.hpp, docs/history.md).
+  // references and the history database (app/run_extras.hpp, docs/history.md).
   run->add_option("--references", run_args.references,
                   "Check each row against a references file (docs/history.md); rows below are "
                   "marked and the run exits 5");
@@ -201,7 +201,7 @@ int main(int argc, char** argv) {
                    "paper1: the paper's Table 1 (axpby/flat/float32, N x N) from CPU_RUN "
                    "[GPU_RUN], markdown")
       ->check(CLI::IsMember({"paper1"}));
-  // issue 17 (app/cmd_history.cpp)
+  // app/cmd_history.cpp
   compare->add_option("--references", compare_args.references,
                       "Check the runs against a references file; exit 5 when a row is below");
   compare->add_option("--db", compare_args.db, "History database to select runs from (--select)");
@@ -212,7 +212,7 @@ int main(int argc, char** argv) {
           "experiment, since, case; globs), e.g. --select label='openmp*' since=2026-11-01")
       ->take_all();
 
-  // issue 17: the history database (app/cmd_db.cpp, app/cmd_history.cpp, docs/history.md).
+  // the history database (app/cmd_db.cpp, app/cmd_history.cpp, docs/history.md).
   DbArgs db_args;
   auto* db = app.add_subcommand(
       "db", "The history database: import run directories (import), or rebuild it from them");
@@ -281,7 +281,7 @@ int main(int argc, char** argv) {
   report->add_option("--title", report_args.title, "Title of the page")->capture_default_str();
   report->add_flag("--with-transfers", report_args.with_transfers,
                    "Rates from total time: host-to-device + compute + device-to-host");
-  // issue 17 (app/cmd_history.cpp)
+  // app/cmd_history.cpp
   report->add_option("--db", report_args.db, "History database to select runs from (--select)");
   report
       ->add_option("--select", report_args.select,
@@ -340,7 +340,7 @@ int main(int argc, char** argv) {
     return cmd_report(report_args);
   if (*list)
     return cmd_list(list_args);
-  if (*db) // issue 17
+  if (*db)
     return cmd_db(db_args);
   if (*history)
     return cmd_history(history_args);

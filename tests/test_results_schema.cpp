@@ -278,7 +278,7 @@ TEST(ResultsSchema, UnusedParametersAreNull) {
   EXPECT_TRUE(run.rows[0].fields["tile"].is_null());
 }
 
-// issue 17: the reference fields are results columns like any other: written to both files (null
+// the reference fields are results columns like any other: written to both files (null
 // and empty without a reference) and read back by compare's loader from either.
 TEST(ResultsSchema, ReferenceFieldsInBothFiles) {
   Case below = case_of("axpby", "flat", 8, 8);

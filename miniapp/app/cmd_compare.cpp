@@ -62,7 +62,7 @@ int cmd_compare(const CompareArgs& args) {
     std::cerr << "miniapp compare: " << e.what() << "\n";
     return kConfigError;
   }
-  // issue 17 (app/cmd_history.cpp): runs from the history database; a check against references.
+  // Runs from the history database (app/cmd_history.cpp); a check against references.
   if (const int c = add_selected_runs("compare", args.db, args.select, !args.inputs.empty(), runs))
     return c;
   const int reference_code = check_compare_references(args, runs);
@@ -93,7 +93,7 @@ int cmd_compare(const CompareArgs& args) {
     std::cerr << "miniapp compare: warning: " << w << "\n";
   if (args.output.empty()) {
     std::cout << text;
-    return reference_code; // issue 17
+    return reference_code;
   }
   try {
     std::vector<std::string> read = args.inputs; // never onto a run it read
@@ -108,7 +108,7 @@ int cmd_compare(const CompareArgs& args) {
     return kRuntimeError;
   }
   std::cerr << "miniapp compare: wrote " << args.output << "\n";
-  return reference_code; // issue 17
+  return reference_code;
 }
 
 int cmd_plot(const PlotArgs& args) {

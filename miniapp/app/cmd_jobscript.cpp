@@ -6,7 +6,7 @@
 #include "jobs/jobscript.hpp"
 #include "jobs/system_profile.hpp"
 #include "plan/plan.hpp"
-#include "report/references.hpp" // issue 17
+#include "report/references.hpp"
 #include "report/results_writer.hpp"
 #include "core/backends.hpp"
 
@@ -125,7 +125,7 @@ int cmd_jobscript(const JobscriptArgs& args, const MpiEnv& mpi) {
   jobs::JobLayout layout;
   try {
     sys = jobs::load_system_profile(jobs::find_system_profile(args.system, this_program()));
-    if (!sys.references.empty()) { // issue 17: checked now, not after the job waited in the queue
+    if (!sys.references.empty()) { // checked now, not after the job waited in the queue
       sys.references = absolute(sys.references);
       references::load_references(sys.references);
     }

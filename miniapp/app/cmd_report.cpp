@@ -61,7 +61,7 @@ int cmd_report(const ReportArgs& args) {
     std::cerr << "miniapp report: " << e.what() << "\n";
     return kConfigError;
   }
-  // issue 17: runs from the history database, after the named ones (as compare --db).
+  // Runs from the history database, after the named ones (as compare --db).
   if (const int code = add_selected_runs("report", args.db, args.select, !inputs.empty(), runs))
     return code;
   try {

@@ -2,7 +2,7 @@
 // phase and printing are here; run/driver.hpp runs the cases on one rank or many.
 #include "app/commands.hpp"
 #include "app/load_plan.hpp"
-#include "app/run_extras.hpp" // issue 17
+#include "app/run_extras.hpp"
 
 #include "config/config.hpp"
 #include "parallel/fault.hpp"

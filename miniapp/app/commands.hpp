@@ -2,7 +2,7 @@
 // The subcommands of `miniapp`. Each returns the process exit code:
 // 0 success, 2 config or usage error (before any work), 3 runtime or resource error,
 // 4 validation failed (the rows are marked invalid), 5 a row below its performance reference
-// (issue 17: --references).
+// (--references).
 #include "parallel/mpi_env.hpp"
 #include "plan/plan.hpp"
 #include "report/compare.hpp"
@@ -23,8 +23,8 @@ struct RunArgs {
   int ranks = 0;     // validate --ranks N: check the plan for N ranks; 0 = the ranks running
   std::string label; // --label: names the run in compare tables and plots
   std::vector<std::string> argv; // the whole command line, recorded in results.json
-  std::string references;        // issue 17: --references FILE (app/run_extras.hpp)
-  std::string db;                // issue 17: --db FILE, the history database
+  std::string references;        // --references FILE (app/run_extras.hpp)
+  std::string db;                // --db FILE, the history database
 };
 
 inline LaunchInfo launch_info(const RunArgs& a) {
@@ -57,12 +57,12 @@ struct CompareArgs {
   std::string rate = "auto";       // auto (matmul GFLOP/s, others GB/s) | gflops | gbs
   std::string table;               // "" or "paper1" (the paper's Table 1: CPU_RUN [GPU_RUN])
   bool with_transfers = false;     // rates from total time (h2d + compute + d2h)
-  std::string references;          // issue 17: check the runs against a references file
-  std::string db;                  // issue 17: add the runs --select picks from this database
+  std::string references;          // check the runs against a references file
+  std::string db;                  // add the runs --select picks from this database
   std::vector<std::string> select; // KEY=VALUE conditions (history::add_condition)
 };
 
-// issue 17: `miniapp db import|rebuild` and `miniapp history` (app/cmd_db.cpp, cmd_history.cpp).
+// `miniapp db import|rebuild` and `miniapp history` (app/cmd_db.cpp, cmd_history.cpp).
 struct DbArgs {
   std::string action; // import | rebuild
   std::string db;
@@ -93,7 +93,7 @@ struct ReportArgs {
   std::string output_dir;          // -o: the report is DIR/index.html
   std::string title = "miniapp report";
   bool with_transfers = false;
-  std::string db;                  // issue 17: add the runs --select picks from this database
+  std::string db;                  // add the runs --select picks from this database
   std::vector<std::string> select; // KEY=VALUE conditions (history::add_condition)
 };
 
@@ -118,9 +118,9 @@ int cmd_report(const ReportArgs& args);
 // --baseline: a run number from 1, or a run (inserted as run 1 when not among `inputs`); the
 // index into `inputs`. Throws std::invalid_argument for a number out of range.
 std::size_t resolve_baseline(const std::string& baseline, std::vector<std::string>& inputs);
-int cmd_db(const DbArgs& args);           // issue 17
-int cmd_history(const HistoryArgs& args); // issue 17
-// issue 17, for compare and report: the runs --db FILE --select KEY=VALUE... picks, appended to
+int cmd_db(const DbArgs& args);
+int cmd_history(const HistoryArgs& args);
+// For compare and report: the runs --db FILE --select KEY=VALUE... picks, appended to
 // runs (0; 2 with the reason on stderr, "miniapp COMMAND: ...", also when neither runs are named
 // nor --db given); --references checked (0, 2, 5).
 int add_selected_runs(const std::string& command, const std::string& db,

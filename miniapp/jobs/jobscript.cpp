@@ -244,7 +244,7 @@ std::string render_jobscript(const SystemProfile& sys, const JobRequest& req) {
     for (const auto& o : req.overrides)
       run_args.push_back(shell_quote(o));
   }
-  if (!sys.references.empty()) { // issue 17: the profile's references (docs/history.md)
+  if (!sys.references.empty()) { // the profile's references (docs/history.md)
     run_args.push_back("--references");
     run_args.push_back(shell_quote(sys.references));
   }

@@ -213,7 +213,7 @@ SystemProfile parse_system_profile(const std::string& label, const std::string& 
     if (p.template_file[0] != '/' && slash != std::string::npos)
       p.template_file = label.substr(0, slash + 1) + p.template_file;
   }
-  if (root["references"]) { // issue 17: a references file the job's run is checked against
+  if (root["references"]) { // a references file the job's run is checked against
     p.references = read_line(src, root["references"], "references");
     const auto slash = label.rfind('/');
     if (p.references[0] != '/' && slash != std::string::npos)

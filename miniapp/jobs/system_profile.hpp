@@ -29,7 +29,7 @@ struct SystemProfile {
   std::vector<std::string> setup;                               // shell lines, verbatim
   std::string miniapp;                                          // the program path in the job
   std::string template_file; // a site's own job template (absolute, or relative to this file)
-  std::string references;    // issue 17: the job's `run --references` file (as template_file)
+  std::string references;    // the job's `run --references` file (as template_file)
 
   bool gpu() const { return backend == "cuda" || backend == "hip"; }
 };

@@ -65,7 +65,7 @@ struct Run {
 Run load_run(const std::string& path);
 Run run_from_json(const nlohmann::json& doc, const std::string& source);
 Run run_from_csv(const std::string& text, const std::string& source);
-// issue 17: a results.json parsed with the same checks as load_run (nesting depth, valid JSON),
+// a results.json parsed with the same checks as load_run (nesting depth, valid JSON),
 // for readers that keep the raw document too (the history database). Throws std::runtime_error.
 nlohmann::json read_results_json(const std::string& path);
 

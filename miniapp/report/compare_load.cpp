@@ -325,7 +325,7 @@ Run run_from_csv(const std::string& text, const std::string& source) {
   return run;
 }
 
-nlohmann::json read_results_json(const std::string& path) { // issue 17
+nlohmann::json read_results_json(const std::string& path) {
   return parse_results_json(path);
 }
 

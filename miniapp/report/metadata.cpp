@@ -2,7 +2,7 @@
 #include "report/metadata.hpp"
 
 #include "report/console.hpp"
-#include "report/run_id.hpp" // issue 17
+#include "report/run_id.hpp"
 
 #include "core/compat.hpp"
 #include "kernels/vendor_blas.hpp"
@@ -193,7 +193,7 @@ nlohmann::json collect_metadata(const Plan& plan, const ParallelInfo& par,
   }
   const std::string host = host_name();
   return {
-      {"run_id", new_run_id(host)}, // issue 17: the history database's key
+      {"run_id", new_run_id(host)}, // the history database's key
       {"label", launch.label.empty()
                     ? default_label(plan.backend, par.ranks, threads, dev.name, host)
                     : utf8_clean(launch.label)},

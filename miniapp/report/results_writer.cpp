@@ -232,7 +232,7 @@ void ResultsWriter::write_files(bool complete) {
                           {"config", config},
                           {"metadata", metadata_},
                           {"results", rows}};
-    if (before_write) // issue 17: --references, --db (see the header)
+    if (before_write) // --references, --db (see the header)
       before_write(doc);
 
     // Spare whitespace after the document: room for the final status written in place.

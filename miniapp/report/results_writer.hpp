@@ -39,7 +39,7 @@ public:
   // results.json holds the last rows with status "failed" ("interrupted" stays).
   std::string finish(RunStatus status) noexcept;
   const std::string& directory() const { return dir_; }
-  // issue 17: every results.json document just before it is written (`run --db` records it;
+  // every results.json document just before it is written (`run --db` records it;
   // app/run_extras.hpp). It runs before the write, so a row on disk is already in the database.
   std::function<void(nlohmann::json& doc)> before_write;
 
