@@ -2,6 +2,7 @@
 // and what `miniapp compare` and `miniapp report` take from issue 17: runs selected from the
 // database (--db --select) and a check against references (--references). None touches Kokkos.
 #include "app/commands.hpp"
+#include "core/text.hpp"
 #include "app/plot_script.hpp"
 
 #include "config/yaml_strict.hpp"
@@ -19,12 +20,6 @@
 namespace miniapp {
 
 namespace {
-
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
 
 std::string history_csv(const std::vector<history::Point>& points) {
   std::ostringstream os;

@@ -10,6 +10,8 @@
 namespace miniapp {
 
 bool path_exists(const std::string& path);
+bool is_dir(const std::string& path);    // a directory (symbolic links followed)
+bool is_file(const std::string& path);   // a regular file (symbolic links followed)
 void make_dirs(const std::string& path); // mkdir -p; throws std::runtime_error
 // "cannot WHAT PATH: strerror (resource: disk)"
 std::string disk_error(const std::string& what, const std::string& path, int err);

@@ -1,4 +1,5 @@
 #include "report/compare.hpp"
+#include "core/text.hpp"
 #include "kernels/families.hpp"
 #include "report/results_writer.hpp"
 
@@ -12,14 +13,7 @@
 namespace miniapp {
 namespace compare {
 
-namespace {
-
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
-} // namespace
+namespace {} // namespace
 
 std::string rate_str(double v) {
   return fmt(v >= 100 ? "%.1f" : v >= 1 ? "%.2f" : "%.3g", v);

@@ -1,6 +1,7 @@
 // Reading runs for `miniapp compare`: run directories, results.json (schema 1 and 2) and
 // results.csv, every column typed by the results table (report/result_fields.hpp).
 #include "report/compare.hpp"
+#include "core/files.hpp"
 #include "report/result_fields.hpp"
 
 #include <algorithm>
@@ -17,14 +18,6 @@ namespace compare {
 
 namespace {
 
-bool is_dir(const std::string& p) {
-  struct stat st {};
-  return ::stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-bool is_file(const std::string& p) {
-  struct stat st {};
-  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() &&
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;

@@ -1,4 +1,5 @@
 #include "report/console.hpp"
+#include "core/text.hpp"
 
 #include "core/device_info.hpp"
 
@@ -10,11 +11,6 @@
 namespace miniapp {
 
 namespace {
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
 std::string size_of(const Case& c) {
   std::string s = std::to_string(c.m) + "x" + std::to_string(c.n);
   if (c.uses(Param::k)) // MxNxK where the variant reads k (matmul), MxN elsewhere

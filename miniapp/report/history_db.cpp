@@ -1,4 +1,5 @@
 #include "report/history_db.hpp"
+#include "core/files.hpp"
 
 #include "report/references.hpp"
 #include "report/run_id.hpp"
@@ -68,15 +69,6 @@ long long int_of(const nlohmann::json& o, const char* key, long long fallback) {
     return fallback;
   const double v = it->get<double>();
   return std::fabs(v) < 1e15 ? std::llround(v) : fallback; // llround of 1e300 is undefined
-}
-
-bool is_dir(const std::string& p) {
-  struct stat st {};
-  return ::stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-bool is_file(const std::string& p) {
-  struct stat st {};
-  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
 // A prepared statement, finalized on every path.

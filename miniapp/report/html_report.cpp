@@ -1,4 +1,5 @@
 #include "report/html_report.hpp"
+#include "core/text.hpp"
 
 #include "jobs/jobscript.hpp"
 
@@ -13,11 +14,6 @@ namespace report {
 
 namespace {
 
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
 std::string lower(std::string s) {
   for (auto& ch : s)
     ch = char(std::tolower(static_cast<unsigned char>(ch)));
