@@ -57,7 +57,7 @@ int main(int argc, char** argv) {
 
   CLI::App app{
       "miniapp: Kokkos teaching kernels (matrix multiply, R = a*A + b*B, tile averages,\n"
-      "tile index maps) run as validated experiments from YAML configs.\n"
+      "tile index maps, transposes) run as validated experiments from YAML configs.\n"
       "Kokkos flags of 3.4 and 4.x alike (--kokkos-num-threads=N or --kokkos-threads=N,\n"
       "--kokkos-device-id=N, --kokkos-numa=N, ...) reach the linked Kokkos under the name it\n"
       "knows; an unknown --kokkos-* option is an error. `miniapp list` shows what a config\n"
