@@ -7,12 +7,14 @@
 //             GPU shape, a scratch-free host shape, and a general kernel for user-fixed teams
 // Kernels are labelled miniapp::matmul::<variant> for Kokkos Tools.
 #include "kernels/launch_limits.hpp"
+#include "kernels/matmul_shapes.hpp"
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 // Full unrolling of the fixed-trip loops of the register-blocked kernel, where the device compiler
 // understands the pragma (nvcc, hipcc); host compilers unroll by their own heuristics.
@@ -271,7 +273,7 @@ KOKKOS_INLINE_FUNCTION void fragments(const T* first, int step, T* out) {
 //   - warp tiling: a warp is a 4 x 8 block of the thread grid, so per k step it reads 4 distinct
 //     fragments of A and 8 of B (64 + 128 bytes: each one shared-memory wavefront, the rest
 //     broadcast) for TM x TN FMAs per thread
-//   - LaunchBounds<threads, 2>: registers capped so that two teams share an SM
+//   - LaunchBounds<threads, Teams>: registers capped so that Teams teams share an SM (2: run 6)
 // Needs a team of exactly `threads`; any other team size takes matmul_tiled_rb_impl.
 template <int BM, int BN, int BK, int TM, int TN>
 struct PipelinedBlocking {
@@ -281,7 +283,8 @@ struct PipelinedBlocking {
   static_assert(BM * BK % threads == 0 && BK * BN % threads == 0, "whole tiles per load");
 };
 
-template <int BM, int BN, int BK, int TM, int TN, class Exec, class VA, class VB, class VC>
+template <int BM, int BN, int BK, int TM, int TN, int Teams, class Exec, class VA, class VB,
+          class VC>
 void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const VC& C) {
   using T = typename VC::non_const_value_type;
   using Cfg = PipelinedBlocking<BM, BN, BK, TM, TN>;
@@ -292,7 +295,7 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
   constexpr int AS = BM + V;
   constexpr int stage = BK * AS + BK * BN;                      // elements per scratch stage
   constexpr int LA = BM * BK / threads, LB = BK * BN / threads; // loads per thread per k-tile
-  using Policy = Kokkos::TeamPolicy<Exec, Kokkos::LaunchBounds<threads, 2>>;
+  using Policy = Kokkos::TeamPolicy<Exec, Kokkos::LaunchBounds<threads, Teams>>;
   using Member = typename Policy::member_type;
   const int M = C.extent(0), N = C.extent(1), K = A.extent(1);
   const int tiles_n = (N + BN - 1) / BN;
@@ -442,21 +445,25 @@ void matmul_tiled_rb_host(const Exec& exec, const VA& A, const VB& B, const VC& 
   Kokkos::parallel_for("miniapp::matmul::tiled_rb", Policy(exec, league, ts), body);
 }
 
-// Tile shapes per backend and tile width (64 or 128). GPUs: matmul_tiled_rb_pipelined with 256
-// threads (the general kernel when the user fixes another team size).
+// Tile shapes per backend, element type and tile (64 or 128): kernels/matmul_shapes.hpp names
+// them; `shape` picks one ("" = the list's first, its default). GPUs: matmul_tiled_rb_pipelined
+// with the shape's thread grid (the general kernel when the user fixes another team size).
 // Host: matmul_tiled_rb_host, one thread per team unless the user fixes the team size.
 template <class Exec, class VA, class VB, class VC>
 void matmul_tiled_rb(const Exec& exec, const VA& A, const VB& B, const VC& C, int tile,
-                     int team_size = 0) {
+                     int team_size = 0, const std::string& shape = "") {
+  using T = typename VC::non_const_value_type;
+  using Elem = std::conditional_t<std::is_floating_point_v<T>, T, int>;
   constexpr bool host =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible;
+  bool found = false;
   if constexpr (host) {
-    using T = typename VC::non_const_value_type;
-    constexpr int TN = int(64 / sizeof(T));
-    if (tile == 128)
-      matmul_tiled_rb_host<128, 128, 4, TN>(exec, A, B, C, team_size);
-    else
-      matmul_tiled_rb_host<64, 64, 4, TN>(exec, A, B, C, team_size);
+    auto run = [&](auto s) {
+      using S = decltype(s);
+      matmul_tiled_rb_host<S::BM, S::BN, S::TM, S::TN>(exec, A, B, C, team_size);
+    };
+    found = tile == 64 ? host_shapes_t<Elem, 64>::visit(shape, run)
+                       : host_shapes_t<Elem, 128>::visit(shape, run);
   } else if (team_size > 0) {
     // A team size the user chose: the general kernel, which accepts any team (with 256, the
     // GPU kernel of runs 1-5, kept for comparison: docs/performance.md).
@@ -464,18 +471,18 @@ void matmul_tiled_rb(const Exec& exec, const VA& A, const VB& B, const VC& C, in
       matmul_tiled_rb_impl<64, 64, 16, 4, 4, true>(exec, A, B, C, team_size);
     else
       matmul_tiled_rb_impl<128, 128, 16, 8, 8, true>(exec, A, B, C, team_size);
+    found = true;
   } else {
-    using T = typename VC::non_const_value_type;
-    // 256 threads. float32 128: 8x8 sums per thread (64 registers of 128 at two teams per SM).
-    // float64 128: 128x64 tiles, 8x4 sums (64 registers for the sums: 8x8 doubles would take
-    // all 128 a thread has at two teams per SM, the old 128x128 float64 shape spilled).
-    if (tile == 64)
-      matmul_tiled_rb_pipelined<64, 64, 8, 4, 4>(exec, A, B, C);
-    else if (sizeof(T) == 8)
-      matmul_tiled_rb_pipelined<128, 64, 8, 8, 4>(exec, A, B, C);
-    else
-      matmul_tiled_rb_pipelined<128, 128, 8, 8, 8>(exec, A, B, C);
+    auto run = [&](auto s) {
+      using S = decltype(s);
+      matmul_tiled_rb_pipelined<S::BM, S::BN, S::BK, S::TM, S::TN, S::Teams>(exec, A, B, C);
+    };
+    found = tile == 64 ? gpu_shapes_t<Elem, 64>::visit(shape, run)
+                       : gpu_shapes_t<Elem, 128>::visit(shape, run);
   }
+  if (!found) // the plan checks shapes against the same lists: a bug if this is reached
+    throw std::invalid_argument("miniapp::matmul::tiled_rb: no shape '" + shape + "' for tile " +
+                                std::to_string(tile) + " on this backend");
 }
 
 // Dispatch the classic tiled kernel to a compile-time width where one exists.

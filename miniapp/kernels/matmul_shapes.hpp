@@ -1,0 +1,106 @@
+#pragma once
+// The tile shapes tiled_rb is compiled for: template choices (BM, BN, BK, TM, TN and, on GPUs, the
+// teams per SM its launch bounds ask for) that `shape:` picks by name and `shape: auto` searches
+// (run/autotune). One list per backend kind, element type and tile (the tile is BM, 64 or 128);
+// the first shape of a list is the default, chosen from measurements (docs/performance.md).
+// No Kokkos here: the config, plan and autotuner read the names; kernels/matmul.hpp dispatches.
+#include <cstddef>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace miniapp::kernels {
+
+// GPU (matmul_tiled_rb_pipelined): BM x BN tile per team of (BM/TM) x (BN/TN) threads, BK deep
+// k-tiles in two scratch stages, TM x TN sums per thread, LaunchBounds<threads, Teams>.
+template <int BM_, int BN_, int BK_, int TM_, int TN_, int Teams_>
+struct GpuShape {
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, TM = TM_, TN = TN_, Teams = Teams_;
+  static std::string name() {
+    return std::to_string(BM) + "x" + std::to_string(BN) + "x" + std::to_string(BK) + "/" +
+           std::to_string(TM) + "x" + std::to_string(TN) + "/" + std::to_string(Teams);
+  }
+};
+
+// Host (matmul_tiled_rb_host): BM x BN tile per team, TM x TN sums in registers per block.
+template <int BM_, int BN_, int TM_, int TN_>
+struct HostShape {
+  static constexpr int BM = BM_, BN = BN_, TM = TM_, TN = TN_;
+  static std::string name() {
+    return std::to_string(BM) + "x" + std::to_string(BN) + "/" + std::to_string(TM) + "x" +
+           std::to_string(TN);
+  }
+};
+
+template <class... S>
+struct ShapeList {
+  static std::vector<std::string> names() { return {S::name()...}; }
+  // Calls f(S{}) for the shape named `name` ("" = the first, the default); false if none is.
+  template <class F>
+  static bool visit(const std::string& name, F&& f) {
+    return visit_at(name, f, std::index_sequence_for<S...>{});
+  }
+
+private:
+  template <class F, std::size_t... I>
+  static bool visit_at(const std::string& name, F& f, std::index_sequence<I...>) {
+    bool done = false;
+    ((done = done || ((name.empty() ? I == 0 : name == S::name()) && (f(S{}), true))), ...);
+    return done;
+  }
+};
+
+// The lists. float32 and float64 carry candidates for the autotuner; int32 (a correctness type,
+// not a performance one) is compiled for the default shape only, to keep the CUDA build short.
+template <class T, int Tile>
+struct GpuShapes;
+template <>
+struct GpuShapes<float, 128> {
+  using type = ShapeList<GpuShape<128, 128, 8, 8, 8, 2>, GpuShape<128, 128, 16, 8, 8, 2>,
+                         GpuShape<128, 64, 8, 8, 4, 2>>;
+};
+template <>
+struct GpuShapes<float, 64> {
+  using type = ShapeList<GpuShape<64, 64, 8, 4, 4, 2>, GpuShape<64, 64, 8, 4, 4, 4>>;
+};
+template <>
+struct GpuShapes<double, 128> {
+  using type = ShapeList<GpuShape<128, 64, 8, 8, 4, 2>, GpuShape<128, 64, 4, 8, 4, 2>>;
+};
+template <>
+struct GpuShapes<double, 64> {
+  using type = ShapeList<GpuShape<64, 64, 8, 4, 4, 2>, GpuShape<64, 64, 8, 4, 4, 3>>;
+};
+template <int Tile>
+struct GpuShapes<int, Tile> {
+  using type = ShapeList<GpuShape<Tile, Tile, 8, Tile / 16, Tile / 16, 2>>;
+};
+
+// Host: TN is 64 bytes of T (two AVX2 or one AVX-512 vector row of sums per row of the block).
+template <class T, int Tile>
+struct HostShapes {
+  static constexpr int TN = int(64 / sizeof(T));
+  using type = ShapeList<HostShape<Tile, Tile, 4, TN>>;
+};
+
+template <class T, int Tile>
+using gpu_shapes_t = typename GpuShapes<T, Tile>::type;
+template <class T, int Tile>
+using host_shapes_t = typename HostShapes<T, Tile>::type;
+
+// The names for a case: element type by its size and kind (is_float: float32/float64, else int32).
+inline std::vector<std::string> tiled_rb_shape_names(bool gpu, bool is_float, std::size_t bytes,
+                                                     int tile) {
+  auto pick = [&](auto t) {
+    using T = decltype(t);
+    if (gpu)
+      return tile == 64 ? gpu_shapes_t<T, 64>::names() : gpu_shapes_t<T, 128>::names();
+    return tile == 64 ? host_shapes_t<T, 64>::names() : host_shapes_t<T, 128>::names();
+  };
+  if (!is_float)
+    return pick(int{});
+  return bytes == 8 ? pick(double{}) : pick(float{});
+}
+
+} // namespace miniapp::kernels
