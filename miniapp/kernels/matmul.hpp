@@ -416,6 +416,24 @@ template <class T, int TN>
 using host_vector_t = T;
 #endif
 
+// Unaligned vector load and store of L contiguous elements (memcpy: the portable spelling, one
+// vmovups); plain assignments where the vector is T itself, so CUDA/HIP units call no host-only
+// function from the __host__ __device__ lambda.
+template <class V, class T>
+KOKKOS_INLINE_FUNCTION void host_vector_load(V& v, const T* p) {
+  if constexpr (std::is_same_v<V, T>)
+    v = *p;
+  else
+    std::memcpy(&v, p, sizeof(V));
+}
+template <class V, class T>
+KOKKOS_INLINE_FUNCTION void host_vector_store(T* p, const V& v) {
+  if constexpr (std::is_same_v<V, T>)
+    *p = v;
+  else
+    std::memcpy(p, &v, sizeof(V));
+}
+
 // The host shape of tiled_rb: no scratch. Each thread walks TM x TN blocks of its team's BM x BN
 // tile and keeps a block's sums in registers, TM rows of TN / L vectors of L lanes (6 x 16 floats:
 // twelve of the sixteen AVX2 registers); per k it broadcasts TM elements of A and loads TN / L
@@ -468,13 +486,13 @@ void matmul_tiled_rb_host(const Exec& exec, const VA& A, const VB& B, const VC& 
                 acc[i][j] = V{};
               else {
                 V sums;
-                std::memcpy(&sums, c_row[i] + j * L, sizeof(V));
+                host_vector_load(sums, c_row[i] + j * L);
                 acc[i][j] = sums;
               }
           for (int k = k0; k < k1; ++k) {
             V b[NV];
             for (int j = 0; j < NV; ++j)
-              std::memcpy(&b[j], b_ptr + std::size_t(k) * ldb + c0 + j * L, sizeof(V));
+              host_vector_load(b[j], b_ptr + std::size_t(k) * ldb + c0 + j * L);
             for (int i = 0; i < TM; ++i) {
               const T a = a_row[i][k]; // broadcast by the vector product
               for (int j = 0; j < NV; ++j)
@@ -484,7 +502,7 @@ void matmul_tiled_rb_host(const Exec& exec, const VA& A, const VB& B, const VC& 
           for (int i = 0; i < TM && r0 + i < row_end; ++i)
             for (int j = 0; j < NV; ++j) {
               const V sums = acc[i][j]; // a copy: acc's own address never escapes
-              std::memcpy(c_row[i] + j * L, &sums, sizeof(V));
+              host_vector_store(c_row[i] + j * L, sums);
             }
         } else { // edge block: columns past the matrix contribute zeros
           T acc[TM][TN];
