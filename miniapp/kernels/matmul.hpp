@@ -346,6 +346,23 @@ struct PipelinedLoads {
   static constexpr int CB = (b_units + threads - 1) / threads;
 };
 
+// U elements of X from row r, column c into out: one 16-byte load (Vec, U = 16 / sizeof(T)) or
+// one element (U = 1); zeros where `in` is false (past the matrix).
+template <bool Vec, int U, class View, class T>
+KOKKOS_INLINE_FUNCTION void load_unit(const View& X, const T* ptr, std::size_t ld, int r, int c,
+                                      bool in, T* out) {
+  if constexpr (Vec) {
+    Fragment<T> f = {};
+    if (in)
+      f = *reinterpret_cast<const Fragment<T>*>(ptr + r * ld + c);
+    MINIAPP_UNROLL
+    for (int v = 0; v < U; ++v)
+      out[v] = f.v[v];
+  } else {
+    out[0] = in ? X(r, c) : T(0);
+  }
+}
+
 template <class T, class VA, class VB>
 bool vector_loads_fit(const VA& A, const VB& B) {
   constexpr int V = Fragment<T>::width;
@@ -399,31 +416,13 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
       for (int q = 0; q < Load::CA; ++q) {
         const int l = rank + q * threads, r = row0 + l / ka, c = k0 + (l % ka) * U;
         const bool in = (Load::a_units % threads == 0 || l < Load::a_units) && r < M && c < K;
-        if (Load::vec) { // (a plain if: nvcc refuses a first capture inside if constexpr)
-          Fragment<T> f = {};
-          if (in)
-            f = *reinterpret_cast<const Fragment<T>*>(a_ptr + r * lda + c);
-          MINIAPP_UNROLL
-          for (int v = 0; v < U; ++v)
-            next_a[q * U + v] = f.v[v];
-        } else {
-          next_a[q] = in ? A(r, c) : T(0);
-        }
+        load_unit<Load::vec, U>(A, a_ptr, lda, r, c, in, next_a + q * U);
       }
       MINIAPP_UNROLL
       for (int q = 0; q < Load::CB; ++q) {
         const int l = rank + q * threads, r = k0 + l / nb, c = col0 + (l % nb) * U;
         const bool in = (Load::b_units % threads == 0 || l < Load::b_units) && r < K && c < N;
-        if (Load::vec) { // (a plain if: nvcc refuses a first capture inside if constexpr)
-          Fragment<T> f = {};
-          if (in)
-            f = *reinterpret_cast<const Fragment<T>*>(b_ptr + r * ldb + c);
-          MINIAPP_UNROLL
-          for (int v = 0; v < U; ++v)
-            next_b[q * U + v] = f.v[v];
-        } else {
-          next_b[q] = in ? B(r, c) : T(0);
-        }
+        load_unit<Load::vec, U>(B, b_ptr, ldb, r, c, in, next_b + q * U);
       }
     };
     auto store = [&](int s) {
