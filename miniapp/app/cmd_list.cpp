@@ -72,8 +72,8 @@ void print_shapes(std::ostream& os, const Family& f, const Variant& v) {
           c.variant = v.name;
           c.precision = p;
           c.tile = tile;
-          os << "        shape on " << b << " (" << (is_gpu_backend(b) ? "GPU" : "host") << "), "
-             << to_string(p) << ", tile " << tile << ": " << join(shape_names(c, b), ", ") << "\n";
+          os << "        shapes (" << (is_gpu_backend(b) ? "GPU" : "host") << "), " << to_string(p)
+             << ", tile " << tile << ": " << join(shape_names(c, b), ", ") << "\n";
         }
 }
 

@@ -128,6 +128,8 @@ std::vector<ResultField> make_fields() {
   // issue 12: tiled_rb's tile shape that ran (the list's default where the config named none);
   // null for variants without shapes. Appended, so readers by position keep working.
   add("shape", T::text, [](const CaseResult& r, const RowContext& x) {
+    if (!r.c.uses(Param::shape))
+      return json();
     const std::string s = shape_that_runs(r.c, x.plan.backend);
     return s.empty() ? json() : json(s);
   });
