@@ -162,7 +162,7 @@ TEST_P(Autotune, ShapeAutoChoosesAListedShapeAndCachesIt) {
   EXPECT_TRUE(first.validation.passed);
   EXPECT_FALSE(first.c.shape_auto);
   expect_listed_shape(first.c, GetParam());
-  EXPECT_NE(first.c.tuning.find("searched tile/shape/team"), std::string::npos) << first.c.tuning;
+  EXPECT_NE(first.c.tuning.find("searched tile,shape,team"), std::string::npos) << first.c.tuning;
   EXPECT_NE(first.c.tuning.find("shape=" + first.c.shape), std::string::npos) << first.c.tuning;
   const nlohmann::json cache = cache_file();
   ASSERT_EQ(cache.size(), 1u);

@@ -197,8 +197,9 @@ Case make_case(const Family& f, const Variant& v, Precision p, std::int64_t n, i
 // The benchmark's name, built from its spec: family/variant[tile]/precision[/S<tile>]/n; a tile
 // the spec leaves at the default is not named. A tile shape other than the default (a name of
 // kernels/matmul_shapes.hpp, itself with '/') comes as "/shape=<name>" before n, so the default's
-// name stays as it was, n stays the last segment, and a filter that ends in "/<precision>/<n>"
-// selects the default shape only ('shape=' selects the others; '-shape=' leaves them out).
+// name stays as it was, n stays the last segment of ours, and a filter containing
+// "/<precision>/<n>" selects the default shape only ('shape=' selects the others; '-shape=', a
+// negative filter, leaves them out).
 std::string bench_name(const Family& f, const Variant& v, Precision p, std::int64_t n, int tile,
                        const std::string& shape = "") {
   const std::string t = tile ? std::to_string(tile) : "";

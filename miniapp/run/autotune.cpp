@@ -187,7 +187,8 @@ Case autotune(const Case& c, const std::string& backend, const std::string& devi
         trial.team_size = team;
         try {
           const double t = time_once(trial, backend);
-          tried += " " + std::to_string(tile) + (c.shape_auto ? "/" + shape + "/" : "/") +
+          // (shape names hold '/' themselves: a searched shape's entries are comma-separated)
+          tried += " " + std::to_string(tile) + (c.shape_auto ? "," + shape + "," : "/") +
                    std::to_string(team);
           if (t < best_t) {
             best_t = t;
@@ -201,8 +202,8 @@ Case autotune(const Case& c, const std::string& backend, const std::string& devi
       }
   if (!std::isfinite(best_t))
     throw std::runtime_error("autotune: no configuration of " + c.id() + " ran");
-  best.tuning = std::string("searched tile/") + (c.shape_auto ? "shape/" : "") + "team" + tried +
-                ": chose " + describe_choice(best, with_shape);
+  best.tuning = std::string(c.shape_auto ? "searched tile,shape,team" : "searched tile/team") +
+                tried + ": chose " + describe_choice(best, with_shape);
   cache[key] = {{"tile", best.tile}, {"team_size", best.team_size}, {"seconds", best_t}};
   if (with_shape)
     cache[key]["shape"] = best.shape;
