@@ -156,7 +156,7 @@ fi
 if [ "$what" = gemm-host ]; then
   export PATH="$PATH:/usr/local/cuda/bin"
   log "== compute-sanitizer racecheck: team-scratch kernels (tests/gpu/racecheck_team_scratch.yaml)"
-  timeout 300 compute-sanitizer --tool racecheck --racecheck-report hazard --error-exitcode 99 \
+  MINIAPP_CACHE_DIR="$W/racecheck-cache" timeout 300 compute-sanitizer --tool racecheck --racecheck-report hazard --error-exitcode 99 \
     --print-limit 20 .carry/cuda/miniapp run tests/gpu/racecheck_team_scratch.yaml \
     --output-dir "$W/racecheck-run" > "$W/racecheck.txt" 2>&1
   log "racecheck exit $? (0: clean; 99: hazards; 124: timed out; 4: validation failed)"
