@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # One device-machine session: check the carried CUDA build runs, validate on CUDA, benchmark, and
 # leave everything under $OUT (summary.txt last). Used through the device tool:
-#   scripts/gpu-run.sh [tests|bench|all|sanitize|check] (default all: tests and bench)
+#   scripts/gpu-run.sh [tests|bench|all|sanitize|check|gemm|gemm-host] (default all: tests and bench)
 # sanitize: compute-sanitizer memcheck over the CUDA kernel tests and racecheck over a run of every
 # team-scratch kernel (tests/gpu/racecheck_team_scratch.yaml), within one 10-minute device call;
 # results in docs/testing.md.
 # check: the CUDA tests, every configs/*.yaml worked example and transpose run validated on CUDA,
 # racecheck over the team-scratch kernels, transpose against copy bandwidth in the bench, and
 # `miniapp run` against `miniapp-bench` for the same kernels (issue 12's agreement).
+# gemm: issue 12's figures: the CUDA tests, tests/gpu/gemm.yaml through `miniapp run` and the same
+# kernels (every tiled_rb shape too) through miniapp-bench, ncu on tiled_rb float32/float64 and
+# classic tiled 32. gemm-host: racecheck over the team-scratch kernels, then host tiled_rb against
+# OpenBLAS and host axpby flat run against bench on .carry/gpuhost (an OpenMP build).
 # Expects .carry/cuda (the CUDA build's programs; optionally .carry/gpuhost, an OpenMP build) and
 # .carry/lib.tar.xz holding the shared libraries the GPU machine lacks (scripts/pack-gpu-carry.sh).
 set -uo pipefail
@@ -113,6 +117,72 @@ if [ "$what" = check ]; then
   grep -E "^\[[0-9]+/[0-9]+\]|RACECHECK SUMMARY|ERROR SUMMARY|Race reported|[Hh]azard" \
     "$W/racecheck.txt" | head -40 | tee -a "$sum"
   save
+fi
+if [ "$what" = gemm ]; then
+  export PATH="$PATH:/usr/local/cuda/bin"
+  log "== CUDA tests (GoogleTest, every compiled backend)"
+  .carry/cuda/miniapp-tests --gtest_brief=1 > "$W/cuda-tests.txt" 2>&1; rc=$?
+  tail -3 "$W/cuda-tests.txt" | tee -a "$sum"; log "miniapp-tests exit $rc"
+  grep -E "^\[  FAILED" "$W/cuda-tests.txt" | head -20 | tee -a "$sum"
+  save
+  log "== miniapp run tests/gpu/gemm.yaml (each case against its own same-run ceiling)"
+  .carry/cuda/miniapp run tests/gpu/gemm.yaml --output-dir "$W/run-gemm" > "$W/gemm-run.txt" 2>&1
+  log "gemm run exit $?"; grep -E "^(axpby|matmul|tile_average)|ceiling" "$W/gemm-run.txt" | tee -a "$sum"
+  save
+  log "== miniapp-bench: the same kernels and every tiled_rb shape"
+  .carry/cuda/miniapp-bench --benchmark_min_time=0.2 --miniapp-sizes=4096,8192 \
+    --benchmark_filter='^(matmul/(tiled_rb|tiled16|tiled32|vendor)|axpby/flat/float32|tile_average/team_reduce/float32/S32/8192|ceiling/copy)' \
+    --benchmark_out="$W/bench-gemm.json" --benchmark_out_format=json > "$W/bench-gemm.txt" 2>&1
+  log "bench exit $?"
+  grep -E "^(axpby|tile_average|matmul|ceiling)" "$W/bench-gemm.txt" | \
+    awk '{printf "%-60s %10s %s %s %s %s\n", $1, $2, $(NF-3), $(NF-2), $(NF-1), $NF}' | tee -a "$sum"
+  save
+  log "== ncu: one launch of each (tests/gpu/profile_gemm.yaml)"
+  for spec in "tiled_rb float32 128" "tiled_rb float64 128" "tiled float32 32"; do
+    set -- $spec
+    timeout 100 ncu --kernel-name-base demangled -k regex:TeamPolicy --launch-count 1 \
+      --section LaunchStats --section Occupancy --section SchedulerStats --section WarpStateStats \
+      --section SpeedOfLight --section ComputeWorkloadAnalysis \
+      --metrics l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__inst_executed_op_shared_ld.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__sass_thread_inst_executed_op_dfma_pred_on.sum,l1tex__t_bytes_pipe_lsu_mem_local_op_ld.sum \
+      .carry/cuda/miniapp run tests/gpu/profile_gemm.yaml --set cases.0.variant=$1 \
+      --set cases.0.precision=$2 --set cases.0.tile=$3 --output-dir "$W/ncu-run-$1-$2" \
+      > "$W/ncu-$1-$2-$3.txt" 2>&1
+    log "ncu $spec exit $?"
+    grep -E "Registers Per Thread|Achieved Occupancy|Issue Slots Busy|No Eligible|Block Limit Registers|Compute \(SM\) Throughput|Memory Throughput|Duration|bank_conflicts|wavefronts|inst_executed_op_shared|op_ffma|op_dfma|local_op_ld" \
+      "$W/ncu-$1-$2-$3.txt" | sed 's/  */ /g' | tee -a "$sum"
+    save
+  done
+fi
+if [ "$what" = gemm-host ]; then
+  export PATH="$PATH:/usr/local/cuda/bin"
+  log "== compute-sanitizer racecheck: team-scratch kernels (tests/gpu/racecheck_team_scratch.yaml)"
+  MINIAPP_CACHE_DIR="$W/racecheck-cache" timeout 300 compute-sanitizer --tool racecheck --racecheck-report hazard --error-exitcode 99 \
+    --print-limit 20 .carry/cuda/miniapp run tests/gpu/racecheck_team_scratch.yaml \
+    --output-dir "$W/racecheck-run" > "$W/racecheck.txt" 2>&1
+  log "racecheck exit $? (0: clean; 99: hazards; 124: timed out; 4: validation failed)"
+  grep -E "^\[[0-9]+/[0-9]+\]|RACECHECK SUMMARY|ERROR SUMMARY|Race reported|[Hh]azard" \
+    "$W/racecheck.txt" | head -40 | tee -a "$sum"
+  save
+  if [ -x .carry/gpuhost/miniapp-bench ]; then
+    log "== host ($(nproc) threads, OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-auto}): tiled_rb shapes against OpenBLAS"
+    .carry/gpuhost/miniapp-bench --miniapp-sizes=1024,2048 --benchmark_min_time=0.2 \
+      --benchmark_filter='^matmul/(tiled_rb|vendor)/float(32|64)/' > "$W/host-bench.txt" 2>&1
+    log "host gemm bench exit $?"
+    grep -E "^matmul" "$W/host-bench.txt" | \
+      awk '{printf "%-60s %10s %s %s %s %s\n", $1, $2, $(NF-3), $(NF-2), $(NF-1), $NF}' | tee -a "$sum"
+    save
+    log "== host axpby flat 4096: miniapp run (twice) against miniapp-bench (twice)"
+    for i in 1 2; do
+      .carry/gpuhost/miniapp run configs/quickstart.yaml --output-dir "$W/host-quickstart-$i" \
+        > "$W/host-quickstart-$i.txt" 2>&1
+      grep -E "^axpby|ceiling" "$W/host-quickstart-$i.txt" | tee -a "$sum"
+      .carry/gpuhost/miniapp-bench --miniapp-sizes=4096 --benchmark_min_time=0.2 \
+        --benchmark_filter='^axpby/(flat|mdrange|team)/float32/4096' > "$W/host-bench-axpby-$i.txt" 2>&1
+      grep -E "^axpby" "$W/host-bench-axpby-$i.txt" | \
+        awk '{printf "%-60s %10s %s %s %s %s\n", $1, $2, $(NF-3), $(NF-2), $(NF-1), $NF}' | tee -a "$sum"
+    done
+    save
+  fi
 fi
 if [ "$what" = sanitize ]; then
   export PATH="$PATH:/usr/local/cuda/bin"

@@ -3,6 +3,7 @@
 #include "run/autotune.hpp"
 #include "core/backends.hpp"
 #include "core/device_info.hpp"
+#include "kernels/families.hpp"
 #include "run/driver.hpp"
 
 #include <nlohmann/json.hpp>
@@ -126,6 +127,101 @@ TEST_P(Autotune, CacheKeyNamesTheConcurrencyAndPartition) {
   const Case elsewhere = autotune(c, GetParam(), "test device");
   unsetenv("SLURM_JOB_PARTITION");
   EXPECT_NE(elsewhere.tuning.find("searched"), std::string::npos) << elsewhere.tuning;
+}
+
+// Issue 12: 'shape: auto' (with 'tile: auto') searches each tile's compiled shapes.
+Case auto_shape_case(std::int64_t n) {
+  Case c;
+  c.family = "matmul";
+  c.variant = "tiled_rb";
+  c.precision = Precision::float32;
+  c.m = c.n = c.k = n;
+  c.tile_auto = c.shape_auto = true;
+  return c;
+}
+
+nlohmann::json cache_file() {
+  nlohmann::json cache;
+  std::ifstream(autotune_cache_path()) >> cache;
+  return cache;
+}
+
+void expect_listed_shape(const Case& tuned, const std::string& backend) {
+  const auto shapes = shape_names(tuned, backend); // at the tile the search chose
+  EXPECT_NE(std::find(shapes.begin(), shapes.end(), tuned.shape), shapes.end())
+      << "tile " << tuned.tile << " shape '" << tuned.shape << "'";
+}
+
+TEST_P(Autotune, ShapeAutoChoosesAListedShapeAndCachesIt) {
+  const Case c = auto_shape_case(40);
+  config::Settings s;
+  s.warmup = 0;
+  s.repetitions = 1;
+  const CaseResult first = run_case(c, s, GetParam());
+  ASSERT_EQ(first.status, Status::ok) << first.message;
+  EXPECT_TRUE(first.validation.passed);
+  EXPECT_FALSE(first.c.shape_auto);
+  expect_listed_shape(first.c, GetParam());
+  EXPECT_NE(first.c.tuning.find("searched tile,shape,team"), std::string::npos) << first.c.tuning;
+  EXPECT_NE(first.c.tuning.find("shape=" + first.c.shape), std::string::npos) << first.c.tuning;
+  const nlohmann::json cache = cache_file();
+  ASSERT_EQ(cache.size(), 1u);
+  EXPECT_NE(cache.begin().key().find("|shape=auto"), std::string::npos) << cache.begin().key();
+  EXPECT_EQ(cache.begin().value().value("shape", ""), first.c.shape);
+
+  const CaseResult second = run_case(auto_shape_case(50), s, GetParam()); // same size class
+  ASSERT_EQ(second.status, Status::ok) << second.message;
+  EXPECT_EQ(second.c.tuning.rfind("cached", 0), 0u) << second.c.tuning;
+  EXPECT_EQ(second.c.shape, first.c.shape);
+  EXPECT_EQ(second.c.tile, first.c.tile);
+}
+
+TEST_P(Autotune, DamagedCachedShapeIsIgnoredAndSearchedAgain) {
+  const Case c = auto_shape_case(17);
+  ASSERT_FALSE(autotune(c, GetParam(), "test device").shape.empty());
+  for (const auto& bad :
+       {nlohmann::json("1x1/1x1"), nlohmann::json(128), nlohmann::json(), nlohmann::json("")}) {
+    nlohmann::json cache = cache_file();
+    ASSERT_EQ(cache.size(), 1u);
+    for (auto& entry : cache) {
+      if (bad.is_null())
+        entry.erase("shape");
+      else
+        entry["shape"] = bad;
+    }
+    std::ofstream(autotune_cache_path()) << cache.dump();
+    const Case again = autotune(c, GetParam(), "test device");
+    EXPECT_NE(again.tuning.find("searched"), std::string::npos) << bad << ": " << again.tuning;
+    expect_listed_shape(again, GetParam());
+  }
+}
+
+// 'tile: auto' alone keeps its cache key and entries (no shape): caches written before shapes
+// stay valid, and the default shape runs.
+TEST_P(Autotune, TileAutoAloneSearchesNoShape) {
+  Case c = auto_shape_case(17);
+  c.shape_auto = false;
+  const Case tuned = autotune(c, GetParam(), "test device");
+  EXPECT_EQ(tuned.shape, "");
+  EXPECT_EQ(tuned.tuning.find("shape"), std::string::npos) << tuned.tuning;
+  const nlohmann::json cache = cache_file();
+  ASSERT_EQ(cache.size(), 1u);
+  EXPECT_EQ(cache.begin().key().find("shape"), std::string::npos) << cache.begin().key();
+  EXPECT_FALSE(cache.begin().value().contains("shape"));
+  EXPECT_EQ(autotune(c, GetParam(), "test device").tuning.rfind("cached", 0), 0u);
+}
+
+// A shape the config names with 'tile: auto' fixes the tile to the ones that have it.
+TEST_P(Autotune, NamedShapeWithTileAutoSearchesOnlyTilesThatHaveIt) {
+  Case c = auto_shape_case(17);
+  c.shape_auto = false;
+  Case at64 = c;
+  at64.tile = 64;
+  c.shape = shape_names(at64, GetParam()).front();
+  const Case tuned = autotune(c, GetParam(), "test device");
+  EXPECT_EQ(tuned.tile, 64);
+  EXPECT_EQ(tuned.shape, c.shape);
+  EXPECT_NE(tuned.tuning.find("shape=" + c.shape), std::string::npos) << tuned.tuning;
 }
 
 INSTANTIATE_TEST_SUITE_P(AllBackends, Autotune, ::testing::ValuesIn(compiled_backends()));

@@ -5,6 +5,7 @@
 #include "config/config.hpp"
 #include "config/yaml_strict.hpp"
 #include "config/limits.hpp"
+#include "kernels/families.hpp"
 #include "plan/plan.hpp"
 
 #include <gtest/gtest.h>
@@ -164,6 +165,89 @@ TEST(Sweep, DefaultsAreFilledIn) {
   EXPECT_TRUE(p.settings.validate);
   EXPECT_EQ(p.cases[0].precision, Precision::float32);
   EXPECT_NE(p.backend, "auto");
+}
+
+// Issue 12: tiled_rb's tile shapes by name (kernels/matmul_shapes.hpp), for the plan's backend.
+std::vector<std::string> tiled_rb_shapes(const Plan& p, int tile, Precision precision) {
+  Case c;
+  c.family = "matmul";
+  c.variant = "tiled_rb";
+  c.precision = precision;
+  c.tile = tile;
+  return shape_names(c, p.backend);
+}
+
+const std::string rb_case = head + "cases:\n  - family: matmul\n    variant: tiled_rb\n    n: 64\n";
+
+TEST(Shapes, IdsNameAShapeOnlyWhereTheConfigGivesOne) {
+  const Plan plain = plan_of(rb_case);
+  ASSERT_EQ(plain.cases.size(), 1u);
+  EXPECT_EQ(plain.cases[0].id(), "matmul/tiled_rb/float32/64x64x64/tile=128");
+  EXPECT_EQ(plain.cases[0].shape, "");
+  const std::string first = tiled_rb_shapes(plain, 128, Precision::float32).front();
+  const Plan named = plan_of(rb_case + "    shape: \"" + first + "\"\n");
+  EXPECT_EQ(named.cases[0].id(), "matmul/tiled_rb/float32/64x64x64/tile=128/shape=" + first);
+  EXPECT_EQ(named.cases[0].shape, first);
+  const Plan searched = plan_of(rb_case + "    shape: auto\n");
+  EXPECT_TRUE(searched.cases[0].shape_auto);
+  EXPECT_EQ(searched.cases[0].id(), "matmul/tiled_rb/float32/64x64x64/tile=128/shape=auto");
+  // The other matmul variants read no shape: a swept variant list collapses it away.
+  const Plan swept = plan_of(head + "cases:\n  - family: matmul\n    n: 64\n    shape: auto\n");
+  ASSERT_EQ(swept.cases.size(), 4u);
+  for (const Case& c : swept.cases)
+    EXPECT_EQ(c.id().find("/shape=auto") != std::string::npos, c.variant == "tiled_rb") << c.id();
+}
+
+TEST(Shapes, EveryListedNameIsTakenAndAListSweeps) {
+  const Plan plain = plan_of(rb_case);
+  for (Precision pr : {Precision::float32, Precision::float64})
+    for (int tile : {64, 128}) {
+      const auto names = tiled_rb_shapes(plain, tile, pr);
+      ASSERT_FALSE(names.empty());
+      std::string list;
+      for (const auto& n : names)
+        list += (list.empty() ? "" : ", ") + std::string("\"") + n + "\"";
+      const Plan p = plan_of(head + "precision: " + to_string(pr) +
+                             "\ncases:\n  - family: matmul\n    variant: tiled_rb\n    n: 64\n"
+                             "    tile: " +
+                             std::to_string(tile) + "\n    shape: [" + list + ", auto]\n");
+      ASSERT_EQ(p.cases.size(), names.size() + 1);
+      for (size_t i = 0; i < names.size(); ++i)
+        EXPECT_EQ(p.cases[i].shape, names[i]);
+      EXPECT_TRUE(p.cases.back().shape_auto);
+    }
+}
+
+TEST(Shapes, AnUnknownNameIsRefusedAtItsPositionWithTheValidNames) {
+  const Plan plain = plan_of(rb_case);
+  const std::string e = error_of(rb_case + "    tile: 64\n    shape: 7x7/1x1\n");
+  EXPECT_EQ(e.rfind("test.yaml:7:12: unknown shape '7x7/1x1' for matmul tiled_rb float32", 0), 0u)
+      << e;
+  for (const auto& n : tiled_rb_shapes(plain, 64, Precision::float32))
+    EXPECT_NE(e.find(n), std::string::npos) << n << " not listed: " << e;
+  // A name of the other tile is not one of this tile's.
+  const std::string other = tiled_rb_shapes(plain, 128, Precision::float32).front();
+  EXPECT_NE(error_of(rb_case + "    tile: 64\n    shape: \"" + other + "\"\n")
+                .find("unknown shape '" + other + "'"),
+            std::string::npos);
+  // With 'tile: auto' a name of either tile is taken (the search keeps to the tiles that have it).
+  EXPECT_EQ(plan_of(rb_case + "    tile: auto\n    shape: \"" + other + "\"\n").cases.size(), 1u);
+  EXPECT_NE(error_of(head + "cases:\n  - family: axpby\n    n: 8\n    shape: auto\n")
+                .find("test.yaml:5:12: shape applies to matmul only"),
+            std::string::npos);
+  EXPECT_NE(error_of(rb_case + "    shpe: auto\n").find("did you mean 'shape'"), std::string::npos);
+}
+
+// On a GPU a fixed team size runs the general kernel, which has no shapes: refused there; the
+// host kernel takes any team size with its shape.
+TEST(Shapes, AFixedTeamSizeWithAShapeIsRefusedOnGpusOnly) {
+  const std::string text = rb_case + "    team_size: 64\n    shape: auto\n";
+  if (is_gpu_backend(plan_of(rb_case).backend))
+    EXPECT_NE(error_of(text).find("test.yaml:7:12: on a GPU a shape sets the team size"),
+              std::string::npos)
+        << error_of(text);
+  else
+    EXPECT_EQ(plan_of(text).cases.at(0).team_size, 64);
 }
 
 TEST(Overrides, ReplaceScalarsListsAndNestedKeys) {

@@ -1,6 +1,7 @@
 // The config hash is taken over the expanded experiment (plan/config_hash.hpp), not the file's
 // text: what does not change what is measured does not change the hash, and what does, does.
 #include "config/config.hpp"
+#include "kernels/families.hpp"
 #include "plan/config_hash.hpp"
 #include "plan/plan.hpp"
 
@@ -46,6 +47,21 @@ TEST(ConfigHash, ASetThatChangesNothingDoesNotCount) {
   EXPECT_EQ(hash_of(base), hash_of(base, {"warmup=2"}));
   const std::string one = "name: h\ncases:\n  - {family: matmul, variant: tiled_rb, n: 64}\n";
   EXPECT_EQ(hash_of(one), hash_of(one, {"cases.0.tile=128"}));
+}
+
+// Issue 12: a tiled_rb shape counts where the config gives one; a config without one keeps the
+// hash it had before shapes existed (the canonical text names no shape then).
+TEST(ConfigHash, AGivenShapeCountsAndNoShapeKeepsTheOldHash) {
+  const std::string one = "name: h\ncases:\n  - {family: matmul, variant: tiled_rb, n: 64}\n";
+  const Plan plan = make_plan(config::parse_config("test.yaml", one, {}));
+  EXPECT_EQ(canonical_experiment(plan).find("shape"), std::string::npos);
+  Case c = plan.cases.at(0);
+  const std::string name = shape_names(c, plan.backend).front();
+  const std::string named = hash_of(one, {"cases.0.shape=\"" + name + "\""});
+  const std::string searched = hash_of(one, {"cases.0.shape=auto"});
+  EXPECT_NE(hash_of(one), named);
+  EXPECT_NE(hash_of(one), searched);
+  EXPECT_NE(named, searched);
 }
 
 TEST(ConfigHash, WhatIsMeasuredCounts) {

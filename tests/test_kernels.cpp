@@ -2,6 +2,7 @@
 // (1, primes, non-multiples of the tile, rectangles), validated element by element against the
 // host reference; and the worked examples of the source documents, exactly.
 #include "kernels/executor.hpp"
+#include "kernels/families.hpp"
 #include "kernels/kernel_case.hpp"
 #include "backend_params.hpp"
 #include "kernels/tile_index_case.hpp"
@@ -57,9 +58,10 @@ const std::vector<std::array<std::int64_t, 3>> matmul_sizes = {
     {1, 1, 1}, {3, 3, 2}, {7, 13, 5}, {17, 31, 19}, {33, 65, 47}, {64, 64, 64}, {130, 70, 129}};
 // Several tiles in every direction and many k-tiles, none a multiple of a tile: the GPU tiled_rb's
 // two scratch stages alternate and its edges are padded in M, N and K; the host shape's interior
-// and edge blocks both run.
-const std::vector<std::array<std::int64_t, 3>> register_blocked_sizes = {{257, 263, 211},
-                                                                         {129, 200, 9}};
+// and edge blocks both run. 261x300x148 has K and N multiples of 4: the GPU float32 kernel's
+// 16-byte global loads (kernels/matmul.hpp, PipelinedLoads), with partial tiles at every edge.
+const std::vector<std::array<std::int64_t, 3>> register_blocked_sizes = {
+    {257, 263, 211}, {129, 200, 9}, {261, 300, 148}};
 
 TEST_P(Kernels, MatmulFlat) {
   for (auto [m, n, k] : matmul_sizes)
@@ -79,6 +81,29 @@ TEST_P(Kernels, MatmulTiledRegisterBlocked) {
     for (auto [m, n, k] : register_blocked_sizes)
       expect_valid(make("matmul", "tiled_rb", m, n, k, tile), backend());
   }
+}
+
+// Issue 12: every tile shape compiled for this backend kind (kernels/matmul_shapes.hpp: the host
+// lists on Serial/OpenMP, the GPU lists on a CUDA or HIP build), by name, at both tiles.
+TEST_P(Kernels, MatmulTiledRegisterBlockedEveryShape) {
+  for (int tile : {64, 128}) {
+    const std::vector<std::string> shapes =
+        shape_names(make("matmul", "tiled_rb", 1, 1, 1, tile), backend());
+    ASSERT_FALSE(shapes.empty()) << "tile " << tile;
+    for (const std::string& shape : shapes)
+      for (auto [m, n, k] : register_blocked_sizes) {
+        Case c = make("matmul", "tiled_rb", m, n, k, tile);
+        c.shape = shape;
+        SCOPED_TRACE("shape " + shape);
+        expect_valid(c, backend());
+      }
+  }
+}
+
+TEST_P(Kernels, MatmulTiledRegisterBlockedRefusesAShapeNotCompiled) {
+  Case c = make("matmul", "tiled_rb", 9, 9, 9, 64);
+  c.shape = "3x3/1x1";
+  EXPECT_THROW(run_and_fetch(c, backend()), std::invalid_argument);
 }
 
 TEST_P(Kernels, MatmulVendorOrClearlyUnsupported) {

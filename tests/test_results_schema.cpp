@@ -3,6 +3,7 @@
 // parameters a variant does not use are null; schema 1 files still load into the same rows.
 #include "config/config.hpp"
 #include "core/case_fields.hpp"
+#include "kernels/families.hpp"
 #include "plan/plan.hpp"
 #include "report/compare.hpp"
 #include "report/result_fields.hpp"
@@ -116,6 +117,21 @@ TEST(CaseId, PinsEveryPart) {
   EXPECT_EQ(ti.id(), "tile_index/team/int32/64x64/tile=8x4/team=32");
 }
 
+// Issue 12: a tiled_rb shape is part of the id only where the config names one (or 'auto'), so
+// every id recorded before shapes existed stays the same.
+TEST(CaseId, ShapeOnlyWhereGiven) {
+  Case rb = case_of("matmul", "tiled_rb", 64, 64, 64);
+  rb.tile = 128;
+  EXPECT_EQ(rb.id(), "matmul/tiled_rb/float32/64x64x64/tile=128");
+  rb.shape = "128x128x16/8x8/2";
+  EXPECT_EQ(rb.id(), "matmul/tiled_rb/float32/64x64x64/tile=128/shape=128x128x16/8x8/2");
+  rb.shape = "";
+  rb.shape_auto = true;
+  rb.tile_auto = true;
+  rb.tile = 0;
+  EXPECT_EQ(rb.id(), "matmul/tiled_rb/float32/64x64x64/tile=auto/shape=auto");
+}
+
 // A finished case as the runner reports it, without running anything.
 CaseResult result_of(const Case& c) {
   CaseResult r;
@@ -207,7 +223,8 @@ TEST(ResultsSchema, MatmulRowIsTypedAndExact) {
     if (f.type != FieldType::number_list)
       names.push_back(f.name);
   EXPECT_EQ(split(w.csv_lines[0]), names);
-  EXPECT_EQ(names.back(), "reference_status");
+  EXPECT_EQ(names.back(), "shape"); // the newest column (issue 12), appended
+  EXPECT_EQ(names.end()[-2], "reference_status");
   const auto cells = split(w.csv_lines[1]);
   ASSERT_EQ(cells.size(), names.size());
   const auto cell = [&](const std::string& name) {
@@ -278,6 +295,34 @@ TEST(ResultsSchema, UnusedParametersAreNull) {
   EXPECT_TRUE(run.rows[0].fields["tile"].is_null());
 }
 
+// Issue 12: the shape column says which tile shape ran: the list's default where the case names
+// none, the named one otherwise; null for variants without shapes. Appended after every older
+// column, so readers by position keep working.
+TEST(ResultsSchema, ShapeColumnNamesTheShapeThatRan) {
+  Case rb = case_of("matmul", "tiled_rb", 64, 64, 64);
+  rb.params_used = unsigned(Param::k) | unsigned(Param::tile) | unsigned(Param::shape);
+  rb.tile = 64;
+  Case named = rb;
+  named.index = 1;
+  Case fl = case_of("matmul", "flat", 64, 64, 64);
+  fl.params_used = unsigned(Param::k);
+  fl.index = 2;
+  const Plan plan = plan_for({rb, named, fl});
+  const std::vector<std::string> shapes = shape_names(rb, plan.backend);
+  ASSERT_FALSE(shapes.empty());
+  named.shape = shapes.back();
+  const TempDir tmp;
+  const Written w = write(tmp, plan, {result_of(rb), result_of(named), result_of(fl)});
+  EXPECT_EQ(w.doc["results"].at(0)["shape"], shapes.front());
+  EXPECT_EQ(w.doc["results"].at(1)["shape"], shapes.back());
+  EXPECT_TRUE(w.doc["results"].at(2)["shape"].is_null());
+  EXPECT_EQ(csv_columns().back(), "shape");
+  const compare::Run run = compare::load_run(w.dir);
+  ASSERT_EQ(run.rows.size(), 3u);
+  EXPECT_EQ(run.rows[0].shape, shapes.front());
+  EXPECT_FALSE(run.rows[2].uses(Param::shape));
+}
+
 // the reference fields are results columns like any other: written to both files (null
 // and empty without a reference) and read back by compare's loader from either.
 TEST(ResultsSchema, ReferenceFieldsInBothFiles) {
@@ -306,16 +351,17 @@ TEST(ResultsSchema, ReferenceFieldsInBothFiles) {
 
   const auto header = split(w.csv_lines.at(0));
   ASSERT_GE(header.size(), 3u);
-  EXPECT_EQ(std::vector<std::string>(header.end() - 3, header.end()),
-            (std::vector<std::string>{"reference", "reference_unit", "reference_status"}));
+  // (then the shape column, appended after them: empty for these cases)
+  EXPECT_EQ(std::vector<std::string>(header.end() - 4, header.end()),
+            (std::vector<std::string>{"reference", "reference_unit", "reference_status", "shape"}));
   ASSERT_EQ(w.csv_lines.size(), 4u);
   const auto tail = [&](std::size_t line) {
     const auto cells = split(w.csv_lines.at(line));
-    return std::vector<std::string>(cells.end() - 3, cells.end());
+    return std::vector<std::string>(cells.end() - 4, cells.end());
   };
-  EXPECT_EQ(tail(1), (std::vector<std::string>{"900.0", "GB/s", "below"}));
-  EXPECT_EQ(tail(2), (std::vector<std::string>{"", "", "none"}));
-  EXPECT_EQ(tail(3), (std::vector<std::string>{"", "", ""}));
+  EXPECT_EQ(tail(1), (std::vector<std::string>{"900.0", "GB/s", "below", ""}));
+  EXPECT_EQ(tail(2), (std::vector<std::string>{"", "", "none", ""}));
+  EXPECT_EQ(tail(3), (std::vector<std::string>{"", "", "", ""}));
 
   for (const auto& run :
        {compare::load_run(w.dir + "/results.json"), compare::load_run(w.dir + "/results.csv")}) {

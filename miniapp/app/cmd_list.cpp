@@ -59,6 +59,24 @@ std::string number(double x) {
   return os.str();
 }
 
+// The tile shapes (kernels/matmul_shapes.hpp) per backend kind compiled in, precision and tile:
+// the values 'shape' takes, the default first.
+void print_shapes(std::ostream& os, const Family& f, const Variant& v) {
+  std::set<bool> kinds; // gpu or host
+  for (const auto& b : compiled_backends())
+    if (kinds.insert(is_gpu_backend(b)).second)
+      for (Precision p : {Precision::int32, Precision::float32, Precision::float64})
+        for (int tile : v.tile_values.empty() ? std::vector<int>{v.tile} : v.tile_values) {
+          Case c;
+          c.family = f.name;
+          c.variant = v.name;
+          c.precision = p;
+          c.tile = tile;
+          os << "        shapes (" << (is_gpu_backend(b) ? "GPU" : "host") << "), " << to_string(p)
+             << ", tile " << tile << ": " << join(shape_names(c, b), ", ") << "\n";
+        }
+}
+
 // One line per variant: the parameters it reads with their defaults (the family table), then
 // the plan's ranges.
 void print_parameters(std::ostream& os, const Family& f) {
@@ -73,6 +91,8 @@ void print_parameters(std::ostream& os, const Family& f) {
       os << ", tile_cols=" << f.tile_cols;
     if (v.reads(Param::team_size))
       os << ", team_size=fitted to the backend";
+    if (v.reads(Param::shape))
+      os << ", shape=the first of its list (below)";
     if (v.reads(Param::alpha))
       os << ", alpha=" << number(f.alpha) << ", beta=" << number(f.beta)
          << ", in_place=" << (plain.in_place ? "true" : "false");
@@ -95,6 +115,8 @@ void print_parameters(std::ostream& os, const Family& f) {
     }
     for (const auto& r : ranges)
       os << "        " << r << "\n";
+    if (v.reads(Param::shape))
+      print_shapes(os, f, v);
   }
 }
 

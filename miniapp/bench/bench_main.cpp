@@ -195,16 +195,22 @@ Case make_case(const Family& f, const Variant& v, Precision p, std::int64_t n, i
 }
 
 // The benchmark's name, built from its spec: family/variant[tile]/precision[/S<tile>]/n; a tile
-// the spec leaves at the default is not named.
-std::string bench_name(const Family& f, const Variant& v, Precision p, std::int64_t n, int tile) {
+// the spec leaves at the default is not named. A tile shape other than the default (a name of
+// kernels/matmul_shapes.hpp, itself with '/') comes as "/shape=<name>" before n, so the default's
+// name stays as it was, n stays the last segment of ours, and a filter containing
+// "/<precision>/<n>" selects the default shape only ('shape=' selects the others; '-shape=', a
+// negative filter, leaves them out).
+std::string bench_name(const Family& f, const Variant& v, Precision p, std::int64_t n, int tile,
+                       const std::string& shape = "") {
   const std::string t = tile ? std::to_string(tile) : "";
   const bool own_segment = !v.bench.tile_segment.empty();
   return f.name + "/" + v.name + (own_segment ? "" : t) + "/" + to_string(p) +
-         (own_segment && tile ? "/" + v.bench.tile_segment + t : "") + "/" + std::to_string(n);
+         (own_segment && tile ? "/" + v.bench.tile_segment + t : "") +
+         (shape.empty() ? "" : "/shape=" + shape) + "/" + std::to_string(n);
 }
 
 void register_all(const Options& o, const std::string& backend) {
-  const bool gpu = backend == "cuda" || backend == "hip";
+  const bool gpu = is_gpu_backend(backend);
   std::vector<std::int64_t> stream_sizes = o.sizes, gemm_sizes = o.sizes;
   if (o.sizes.empty()) {
     stream_sizes = o.quick ? std::vector<std::int64_t>{64, 256}
@@ -229,8 +235,20 @@ void register_all(const Options& o, const std::string& backend) {
           if (std::find(ps.begin(), ps.end(), p) == ps.end() ||
               (v.bench.max_n > 0 && n > v.bench.max_n))
             continue;
-          for (int tile : v.bench.tiles)
-            add(make_case(f, v, p, n, tile), bench_name(f, v, p, n, tile));
+          for (int tile : v.bench.tiles) {
+            const Case c = make_case(f, v, p, n, tile);
+            add(c, bench_name(f, v, p, n, tile));
+            // The other compiled tile shapes (the first is the default, just added); float32 and
+            // float64 only, the precisions they are tuned for.
+            if (p == Precision::int32)
+              continue;
+            const std::vector<std::string> shapes = shape_names(c, backend);
+            for (std::size_t i = 1; i < shapes.size(); ++i) {
+              Case s = c;
+              s.shape = shapes[i];
+              add(s, bench_name(f, v, p, n, tile, shapes[i]));
+            }
+          }
         }
   // Ceilings, measured by this process.
   const std::size_t copy_bytes = o.quick ? (std::size_t(8) << 20) : (std::size_t(512) << 20);

@@ -11,9 +11,9 @@ namespace miniapp::config {
 
 // Parameters whose value may be a list (a sweep).
 const std::vector<std::string>& sweep_keys() {
-  static const std::vector<std::string> k = {"precision", "variant",   "m",         "n",     "k",
-                                             "tile",      "tile_cols", "team_size", "alpha", "beta",
-                                             "in_place",  "pinned",    "seed"};
+  static const std::vector<std::string> k = {
+      "precision", "variant", "m",     "n",    "k",        "tile",   "tile_cols",
+      "team_size", "shape",   "alpha", "beta", "in_place", "pinned", "seed"};
   return k;
 }
 
@@ -274,8 +274,10 @@ Value read_param(const Source& src, const Family& family, const std::string& key
     v.v = name;
   } else if (key == "precision")
     v.v = read_string(src, n, key);
-  else if ((key == "tile" || key == "team_size") && is_plain_scalar(n, "auto"))
+  else if ((key == "tile" || key == "team_size" || key == "shape") && is_plain_scalar(n, "auto"))
     v.v = Auto{};
+  else if (key == "shape") // a name from kernels/matmul_shapes.hpp (the plan checks it)
+    v.v = read_string(src, n, key);
   else if (key == "alpha" || key == "beta")
     v.v = read_double(src, n, key);
   else if (key == "in_place" || key == "pinned")

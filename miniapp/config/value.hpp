@@ -27,7 +27,7 @@ struct Position {
   throw ConfigError(at.str() + ": " + message);
 }
 
-struct Auto {}; // the word 'auto' where a parameter may be searched (tile, team_size)
+struct Auto {}; // the word 'auto' where a parameter may be searched (tile, team_size, shape)
 
 // One scalar, read strictly for its key (config/config.cpp sweep_keys) and typed.
 struct Value {

@@ -20,6 +20,7 @@ enum class Param : unsigned {
   alpha = 1u << 4,
   beta = 1u << 5,
   in_place = 1u << 6,
+  shape = 1u << 7,
 };
 
 struct Case {
@@ -31,6 +32,10 @@ struct Case {
   int tile_cols = 0; // tile_index only: tile is rows, tile_cols is columns
   int team_size = 0; // 0 = chosen per backend
   bool tile_auto = false, team_auto = false; // 'auto' in the config: search (run/autotune.hpp)
+  // tiled_rb's tile shape by name (kernels/matmul_shapes.hpp): "" = the default of the list for
+  // the backend kind, precision and tile; shape_auto: 'shape: auto', searched by the autotuner.
+  std::string shape;
+  bool shape_auto = false;
   std::string tuning; // what the autotuner chose, and whether it came from the cache
   double alpha = 1.0, beta = 1.0;
   bool in_place = false;

@@ -59,6 +59,18 @@ const std::vector<CaseField>& case_fields() {
            os << "/team=" << c.team_size;
        },
        true},
+      // As the config gives it ("" = the default): in the id only when given, so the ids of runs
+      // before shapes existed stay as they were. The results column is the shape that ran
+      // (report/result_fields.cpp), which needs the backend.
+      {"shape", FieldType::text, Param::shape,
+       [](const Case& c) { return c.shape_auto ? json("auto") : json(c.shape); },
+       [](std::ostream& os, const Case& c) {
+         if (c.shape_auto)
+           os << "/shape=auto";
+         else if (!c.shape.empty())
+           os << "/shape=" << c.shape;
+       },
+       false},
       {"alpha", FieldType::number, Param::alpha, [](const Case& c) { return json(c.alpha); },
        [](std::ostream& os, const Case& c) {
          if (is(c, "axpby"))

@@ -1,6 +1,7 @@
 #include "kernels/families.hpp"
 
 #include "kernels/family_cases.hpp"
+#include "kernels/matmul_shapes.hpp"
 #include "kernels/transpose_case.hpp"
 #include "core/size_math.hpp"
 
@@ -36,6 +37,11 @@ std::uint64_t tile_index_elements(const Case& c) { // six int32 index maps of m 
   return sat_mul(6, sat_mul(size_of(c.m), size_of(c.n)));
 }
 
+std::vector<std::string> tiled_rb_shapes(bool gpu, Precision p, int tile) {
+  return kernels::tiled_rb_shape_names(gpu, p != Precision::int32, p == Precision::float64 ? 8 : 4,
+                                       tile);
+}
+
 std::vector<ResultBound> matmul_bounds(const Case& c, double a, double b) {
   return {{"a sum of k products of the inputs", double(c.k) * a * b, ""}};
 }
@@ -56,7 +62,7 @@ std::vector<ResultBound> no_bounds(const Case&, double, double) {
 //            blocks_in_tiles, rate, ceiling, team_search, bench_compute_sizes, elements,
 //            result_bounds, tile_sweep_hint, make}
 //   Variant {name, params, tile, tile_min, tile_max, tile_values, tile_rule, tile_search_host,
-//            tile_search_gpu, bench}
+//            tile_search_gpu, bench, shapes}
 //   BenchSpec {precisions, tiles, tile_segment, max_n, validate_max_n}
 constexpr unsigned kTiledMatmul = bits({Param::k, Param::tile, Param::team_size});
 constexpr unsigned kTiled = bits({Param::tile, Param::team_size});
@@ -72,8 +78,9 @@ std::vector<Family> make_table() {
          {{f32}, {0}, "", 4096, kCheckedProduct}},
         {"tiled", kTiledMatmul, 16, 2, 32, {}, "a tile width between 2 and 32",
          {4, 8, 16, 32}, {8, 16, 32}, {{f32}, {16, 32}, "", 0, kCheckedProduct}},
-        {"tiled_rb", kTiledMatmul, 128, 0, 0, {64, 128}, "tile 64 or 128 (or auto)",
-         {64, 128}, {64, 128}, {{f32, f64}, {128}, "", 0, kCheckedProduct}},
+        {"tiled_rb", kTiledMatmul | bits({Param::shape}), 128, 0, 0, {64, 128},
+         "tile 64 or 128 (or auto)", {64, 128}, {64, 128},
+         {{f32, f64}, {128}, "", 0, kCheckedProduct}, tiled_rb_shapes},
         {"vendor", bits({Param::k}), 0, 0, 0, {}, "", {}, {},
          {{f32, f64}, {0}, "", 0, kCheckedProduct}}},
        0, 1, 1, 2, true, Distribution::summa, false, Rate::gflops, Ceiling::vendor_gemm, false,
@@ -171,6 +178,7 @@ void resolve_parameters(Case& c) {
   // 'auto' is searched only where the search has candidates; elsewhere the default applies.
   c.tile_auto = c.tile_auto && v.reads(Param::tile) && !v.tile_search_host.empty();
   c.team_auto = c.team_auto && v.reads(Param::team_size);
+  c.shape_auto = c.shape_auto && v.reads(Param::shape);
   // Parameters the variant does not read are cleared, so cases that differ only in them are one.
   if (!v.reads(Param::k))
     c.k = 0;
@@ -186,6 +194,26 @@ void resolve_parameters(Case& c) {
     c.team_size = 0;
   if (!v.reads(Param::in_place))
     c.in_place = false;
+  if (!v.reads(Param::shape))
+    c.shape.clear();
+}
+
+bool is_gpu_backend(const std::string& backend) {
+  return backend == "cuda" || backend == "hip";
+}
+
+std::vector<std::string> shape_names(const Case& c, const std::string& backend) {
+  const Variant& v = family(c.family).variant(c.variant);
+  if (!v.reads(Param::shape) || !v.shapes)
+    return {};
+  return v.shapes(is_gpu_backend(backend), c.precision, c.tile > 0 ? c.tile : v.tile);
+}
+
+std::string shape_that_runs(const Case& c, const std::string& backend) {
+  if (!c.shape.empty())
+    return c.shape;
+  const auto names = shape_names(c, backend);
+  return names.empty() ? "" : names.front();
 }
 
 std::uint64_t case_bytes(const Case& c) {

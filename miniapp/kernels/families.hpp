@@ -55,6 +55,9 @@ struct Variant {
   // default applies).
   std::vector<int> tile_search_host, tile_search_gpu;
   BenchSpec bench;
+  // The tile shapes compiled for a backend kind (gpu or host), precision and tile, the default
+  // first (variants reading Param::shape; nullptr for the others).
+  std::vector<std::string> (*shapes)(bool gpu, Precision p, int tile) = nullptr;
   bool reads(Param p) const { return (params & unsigned(p)) != 0; }
   // Whether the variant takes this tile (within the generic 1..kMaxTileSide the plan checked).
   bool takes_tile(int tile) const;
@@ -104,6 +107,14 @@ const Family& family(const std::string& name);
 // Sets every parameter c's variant reads but c leaves at 0 to the table's default, clears the
 // ones it does not read, and records which it reads (Case::params_used).
 void resolve_parameters(Case& c);
+// Whether the backend runs on a GPU (cuda, hip): the kernels' shapes and searches differ there.
+bool is_gpu_backend(const std::string& backend);
+// The shapes c may run at on the backend, the default first (for c's tile, or the variant's
+// default tile where c's is 0); empty for variants that do not read Param::shape.
+std::vector<std::string> shape_names(const Case& c, const std::string& backend);
+// The shape that runs: c.shape, or the default of shape_names where c leaves it ""; "" for
+// variants that do not read Param::shape.
+std::string shape_that_runs(const Case& c, const std::string& backend);
 // Device bytes of the case on one rank (saturating at kTooLarge, core/size_math.hpp).
 std::uint64_t case_bytes(const Case& c);
 

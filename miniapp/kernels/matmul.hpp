@@ -45,6 +45,33 @@ void matmul_flat(const Exec& exec, const VA& A, const VB& B, const VC& C) {
       });
 }
 
+// 16 bytes of T: one shared-memory load instruction (LDS.128 on NVIDIA, ds_read_b128 on AMD) for
+// 4 floats or 2 doubles of a fragment, instead of 4 or 2 scalar loads.
+template <class T>
+struct alignas(16) Fragment {
+  static constexpr int width = int(16 / sizeof(T));
+  T v[width];
+};
+
+// `groups` fragments starting at `first`, `step` elements apart, into out[groups * width].
+template <int groups, class T>
+KOKKOS_INLINE_FUNCTION void fragments(const T* first, int step, T* out) {
+  constexpr int V = Fragment<T>::width;
+  MINIAPP_UNROLL
+  for (int g = 0; g < groups; ++g) {
+    const Fragment<T> f = *reinterpret_cast<const Fragment<T>*>(first + g * step);
+    MINIAPP_UNROLL
+    for (int v = 0; v < V; ++v)
+      out[g * V + v] = f.v[v];
+  }
+}
+
+template <class T, int TWc>
+struct RowFragments {
+  static constexpr int V = Fragment<T>::width;
+  static constexpr bool used = TWc > 0 && TWc % V == 0;
+};
+
 // TWc > 0 fixes the tile width at compile time (inner loops unroll); TWc == 0 takes tw at run time.
 template <int TWc, class Exec, class VA, class VB, class VC>
 void matmul_tiled(const Exec& exec, const VA& A, const VB& B, const VC& C, int tw,
@@ -56,14 +83,24 @@ void matmul_tiled(const Exec& exec, const VA& A, const VB& B, const VC& C, int t
   const int M = C.extent(0), N = C.extent(1), K = A.extent(1);
   const int tiles_n = (N + TW - 1) / TW;
   const int league = ((M + TW - 1) / TW) * tiles_n;
-  const std::size_t bytes = 2 * sizeof(T) * std::size_t(TW) * TW;
+  // A compile-time width that is a whole number of 16-byte fragments reads its row of the A tile
+  // one fragment at a time: the same sums in the same order, but per V products one
+  // shared-memory load of A (a broadcast within the row's threads) instead of V. The scratch
+  // loads per FMA fall from 2 to 1 + 1/V (1.25 in float32), which raises the bound shared memory
+  // puts on this algorithm from 1/8 to 1/5 of the FP32 peak (docs/performance.md).
+  // (static members, not local constants: nvcc cannot capture a local first named in an
+  // `if constexpr` of an extended lambda)
+  using Rows = RowFragments<T, TWc>;
+  const std::size_t bytes = 2 * sizeof(T) * std::size_t(TW) * TW + (Rows::used ? 16 : 0);
   check_scratch<Policy>("miniapp::matmul::tiled", bytes);
 
   auto body = KOKKOS_LAMBDA(const Member& team) {
     const int tw_ = TWc > 0 ? TWc : TW;
-    // (Aligning these to 16 bytes was tried on the H200: TW=16 went from 11.3% to 9.1% of
-    // cuBLAS, so the two plain allocations stay.)
-    T* As = static_cast<T*>(team.team_scratch(0).get_shmem(sizeof(T) * tw_ * tw_));
+    // Only A's tile is aligned to 16 bytes, and only where it is read in fragments (aligning
+    // both tiles for scalar reads was tried on the H200: TW=16 went from 11.3% to 9.1% of cuBLAS).
+    T* As = static_cast<T*>(Rows::used
+                                ? team.team_scratch(0).get_shmem_aligned(sizeof(T) * tw_ * tw_, 16)
+                                : team.team_scratch(0).get_shmem(sizeof(T) * tw_ * tw_));
     T* Bs = static_cast<T*>(team.team_scratch(0).get_shmem(sizeof(T) * tw_ * tw_));
     const int row0 = (team.league_rank() / tiles_n) * tw_;
     const int col0 = (team.league_rank() % tiles_n) * tw_;
@@ -71,19 +108,49 @@ void matmul_tiled(const Exec& exec, const VA& A, const VB& B, const VC& C, int t
     // GPUs run one thread per output and keep the sum in a register; host teams are smaller,
     // so each thread owns several outputs and accumulates them in C itself.
     const bool one_per_thread = nthreads == tw_ * tw_;
+    auto a_at = [&](int r, int c) { return (row0 + r < M && c < K) ? A(row0 + r, c) : T(0); };
+    auto b_at = [&](int r, int c) { return (r < K && col0 + c < N) ? B(r, col0 + c) : T(0); };
+    // One thread per output: the thread's two elements of the next tiles are read from global
+    // memory while the current ones are multiplied (the same tiles, barriers and sums; only the
+    // loads move earlier, so their latency hides behind the products).
+    const int r1 = rank / tw_, c1 = rank % tw_;
+    T next_a = 0, next_b = 0;
+    if (one_per_thread) {
+      next_a = a_at(r1, c1);
+      next_b = b_at(r1, c1);
+    }
     T acc = 0;
     for (int k0 = 0; k0 < K; k0 += tw_) {
-      for (int l = rank; l < tw_ * tw_; l += nthreads) {
-        const int r = l / tw_, c = l % tw_;
-        As[l] = (row0 + r < M && k0 + c < K) ? A(row0 + r, k0 + c) : T(0); // zero padding
-        Bs[l] = (k0 + r < K && col0 + c < N) ? B(k0 + r, col0 + c) : T(0);
+      if (one_per_thread) {
+        As[rank] = next_a;
+        Bs[rank] = next_b;
+      } else {
+        for (int l = rank; l < tw_ * tw_; l += nthreads) {
+          const int r = l / tw_, c = l % tw_;
+          As[l] = a_at(r, k0 + c); // zero padding past the matrix
+          Bs[l] = b_at(k0 + r, c);
+        }
       }
       team.team_barrier(); // tiles loaded (tile_barrier::wait)
+      if (one_per_thread && k0 + tw_ < K) {
+        next_a = a_at(r1, k0 + tw_ + c1);
+        next_b = b_at(k0 + tw_ + r1, c1);
+      }
       for (int l = rank; l < tw_ * tw_; l += nthreads) {
         const int r = l / tw_, c = l % tw_;
         T s = 0;
-        for (int kk = 0; kk < tw_; ++kk)
-          s += As[r * tw_ + kk] * Bs[kk * tw_ + c];
+        if constexpr (Rows::used) {
+          MINIAPP_UNROLL
+          for (int kk = 0; kk < TWc; kk += Rows::V) {
+            const Fragment<T> a = *reinterpret_cast<const Fragment<T>*>(As + r * TWc + kk);
+            MINIAPP_UNROLL
+            for (int v = 0; v < Rows::V; ++v)
+              s += a.v[v] * Bs[(kk + v) * TWc + c];
+          }
+        } else {
+          for (int kk = 0; kk < tw_; ++kk)
+            s += As[r * tw_ + kk] * Bs[kk * tw_ + c];
+        }
         if (one_per_thread) {
           acc += s;
         } else if (row0 + r < M && col0 + c < N) {
@@ -244,27 +311,6 @@ void matmul_tiled_rb_impl(const Exec& exec, const VA& A, const VB& B, const VC& 
   Kokkos::parallel_for("miniapp::matmul::tiled_rb", policy, body);
 }
 
-// 16 bytes of T: one shared-memory load instruction (LDS.128 on NVIDIA, ds_read_b128 on AMD) for
-// 4 floats or 2 doubles of a fragment, instead of 4 or 2 scalar loads.
-template <class T>
-struct alignas(16) Fragment {
-  static constexpr int width = int(16 / sizeof(T));
-  T v[width];
-};
-
-// `groups` fragments starting at `first`, `step` elements apart, into out[groups * width].
-template <int groups, class T>
-KOKKOS_INLINE_FUNCTION void fragments(const T* first, int step, T* out) {
-  constexpr int V = Fragment<T>::width;
-  MINIAPP_UNROLL
-  for (int g = 0; g < groups; ++g) {
-    const Fragment<T> f = *reinterpret_cast<const Fragment<T>*>(first + g * step);
-    MINIAPP_UNROLL
-    for (int v = 0; v < V; ++v)
-      out[g * V + v] = f.v[v];
-  }
-}
-
 // The GPU shape of tiled_rb: a BM x BN tile per team of (BM/TM) x (BN/TN) threads, each thread a
 // TM x TN block of sums in registers for the whole k loop.
 //   - two scratch stages: the next k-tile is read from global memory into registers while the
@@ -274,6 +320,9 @@ KOKKOS_INLINE_FUNCTION void fragments(const T* first, int step, T* out) {
 //   - warp tiling: a warp is a 4 x 8 block of the thread grid, so per k step it reads 4 distinct
 //     fragments of A and 8 of B (64 + 128 bytes: each one shared-memory wavefront, the rest
 //     broadcast) for TM x TN FMAs per thread
+//   - float32 reads global memory 16 bytes at a time where rows allow it (PipelinedLoads): the
+//     scalar loads' address arithmetic and spills held it at 59% of cuBLAS SGEMM, 16-byte loads
+//     reach 81% (H100, run 11)
 //   - LaunchBounds<threads, Teams>: registers capped so that Teams teams share an SM (2: run 6)
 // Needs a team of exactly `threads`; any other team size takes matmul_tiled_rb_impl.
 template <int BM, int BN, int BK, int TM, int TN>
@@ -284,8 +333,50 @@ struct PipelinedBlocking {
   static_assert(BM * BK % threads == 0 && BK * BN % threads == 0, "whole tiles per load");
 };
 
-template <int BM, int BN, int BK, int TM, int TN, int Teams, class Exec, class VA, class VB,
-          class VC>
+// How a thread of the pipelined kernel reads its share of a k-tile from global memory: element by
+// element (any shape, any alignment), or, with Vec, 16 bytes at a time (one LDG.128 for 4 floats
+// or 2 doubles, and one 16-byte scratch store for B) where rows are whole 16-byte runs: K and N
+// multiples of V, row strides too, data 16-byte aligned (vector_loads_fit below). Static members,
+// not locals: the extended lambda reads them inside `if constexpr`.
+template <class T, int BM, int BN, int BK, int threads, bool Vec>
+struct PipelinedLoads {
+  static constexpr int V = Fragment<T>::width;
+  // (float32 only: with 16-byte loads the float64 shapes spill more and ran slower on the H100,
+  // 24.4% against 27.9% of cuBLAS DGEMM at 4096; run 11)
+  static constexpr bool vec = Vec && sizeof(T) == 4 && BK % V == 0 && BN % V == 0;
+  static constexpr int unit = vec ? V : 1;                                 // elements per load
+  static constexpr int a_units = BM * BK / unit, b_units = BK * BN / unit; // per k-tile
+  static constexpr int CA = (a_units + threads - 1) / threads;             // loads per thread
+  static constexpr int CB = (b_units + threads - 1) / threads;
+};
+
+// U elements of X from row r, column c into out: one 16-byte load (Vec, U = 16 / sizeof(T)) or
+// one element (U = 1); zeros where `in` is false (past the matrix).
+template <bool Vec, int U, class View, class T>
+KOKKOS_INLINE_FUNCTION void load_unit(const View& X, const T* ptr, std::size_t ld, int r, int c,
+                                      bool in, T* out) {
+  if constexpr (Vec) {
+    Fragment<T> f = {};
+    if (in)
+      f = *reinterpret_cast<const Fragment<T>*>(ptr + r * ld + c);
+    MINIAPP_UNROLL
+    for (int v = 0; v < U; ++v)
+      out[v] = f.v[v];
+  } else {
+    out[0] = in ? X(r, c) : T(0);
+  }
+}
+
+template <class T, class VA, class VB>
+bool vector_loads_fit(const VA& A, const VB& B) {
+  constexpr int V = Fragment<T>::width;
+  auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+  return A.extent(1) % V == 0 && B.extent(1) % V == 0 && A.stride(1) == 1 && B.stride(1) == 1 &&
+         A.stride(0) % V == 0 && B.stride(0) % V == 0 && aligned(A.data()) && aligned(B.data());
+}
+
+template <int BM, int BN, int BK, int TM, int TN, int Teams, bool Vec, class Exec, class VA,
+          class VB, class VC>
 void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const VC& C) {
   using T = typename VC::non_const_value_type;
   using Cfg = PipelinedBlocking<BM, BN, BK, TM, TN>;
@@ -294,8 +385,8 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
   static_assert(TM % V == 0 && TN % V == 0, "whole fragments per thread");
   // A's k-major rows, padded 16 bytes: the transposing stores of one warp fall in distinct banks.
   constexpr int AS = BM + V;
-  constexpr int stage = BK * AS + BK * BN;                      // elements per scratch stage
-  constexpr int LA = BM * BK / threads, LB = BK * BN / threads; // loads per thread per k-tile
+  constexpr int stage = BK * AS + BK * BN; // elements per scratch stage
+  using Load = PipelinedLoads<T, BM, BN, BK, threads, Vec>;
   using Policy = Kokkos::TeamPolicy<Exec, Kokkos::LaunchBounds<threads, Teams>>;
   using Member = typename Policy::member_type;
   const int M = C.extent(0), N = C.extent(1), K = A.extent(1);
@@ -303,6 +394,9 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
   const int league = ((M + BM - 1) / BM) * tiles_n;
   const std::size_t bytes = 2 * sizeof(T) * std::size_t(stage) + 16; // + alignment slack
   check_scratch<Policy>("miniapp::matmul::tiled_rb", bytes);
+  const T* a_ptr = A.data();
+  const T* b_ptr = B.data();
+  const std::size_t lda = A.stride(0), ldb = B.stride(0);
 
   auto body = KOKKOS_LAMBDA(const Member& team) {
     T* smem = static_cast<T*>(team.team_scratch(0).get_shmem_aligned(bytes - 16, 16));
@@ -317,30 +411,52 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
       for (int j = 0; j < TN; ++j)
         acc[i][j] = 0;
     }
-    T next_a[LA], next_b[LB];
-    auto fetch = [&](int k0) { // coalesced: consecutive ranks read consecutive k (A), columns (B)
+    // The next k-tile, in flight during the multiply. Coalesced: consecutive ranks read
+    // consecutive k (A) and columns (B); zero padding past the matrix.
+    T next_a[Load::CA * Load::unit], next_b[Load::CB * Load::unit];
+    auto fetch = [&](int k0) {
+      constexpr int U = Load::unit, ka = BK / U, nb = BN / U; // loads per row of each tile
       MINIAPP_UNROLL
-      for (int q = 0; q < LA; ++q) {
-        const int l = rank + q * threads, r = row0 + l / BK, c = k0 + l % BK;
-        next_a[q] = (r < M && c < K) ? A(r, c) : T(0); // zero padding
+      for (int q = 0; q < Load::CA; ++q) {
+        const int l = rank + q * threads, r = row0 + l / ka, c = k0 + (l % ka) * U;
+        const bool in = (Load::a_units % threads == 0 || l < Load::a_units) && r < M && c < K;
+        load_unit<Load::vec, U>(A, a_ptr, lda, r, c, in, next_a + q * U);
       }
       MINIAPP_UNROLL
-      for (int q = 0; q < LB; ++q) {
-        const int l = rank + q * threads, r = k0 + l / BN, c = col0 + l % BN;
-        next_b[q] = (r < K && c < N) ? B(r, c) : T(0);
+      for (int q = 0; q < Load::CB; ++q) {
+        const int l = rank + q * threads, r = k0 + l / nb, c = col0 + (l % nb) * U;
+        const bool in = (Load::b_units % threads == 0 || l < Load::b_units) && r < K && c < N;
+        load_unit<Load::vec, U>(B, b_ptr, ldb, r, c, in, next_b + q * U);
       }
     };
     auto store = [&](int s) {
+      constexpr int U = Load::unit, ka = BK / U;
       T* As = smem + s * stage;
       T* Bs = As + BK * AS;
       MINIAPP_UNROLL
-      for (int q = 0; q < LA; ++q) {
+      for (int q = 0; q < Load::CA; ++q) {
         const int l = rank + q * threads;
-        As[(l % BK) * AS + l / BK] = next_a[q];
+        if (Load::a_units % threads == 0 || l < Load::a_units) {
+          MINIAPP_UNROLL
+          for (int v = 0; v < U; ++v) // A transposed: k-major
+            As[((l % ka) * U + v) * AS + l / ka] = next_a[q * U + v];
+        }
       }
       MINIAPP_UNROLL
-      for (int q = 0; q < LB; ++q)
-        Bs[rank + q * threads] = next_b[q];
+      for (int q = 0; q < Load::CB; ++q) {
+        const int l = rank + q * threads;
+        if (Load::b_units % threads == 0 || l < Load::b_units) {
+          if (Load::vec) { // (a plain if: nvcc refuses a first capture inside if constexpr)
+            Fragment<T> f;
+            MINIAPP_UNROLL
+            for (int v = 0; v < U; ++v)
+              f.v[v] = next_b[q * U + v];
+            *reinterpret_cast<Fragment<T>*>(Bs + l * U) = f;
+          } else {
+            Bs[l] = next_b[q];
+          }
+        }
+      }
     };
     auto multiply = [&](int s) {
       const T* As = smem + s * stage;
@@ -557,9 +673,14 @@ void matmul_tiled_rb(const Exec& exec, const VA& A, const VB& B, const VC& C, in
       matmul_tiled_rb_impl<128, 128, 16, 8, 8, true>(exec, A, B, C, team_size);
     found = true;
   } else {
+    const bool vec = sizeof(T) == 4 && vector_loads_fit<T>(A, B);
     auto run = [&](auto s) {
       using S = decltype(s);
-      matmul_tiled_rb_pipelined<S::BM, S::BN, S::BK, S::TM, S::TN, S::Teams>(exec, A, B, C);
+      if constexpr (sizeof(T) == 4) // (no 16-byte loads for float64: PipelinedLoads)
+        if (vec)
+          return matmul_tiled_rb_pipelined<S::BM, S::BN, S::BK, S::TM, S::TN, S::Teams, true>(
+              exec, A, B, C);
+      matmul_tiled_rb_pipelined<S::BM, S::BN, S::BK, S::TM, S::TN, S::Teams, false>(exec, A, B, C);
     };
     found = tile == 64 ? gpu_shapes_t<Elem, 64>::visit(shape, run)
                        : gpu_shapes_t<Elem, 128>::visit(shape, run);

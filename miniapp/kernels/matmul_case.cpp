@@ -38,7 +38,7 @@ public:
     } else if (c_.variant == "tiled") {
       matmul_tiled_any(exec_, A_.d, B_.d, C_.d, c_.tile, c_.team_size);
     } else if (c_.variant == "tiled_rb") {
-      matmul_tiled_rb(exec_, A_.d, B_.d, C_.d, c_.tile, c_.team_size);
+      matmul_tiled_rb(exec_, A_.d, B_.d, C_.d, c_.tile, c_.team_size, c_.shape);
     } else {
       run_vendor();
     }

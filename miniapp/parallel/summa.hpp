@@ -317,7 +317,7 @@ private:
     } else if (c_.variant == "tiled") {
       kernels::matmul_tiled_any(exec_, A, B, C, tile(), c_.team_size);
     } else if (c_.variant == "tiled_rb") {
-      kernels::matmul_tiled_rb(exec_, A, B, C, tile(), c_.team_size);
+      kernels::matmul_tiled_rb(exec_, A, B, C, tile(), c_.team_size, c_.shape);
     } else if constexpr (std::is_floating_point_v<T>) {
       const std::int64_t m = C.extent(0), n = C.extent(1), k = A.extent(1);
       if constexpr (Dual::zero_copy) {

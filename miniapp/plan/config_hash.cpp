@@ -43,8 +43,12 @@ std::string canonical_experiment(const Plan& plan) {
     os << "case " << c.family << " " << c.variant << " " << to_string(c.precision) << " m=" << c.m
        << " n=" << c.n << " k=" << c.k
        << " tile=" << (c.tile_auto ? "auto" : std::to_string(c.tile))
-       << " tile_cols=" << c.tile_cols
-       << " team_size=" << (c.team_auto ? "auto" : std::to_string(c.team_size))
+       << " tile_cols=" << c.tile_cols << " team_size="
+       << (c.team_auto ? "auto" : std::to_string(c.team_size))
+       // (only where given: the hashes of configs written before shapes stay as they were)
+       << (c.shape_auto      ? " shape=auto"
+           : c.shape.empty() ? ""
+                             : " shape=" + c.shape)
        << " alpha=" << exact(c.alpha) << " beta=" << exact(c.beta) << " in_place=" << c.in_place
        << " pinned=" << c.pinned << " init=" << c.init << " seed=" << c.seed;
     matrix(os, "a", c.a_values);

@@ -69,6 +69,9 @@ void assign(Case& c, const std::string& key, const Value& v) {
         fail(v.pos, "team_size must be 'auto' or between 1 and 1024, got " + std::to_string(t));
       c.team_size = int(t);
     }
+  } else if (key == "shape") {
+    c.shape_auto = v.is_auto();
+    c.shape = c.shape_auto ? "" : v.as_string(); // checked against the lists by check_case
   } else if (key == "alpha") {
     c.alpha = v.as_double();
   } else if (key == "beta") {
@@ -191,10 +194,45 @@ std::string families_reading(Param p) {
   return out;
 }
 
+// A tile shape (Param::shape) must be compiled for the case's backend kind, precision and tile
+// (kernels/matmul_shapes.hpp); with 'tile: auto' (searched on one rank only) for one of the tiles
+// the autotuner searches. On a GPU the shape sets the team (its thread grid): a team size the
+// config fixes runs the general kernel, which has no shapes.
+void check_shape(const Case& c, const Variant& v, const Position& at, const std::string& backend,
+                 bool tile_searched) {
+  if (c.shape.empty() && !c.shape_auto)
+    return;
+  const bool gpu = is_gpu_backend(backend);
+  if (gpu && c.team_size > 0)
+    fail(at, "on a GPU a shape sets the team size, but this case fixes team_size " +
+                 std::to_string(c.team_size) + " (" + c.family + " " + c.variant + " on " +
+                 backend +
+                 " then runs its general kernel, which has no shapes): drop team_size "
+                 "or shape");
+  if (c.shape_auto)
+    return;
+  std::vector<int> tiles = {c.tile > 0 ? c.tile : v.tile};
+  if (c.tile_auto && tile_searched && !v.tile_search_host.empty())
+    tiles = gpu ? v.tile_search_gpu : v.tile_search_host;
+  std::string known;
+  for (int t : tiles) {
+    Case at_tile = c;
+    at_tile.tile = t;
+    const auto names = shape_names(at_tile, backend);
+    if (std::find(names.begin(), names.end(), c.shape) != names.end())
+      return;
+    known += (known.empty() ? "" : "; ") + std::string("tile ") + std::to_string(t) + ": " +
+             join(names, ", ");
+  }
+  fail(at, "unknown shape '" + c.shape + "' for " + c.family + " " + c.variant + " " +
+               to_string(c.precision) + " on " + backend + " (" + (gpu ? "GPU" : "host") +
+               " shapes, the first the default; " + known + ")");
+}
+
 // Family/variant-specific rules (kernels/families.hpp), once every parameter is known.
 void check_case(const config::CaseSpec& spec, Case& c, const std::map<std::string, Value>& given,
                 const PlanLimits& limits, const config::Settings& settings,
-                parallel::GridShape grid) {
+                parallel::GridShape grid, const std::string& backend) {
   // Where an error about a key points: its value, else init's, else the case.
   const std::function<Position(const std::string&)> pos_of = [&](const std::string& key) {
     if (given.count(key))
@@ -211,6 +249,7 @@ void check_case(const config::CaseSpec& spec, Case& c, const std::map<std::strin
   // Keys no variant of the family reads (a key only some variants read may be swept over all).
   for (const auto& [key, param] : {std::pair<const char*, Param>{"k", Param::k},
                                    {"tile_cols", Param::tile_cols},
+                                   {"shape", Param::shape},
                                    {"in_place", Param::in_place}})
     if (given.count(key) && !any_variant_reads(f, param))
       fail(given.at(key).pos,
@@ -233,6 +272,8 @@ void check_case(const config::CaseSpec& spec, Case& c, const std::map<std::strin
   if (v.reads(Param::tile) && c.tile && !v.takes_tile(c.tile))
     fail(pos_of("tile"), c.family + " " + c.variant + " needs " + v.tile_rule + ", got " +
                              std::to_string(c.tile) + split_hint);
+  if (v.reads(Param::shape))
+    check_shape(c, v, pos_of("shape"), backend, limits.ranks <= 1);
   resolve_parameters(c); // the table's defaults: the case records what will run
   // Explicit inputs.
   if (spec.a || spec.b) {
@@ -414,7 +455,7 @@ Plan expand(const config::ExperimentConfig& cfg, const PlanLimits& limits) {
           assign(c, dims[d].keys[j], dims[d].rows[pos[d]][j]);
         }
       c.params_used = family(c.family).variant(c.variant).params;
-      check_case(spec, c, given, limits, cfg.settings, grid);
+      check_case(spec, c, given, limits, cfg.settings, grid, plan.backend);
       // Explicit matrices are not part of the id: cases of different config entries stay apart.
       const std::string key = c.id() +
                               (c.init == "explicit" ? "#" + std::to_string(spec_index) : "") +

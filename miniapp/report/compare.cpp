@@ -114,6 +114,9 @@ void param_notes(const Line& line, const Row& base, const Row& other, const std:
   differ("warmup", std::to_string(base.warmup), std::to_string(other.warmup));
   if (both(Param::team_size))
     differ("team_size", std::to_string(base.team_size), std::to_string(other.team_size));
+  // (a file written before shapes has none: no note, the run's default is not known)
+  if (both(Param::shape) && !base.shape.empty() && !other.shape.empty())
+    differ("shape", base.shape, other.shape);
   if (both(Param::in_place))
     differ("in_place", base.in_place ? "true" : "false", other.in_place ? "true" : "false");
   if (on_device) // host memory is what a host backend computes in: pinning changes nothing

@@ -23,6 +23,7 @@ struct Row {
   double alpha = 0, beta = 0;
   std::int64_t seed = 0, warmup = 0, repetitions = 0;
   bool in_place = false, pinned = false;
+  std::string shape;         // tiled_rb's tile shape that ran; empty in files written before shapes
   std::string status, valid; // valid: "true" | "false" | "not_checked"
   double time_min = 0, time_median = 0, time_max = 0, total_median = 0;
   double flops = 0, bytes = 0, gflops = 0, gbs = 0;

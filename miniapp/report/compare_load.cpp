@@ -154,6 +154,7 @@ Row row_from(const nlohmann::json& o) {
   r.repetitions = integer("repetitions");
   r.in_place = flag("in_place");
   r.pinned = flag("pinned");
+  r.shape = text("shape");
   r.status = text("status");
   r.valid = text("valid");
   r.time_min = number("time_min_s");

@@ -1,5 +1,7 @@
 #include "report/result_fields.hpp"
 
+#include "kernels/families.hpp"
+
 #include <cmath>
 
 namespace miniapp {
@@ -123,6 +125,14 @@ std::vector<ResultField> make_fields() {
       [text_or_null](const CaseResult& r, auto&) { return text_or_null(r.reference_unit); });
   add("reference_status", T::text,
       [text_or_null](const CaseResult& r, auto&) { return text_or_null(r.reference_status); });
+  // issue 12: tiled_rb's tile shape that ran (the list's default where the config named none);
+  // null for variants without shapes. Appended, so readers by position keep working.
+  add("shape", T::text, [](const CaseResult& r, const RowContext& x) {
+    if (!r.c.uses(Param::shape))
+      return json();
+    const std::string s = shape_that_runs(r.c, x.plan.backend);
+    return s.empty() ? json() : json(s);
+  });
   return f;
 }
 } // namespace

@@ -35,6 +35,20 @@ std::vector<int> tile_candidates(const Case& c, bool gpu) {
   return gpu ? v.tile_search_gpu : v.tile_search_host;
 }
 
+std::vector<std::string> shape_candidates(const Case& c, const std::string& backend, int tile) {
+  if (!c.shape_auto && c.shape.empty())
+    return {c.shape}; // the list's default at whichever tile runs
+  Case at_tile = c;
+  at_tile.tile = tile;
+  const std::vector<std::string> names = shape_names(at_tile, backend);
+  if (c.shape_auto)
+    return names;
+  // A shape the config names belongs to one tile: with 'tile: auto', the tiles it has.
+  if (std::find(names.begin(), names.end(), c.shape) == names.end())
+    return {};
+  return {c.shape};
+}
+
 std::vector<int> team_candidates(const Case& c, bool gpu, int concurrency) {
   if (!c.team_auto)
     return {c.team_size};
@@ -70,7 +84,17 @@ std::string cache_key(const Case& c, const std::string& backend, const std::stri
          "x2^" + std::to_string(size_class(c.n)) + "x2^" + std::to_string(size_class(c.k)) +
          (c.in_place ? "|in_place" : "") +
          "|tile=" + (c.tile_auto ? "auto" : std::to_string(c.tile)) +
-         "|team=" + (c.team_auto ? "auto" : std::to_string(c.team_size));
+         "|team=" + (c.team_auto ? "auto" : std::to_string(c.team_size)) +
+         // (only where given, so the entries of 'tile: auto' cases before shapes stay valid)
+         (c.shape_auto      ? "|shape=auto"
+          : c.shape.empty() ? ""
+                            : "|shape=" + c.shape);
+}
+
+// "tile=128 shape=128x128x8/8x8/2 team=0"; the shape only where the case names or searches one.
+std::string describe_choice(const Case& c, bool with_shape) {
+  return "tile=" + std::to_string(c.tile) + (with_shape ? " shape=" + c.shape : "") +
+         " team=" + std::to_string(c.team_size);
 }
 
 void warn(const std::string& message) {
@@ -97,10 +121,11 @@ nlohmann::json load_cache() {
   return j;
 }
 
-// A cached entry is used only when its values are integers the search itself could have chosen;
-// "" when it is usable, else why not.
+// A cached entry is used only when its values are integers the search itself could have chosen,
+// and its shape (a name; absent in entries without one: the default) one of the shapes searched
+// at its tile; "" when it is usable, else why not.
 std::string check_entry(const nlohmann::json& entry, const std::vector<int>& tiles,
-                        const std::vector<int>& teams) {
+                        const std::vector<int>& teams, const Case& c, const std::string& backend) {
   if (!entry.is_object())
     return "not an object";
   const std::pair<const char*, const std::vector<int>*> fields[] = {{"tile", &tiles},
@@ -112,6 +137,12 @@ std::string check_entry(const nlohmann::json& entry, const std::vector<int>& til
     if (std::find(allowed->begin(), allowed->end(), v) == allowed->end())
       return std::string(name) + " " + std::to_string(v) + " is not a candidate";
   }
+  if (entry.contains("shape") && !entry["shape"].is_string())
+    return "shape is not a string";
+  const std::string shape = entry.contains("shape") ? entry["shape"].get<std::string>() : "";
+  const auto shapes = shape_candidates(c, backend, entry["tile"].get<int>());
+  if (std::find(shapes.begin(), shapes.end(), shape) == shapes.end())
+    return shape.empty() ? "shape is missing" : "shape '" + shape + "' is not a candidate";
   return "";
 }
 
@@ -124,22 +155,23 @@ double time_once(const Case& c, const std::string& backend) {
 } // namespace
 
 Case autotune(const Case& c, const std::string& backend, const std::string& device) {
-  if (!c.tile_auto && !c.team_auto)
+  if (!c.tile_auto && !c.team_auto && !c.shape_auto)
     return c;
-  const bool gpu = backend == "cuda" || backend == "hip";
+  const bool gpu = is_gpu_backend(backend);
   const int conc = device_info(backend).concurrency;
   const std::vector<int> tiles = tile_candidates(c, gpu), teams = team_candidates(c, gpu, conc);
   const std::string key = cache_key(c, backend, device, conc);
+  const bool with_shape = c.shape_auto || !c.shape.empty();
   nlohmann::json cache = load_cache();
   Case best = c;
-  best.tile_auto = best.team_auto = false;
+  best.tile_auto = best.team_auto = best.shape_auto = false;
   if (cache.contains(key)) {
-    const std::string why = check_entry(cache[key], tiles, teams);
+    const std::string why = check_entry(cache[key], tiles, teams, c, backend);
     if (why.empty()) {
       best.tile = cache[key]["tile"].get<int>();
       best.team_size = cache[key]["team_size"].get<int>();
-      best.tuning =
-          "cached: tile=" + std::to_string(best.tile) + " team=" + std::to_string(best.team_size);
+      best.shape = cache[key].value("shape", std::string());
+      best.tuning = "cached: " + describe_choice(best, with_shape);
       return best;
     }
     warn("ignoring the autotune cache entry '" + key + "' (" + why + "); searching again");
@@ -147,27 +179,34 @@ Case autotune(const Case& c, const std::string& backend, const std::string& devi
   double best_t = std::numeric_limits<double>::infinity();
   std::string tried;
   for (int tile : tiles)
-    for (int team : teams) {
-      Case trial = best;
-      trial.tile = tile;
-      trial.team_size = team;
-      try {
-        const double t = time_once(trial, backend);
-        tried += " " + std::to_string(tile) + "/" + std::to_string(team);
-        if (t < best_t) {
-          best_t = t;
-          best.tile = tile;
-          best.team_size = team;
+    for (const std::string& shape : shape_candidates(c, backend, tile))
+      for (int team : teams) {
+        Case trial = best;
+        trial.tile = tile;
+        trial.shape = shape;
+        trial.team_size = team;
+        try {
+          const double t = time_once(trial, backend);
+          // (shape names hold '/' themselves: a searched shape's entries are comma-separated)
+          tried += " " + std::to_string(tile) + (c.shape_auto ? "," + shape + "," : "/") +
+                   std::to_string(team);
+          if (t < best_t) {
+            best_t = t;
+            best.tile = tile;
+            best.shape = shape;
+            best.team_size = team;
+          }
+        } catch (const std::exception&) {
+          // a configuration the backend refuses (scratch, team size) is simply not a candidate
         }
-      } catch (const std::exception&) {
-        // a configuration the backend refuses (scratch, team size) is simply not a candidate
       }
-    }
   if (!std::isfinite(best_t))
     throw std::runtime_error("autotune: no configuration of " + c.id() + " ran");
-  best.tuning = "searched tile/team" + tried + ": chose tile=" + std::to_string(best.tile) +
-                " team=" + std::to_string(best.team_size);
+  best.tuning = std::string(c.shape_auto ? "searched tile,shape,team" : "searched tile/team") +
+                tried + ": chose " + describe_choice(best, with_shape);
   cache[key] = {{"tile", best.tile}, {"team_size", best.team_size}, {"seconds", best_t}};
+  if (with_shape)
+    cache[key]["shape"] = best.shape;
   try {
     const std::string path = autotune_cache_path();
     std::filesystem::create_directories(std::filesystem::path(path).parent_path());

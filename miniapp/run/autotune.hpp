@@ -1,5 +1,6 @@
 #pragma once
-// `tile: auto` and `team_size: auto`: time each configuration the backend allows for the case,
+// `tile: auto`, `team_size: auto` and `shape: auto` (tiled_rb's tile shapes, for each tile
+// searched the shapes compiled for it): time each configuration the backend allows for the case,
 // keep the fastest, and cache it per backend, device, Slurm partition, concurrency (threads),
 // kernel, precision and size class (log2 of each dimension) in $MINIAPP_CACHE_DIR/autotune.json
 // (default
@@ -17,6 +18,9 @@ namespace miniapp {
 Case autotune(const Case& c, const std::string& backend, const std::string& device);
 std::vector<int> tile_candidates(const Case& c, bool gpu);
 std::vector<int> team_candidates(const Case& c, bool gpu, int concurrency);
+// The shapes searched at a tile: the list's (shape: auto), the one the config names where that
+// tile has it (else none), or {""} (the default).
+std::vector<std::string> shape_candidates(const Case& c, const std::string& backend, int tile);
 std::string autotune_cache_path();
 
 } // namespace miniapp

@@ -209,7 +209,7 @@ private:
     std::string msg;
     try {
       fault_.trigger("allocation");
-      if (!many_ && (r.c.tile_auto || r.c.team_auto))
+      if (!many_ && (r.c.tile_auto || r.c.team_auto || r.c.shape_auto))
         r.c = autotune(r.c, plan_.backend, device_info(plan_.backend).name);
       k = make_executor(r.c);
     } catch (const UnsupportedCase& e) {

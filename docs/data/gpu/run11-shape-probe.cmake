@@ -1,0 +1,7 @@
+cmake_minimum_required(VERSION 3.18)
+project(probe CXX)
+find_package(Kokkos REQUIRED)
+find_package(CUDAToolkit REQUIRED)
+add_executable(probe probe.cpp)
+target_include_directories(probe PRIVATE ${MINIAPP_SRC})
+target_link_libraries(probe Kokkos::kokkos CUDA::cublas)
