@@ -166,7 +166,7 @@ if [ "$what" = gemm-host ]; then
   if [ -x .carry/gpuhost/miniapp-bench ]; then
     log "== host ($(nproc) threads, OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-auto}): tiled_rb shapes against OpenBLAS"
     .carry/gpuhost/miniapp-bench --miniapp-sizes=1024,2048 --benchmark_min_time=0.2 \
-      --benchmark_filter='^matmul/(tiled_rb|vendor)/float(32|64)/' > "$W/host-bench.txt" 2>&1
+      --benchmark_filter='^matmul/(tiled_rb[0-9]+|vendor)/float(32|64)/' > "$W/host-bench.txt" 2>&1
     log "host gemm bench exit $?"
     grep -E "^matmul" "$W/host-bench.txt" | \
       awk '{printf "%-60s %10s %s %s %s %s\n", $1, $2, $(NF-3), $(NF-2), $(NF-1), $NF}' | tee -a "$sum"
