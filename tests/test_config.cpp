@@ -5,6 +5,7 @@
 #include "config/config.hpp"
 #include "config/yaml_strict.hpp"
 #include "config/limits.hpp"
+#include "core/backends.hpp"
 #include "kernels/families.hpp"
 #include "plan/plan.hpp"
 

@@ -5,6 +5,10 @@
 
 namespace miniapp {
 
+bool is_gpu_backend(const std::string& backend) {
+  return backend == "cuda" || backend == "hip";
+}
+
 std::string join(const std::vector<std::string>& items, const std::string& sep) {
   std::string out;
   for (size_t i = 0; i < items.size(); ++i)

@@ -16,6 +16,9 @@ std::vector<std::string> compiled_backends();         // e.g. {"serial", "openmp
 std::string default_backend();                        // the name of Kokkos' default execution space
 std::string resolve_backend(const std::string& name); // "auto" -> default_backend()
 std::string join(const std::vector<std::string>& items, const std::string& sep);
+// Whether the backend runs on a GPU (cuda, hip): kernel shapes, searches, the parallelism a run
+// reports and a job's resources differ there.
+bool is_gpu_backend(const std::string& backend);
 
 struct UnknownBackend : std::runtime_error {
   using std::runtime_error::runtime_error;

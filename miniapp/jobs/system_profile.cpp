@@ -1,5 +1,6 @@
 #include "jobs/system_profile.hpp"
 #include "core/environment.hpp"
+#include "core/backends.hpp"
 
 #include "config/yaml_strict.hpp"
 
@@ -11,6 +12,10 @@
 #include <sstream>
 
 namespace miniapp::jobs {
+
+bool SystemProfile::gpu() const {
+  return is_gpu_backend(backend);
+}
 
 using config::ConfigError;
 using config::Source;

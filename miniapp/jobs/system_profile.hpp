@@ -31,7 +31,7 @@ struct SystemProfile {
   std::string template_file; // a site's own job template (absolute, or relative to this file)
   std::string references;    // the job's `run --references` file (as template_file)
 
-  bool gpu() const { return backend == "cuda" || backend == "hip"; }
+  bool gpu() const; // a GPU backend (core/backends.hpp)
 };
 
 // Reads and checks a profile; throws config::ConfigError("file:line:col: message").

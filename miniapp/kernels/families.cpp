@@ -4,6 +4,7 @@
 #include "kernels/matmul_shapes.hpp"
 #include "kernels/transpose_case.hpp"
 #include "core/size_math.hpp"
+#include "core/backends.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -196,10 +197,6 @@ void resolve_parameters(Case& c) {
     c.in_place = false;
   if (!v.reads(Param::shape))
     c.shape.clear();
-}
-
-bool is_gpu_backend(const std::string& backend) {
-  return backend == "cuda" || backend == "hip";
 }
 
 std::vector<std::string> shape_names(const Case& c, const std::string& backend) {

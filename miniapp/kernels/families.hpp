@@ -107,8 +107,6 @@ const Family& family(const std::string& name);
 // Sets every parameter c's variant reads but c leaves at 0 to the table's default, clears the
 // ones it does not read, and records which it reads (Case::params_used).
 void resolve_parameters(Case& c);
-// Whether the backend runs on a GPU (cuda, hip): the kernels' shapes and searches differ there.
-bool is_gpu_backend(const std::string& backend);
 // The shapes c may run at on the backend, the default first (for c's tile, or the variant's
 // default tile where c's is 0); empty for variants that do not read Param::shape.
 std::vector<std::string> shape_names(const Case& c, const std::string& backend);

@@ -1,5 +1,6 @@
 #include "report/console.hpp"
 #include "core/text.hpp"
+#include "core/backends.hpp"
 
 #include "core/device_info.hpp"
 
@@ -25,7 +26,7 @@ Parallelism describe_parallelism(int ranks, const std::string& backend) {
   p.ranks = ranks;
   p.backend = backend;
   p.device = d.name;
-  const bool gpu = backend == "cuda" || backend == "hip";
+  const bool gpu = is_gpu_backend(backend);
   p.threads_per_rank = gpu ? 0 : d.concurrency;
   p.devices_per_rank = gpu ? 1 : 0;
   return p;

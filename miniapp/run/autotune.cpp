@@ -1,5 +1,6 @@
 #include "run/autotune.hpp"
 #include "core/environment.hpp"
+#include "core/backends.hpp"
 
 #include "kernels/families.hpp"
 #include "core/files.hpp"
