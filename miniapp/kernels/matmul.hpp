@@ -338,16 +338,26 @@ struct PipelinedBlocking {
 // or 2 doubles, and one 16-byte scratch store for B) where rows are whole 16-byte runs: K and N
 // multiples of V, row strides too, data 16-byte aligned (vector_loads_fit below). Static members,
 // not locals: the extended lambda reads them inside `if constexpr`.
+// Which element types take 16-byte loads at all: float32 (and int32). With them the float64 shapes
+// spill more and ran slower on the H100, 24.4% against 27.9% of cuBLAS DGEMM at 4096 (run 11).
+template <class T>
+inline constexpr bool vector_loads_for = sizeof(T) == 4;
+
 template <class T, int BM, int BN, int BK, int threads, bool Vec>
 struct PipelinedLoads {
   static constexpr int V = Fragment<T>::width;
-  // (float32 only: with 16-byte loads the float64 shapes spill more and ran slower on the H100,
-  // 24.4% against 27.9% of cuBLAS DGEMM at 4096; run 11)
-  static constexpr bool vec = Vec && sizeof(T) == 4 && BK % V == 0 && BN % V == 0;
+  static constexpr bool vec = Vec && vector_loads_for<T> && BK % V == 0 && BN % V == 0;
   static constexpr int unit = vec ? V : 1;                                 // elements per load
   static constexpr int a_units = BM * BK / unit, b_units = BK * BN / unit; // per k-tile
   static constexpr int CA = (a_units + threads - 1) / threads;             // loads per thread
   static constexpr int CB = (b_units + threads - 1) / threads;
+  // Whether load l of a k-tile exists (the last round of loads may be partial).
+  KOKKOS_INLINE_FUNCTION static constexpr bool a_has(int l) {
+    return a_units % threads == 0 || l < a_units;
+  }
+  KOKKOS_INLINE_FUNCTION static constexpr bool b_has(int l) {
+    return b_units % threads == 0 || l < b_units;
+  }
 };
 
 // U elements of X from row r, column c into out: one 16-byte load (Vec, U = 16 / sizeof(T)) or
@@ -364,6 +374,20 @@ KOKKOS_INLINE_FUNCTION void load_unit(const View& X, const T* ptr, std::size_t l
       out[v] = f.v[v];
   } else {
     out[0] = in ? X(r, c) : T(0);
+  }
+}
+
+// U elements from `in` to dst: one 16-byte store (Vec) or one element.
+template <bool Vec, int U, class T>
+KOKKOS_INLINE_FUNCTION void store_unit(T* dst, const T* in) {
+  if constexpr (Vec) {
+    Fragment<T> f;
+    MINIAPP_UNROLL
+    for (int v = 0; v < U; ++v)
+      f.v[v] = in[v];
+    *reinterpret_cast<Fragment<T>*>(dst) = f;
+  } else {
+    dst[0] = in[0];
   }
 }
 
@@ -419,13 +443,13 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
       MINIAPP_UNROLL
       for (int q = 0; q < Load::CA; ++q) {
         const int l = rank + q * threads, r = row0 + l / ka, c = k0 + (l % ka) * U;
-        const bool in = (Load::a_units % threads == 0 || l < Load::a_units) && r < M && c < K;
+        const bool in = Load::a_has(l) && r < M && c < K;
         load_unit<Load::vec, U>(A, a_ptr, lda, r, c, in, next_a + q * U);
       }
       MINIAPP_UNROLL
       for (int q = 0; q < Load::CB; ++q) {
         const int l = rank + q * threads, r = k0 + l / nb, c = col0 + (l % nb) * U;
-        const bool in = (Load::b_units % threads == 0 || l < Load::b_units) && r < K && c < N;
+        const bool in = Load::b_has(l) && r < K && c < N;
         load_unit<Load::vec, U>(B, b_ptr, ldb, r, c, in, next_b + q * U);
       }
     };
@@ -436,7 +460,7 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
       MINIAPP_UNROLL
       for (int q = 0; q < Load::CA; ++q) {
         const int l = rank + q * threads;
-        if (Load::a_units % threads == 0 || l < Load::a_units) {
+        if (Load::a_has(l)) {
           MINIAPP_UNROLL
           for (int v = 0; v < U; ++v) // A transposed: k-major
             As[((l % ka) * U + v) * AS + l / ka] = next_a[q * U + v];
@@ -445,17 +469,8 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
       MINIAPP_UNROLL
       for (int q = 0; q < Load::CB; ++q) {
         const int l = rank + q * threads;
-        if (Load::b_units % threads == 0 || l < Load::b_units) {
-          if (Load::vec) { // (a plain if: nvcc refuses a first capture inside if constexpr)
-            Fragment<T> f;
-            MINIAPP_UNROLL
-            for (int v = 0; v < U; ++v)
-              f.v[v] = next_b[q * U + v];
-            *reinterpret_cast<Fragment<T>*>(Bs + l * U) = f;
-          } else {
-            Bs[l] = next_b[q];
-          }
-        }
+        if (Load::b_has(l))
+          store_unit<Load::vec, U>(Bs + l * U, next_b + q * U);
       }
     };
     auto multiply = [&](int s) {
@@ -673,10 +688,10 @@ void matmul_tiled_rb(const Exec& exec, const VA& A, const VB& B, const VC& C, in
       matmul_tiled_rb_impl<128, 128, 16, 8, 8, true>(exec, A, B, C, team_size);
     found = true;
   } else {
-    const bool vec = sizeof(T) == 4 && vector_loads_fit<T>(A, B);
+    const bool vec = vector_loads_for<T> && vector_loads_fit<T>(A, B);
     auto run = [&](auto s) {
       using S = decltype(s);
-      if constexpr (sizeof(T) == 4) // (no 16-byte loads for float64: PipelinedLoads)
+      if constexpr (vector_loads_for<T>) // (no Vec kernel compiled for the others)
         if (vec)
           return matmul_tiled_rb_pipelined<S::BM, S::BN, S::BK, S::TM, S::TN, S::Teams, true>(
               exec, A, B, C);
