@@ -33,6 +33,33 @@ if grep -qw avx512f /proc/cpuinfo; then export OPENBLAS_CORETYPE=SkylakeX
 elif grep -qw avx2 /proc/cpuinfo; then export OPENBLAS_CORETYPE=Haswell; fi
 sum="$W/summary.txt"
 log() { echo "$*" | tee -a "$sum"; }
+# The CUDA GoogleTest suite (every compiled backend): its last lines and any failures.
+cuda_tests() {
+  log "== CUDA tests (GoogleTest, every compiled backend)"
+  .carry/cuda/miniapp-tests --gtest_brief=1 > "$W/cuda-tests.txt" 2>&1; local rc=$?
+  tail -3 "$W/cuda-tests.txt" | tee -a "$sum"; log "miniapp-tests exit $rc"
+  grep -E "^\[  FAILED" "$W/cuda-tests.txt" | head -20 | tee -a "$sum"
+}
+# Racecheck (shared-memory hazards between the threads of a team) over a run of every kernel that
+# uses team scratch, once each at odd sizes (partial tiles at every edge), within $1 seconds. The
+# config's `shape: auto` cases search every compiled shape: an empty autotune cache makes them.
+racecheck() {
+  log "== compute-sanitizer racecheck: team-scratch kernels (tests/gpu/racecheck_team_scratch.yaml)"
+  rm -rf "$W/racecheck-cache"
+  MINIAPP_CACHE_DIR="$W/racecheck-cache" timeout "$1" compute-sanitizer --tool racecheck \
+    --racecheck-report hazard --error-exitcode 99 --print-limit 20 \
+    .carry/cuda/miniapp run tests/gpu/racecheck_team_scratch.yaml \
+    --output-dir "$W/racecheck-run" > "$W/racecheck.txt" 2>&1
+  log "racecheck exit $? (0: clean; 99: hazards; 124: timed out; 4: validation failed)"
+  # One line per case ("[i/N] case: ok" or what failed) and racecheck's summary and hazards.
+  grep -E "^\[[0-9]+/[0-9]+\]|RACECHECK SUMMARY|ERROR SUMMARY|Race reported|[Hh]azard" \
+    "$W/racecheck.txt" | head -40 | tee -a "$sum"
+}
+# The rows of a miniapp-bench output $1: name (padded to $2, default 45), time and counters.
+bench_rows() {
+  grep -E "^(axpby|tile_average|transpose|matmul|ceiling|launch)" "$1" | awk -v w="${2:-45}" \
+    '{printf "%-" w "s %10s %s %s %s %s\n", $1, $2, $(NF-3), $(NF-2), $(NF-1), $NF}'
+}
 
 log "== $(date -u +%FT%TZ) $(hostname) $(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader)"
 log "host CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2) x $(nproc)"
@@ -44,9 +71,7 @@ done
 .carry/cuda/miniapp info 2>&1 | tee "$W/info.txt" | tail -8
 
 if [ "$what" = tests ] || [ "$what" = all ]; then
-  log "== CUDA tests (GoogleTest, every compiled backend)"
-  .carry/cuda/miniapp-tests --gtest_brief=1 > "$W/cuda-tests.txt" 2>&1; rc=$?
-  tail -3 "$W/cuda-tests.txt" | tee -a "$sum"; log "miniapp-tests exit $rc"
+  cuda_tests
   log "== quickstart on CUDA"
   .carry/cuda/miniapp run configs/quickstart.yaml --output-dir "$W/run-quickstart" > "$W/quickstart.txt" 2>&1
   log "quickstart exit $?"; grep -E "axpby|ceiling" "$W/quickstart.txt" | tee -a "$sum"
@@ -66,8 +91,7 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
     .carry/cuda/miniapp-bench --benchmark_min_time=0.1 --benchmark_filter="$part" \
       --benchmark_out="$W/bench-cuda-$tag.json" --benchmark_out_format=json > "$W/bench-cuda-$tag.txt" 2>&1
     log "bench $tag exit $?"
-    grep -E "^(axpby|tile_average|matmul|ceiling|launch)" "$W/bench-cuda-$tag.txt" | \
-      awk '{printf "%-45s %10s %s %s %s %s\n", $1, $2, $(NF-3), $(NF-2), $(NF-1), $NF}' >> "$sum"
+    bench_rows "$W/bench-cuda-$tag.txt" >> "$sum"
     save
   done
   if [ -x .carry/gpuhost/miniapp-bench ]; then
@@ -80,17 +104,13 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
       --benchmark_filter='matmul/(tiled_rb128|vendor)/float32' \
       --benchmark_out="$W/bench-openmp-gemm.json" --benchmark_out_format=json >> "$W/bench-openmp.txt" 2>&1
     log "host gemm bench exit $?"
-    grep -E "^(axpby|matmul|ceiling)" "$W/bench-openmp.txt" | \
-      awk '{printf "%-45s %10s %s %s %s %s\n", $1, $2, $(NF-3), $(NF-2), $(NF-1), $NF}' >> "$sum"
+    bench_rows "$W/bench-openmp.txt" >> "$sum"
     save
   fi
 fi
 if [ "$what" = check ]; then
   export PATH="$PATH:/usr/local/cuda/bin"
-  log "== CUDA tests (GoogleTest, every compiled backend)"
-  .carry/cuda/miniapp-tests --gtest_brief=1 > "$W/cuda-tests.txt" 2>&1; rc=$?
-  tail -3 "$W/cuda-tests.txt" | tee -a "$sum"; log "miniapp-tests exit $rc"
-  grep -E "^\[  FAILED" "$W/cuda-tests.txt" | head -20 | tee -a "$sum"
+  cuda_tests
   save
   log "== transpose on CUDA (configs/transpose.yaml, validated)"
   .carry/cuda/miniapp run configs/transpose.yaml --output-dir "$W/transpose-cuda" > "$W/transpose.txt" 2>&1
@@ -106,24 +126,14 @@ if [ "$what" = check ]; then
     --benchmark_filter='^(transpose|ceiling/copy|axpby/flat/float32/4096|matmul/tiled_rb128/float32/4096)' \
     --benchmark_out="$W/bench-check.json" --benchmark_out_format=json > "$W/bench-check.txt" 2>&1
   log "bench exit $?"
-  grep -E "^(axpby|transpose|matmul|ceiling)" "$W/bench-check.txt" | \
-    awk '{printf "%-45s %10s %s %s %s %s\n", $1, $2, $(NF-3), $(NF-2), $(NF-1), $NF}' | tee -a "$sum"
+  bench_rows "$W/bench-check.txt" | tee -a "$sum"
   save
-  log "== compute-sanitizer racecheck: team-scratch kernels (tests/gpu/racecheck_team_scratch.yaml)"
-  timeout 200 compute-sanitizer --tool racecheck --racecheck-report hazard --error-exitcode 99 \
-    --print-limit 20 .carry/cuda/miniapp run tests/gpu/racecheck_team_scratch.yaml \
-    --output-dir "$W/racecheck-run" > "$W/racecheck.txt" 2>&1
-  log "racecheck exit $? (0: clean; 99: hazards; 124: timed out; 4: validation failed)"
-  grep -E "^\[[0-9]+/[0-9]+\]|RACECHECK SUMMARY|ERROR SUMMARY|Race reported|[Hh]azard" \
-    "$W/racecheck.txt" | head -40 | tee -a "$sum"
+  racecheck 200
   save
 fi
 if [ "$what" = gemm ]; then
   export PATH="$PATH:/usr/local/cuda/bin"
-  log "== CUDA tests (GoogleTest, every compiled backend)"
-  .carry/cuda/miniapp-tests --gtest_brief=1 > "$W/cuda-tests.txt" 2>&1; rc=$?
-  tail -3 "$W/cuda-tests.txt" | tee -a "$sum"; log "miniapp-tests exit $rc"
-  grep -E "^\[  FAILED" "$W/cuda-tests.txt" | head -20 | tee -a "$sum"
+  cuda_tests
   save
   log "== miniapp run tests/gpu/gemm.yaml (each case against its own same-run ceiling)"
   .carry/cuda/miniapp run tests/gpu/gemm.yaml --output-dir "$W/run-gemm" > "$W/gemm-run.txt" 2>&1
@@ -134,8 +144,7 @@ if [ "$what" = gemm ]; then
     --benchmark_filter='^(matmul/(tiled_rb|tiled16|tiled32|vendor)|axpby/flat/float32|tile_average/team_reduce/float32/S32/8192|ceiling/copy)' \
     --benchmark_out="$W/bench-gemm.json" --benchmark_out_format=json > "$W/bench-gemm.txt" 2>&1
   log "bench exit $?"
-  grep -E "^(axpby|tile_average|matmul|ceiling)" "$W/bench-gemm.txt" | \
-    awk '{printf "%-60s %10s %s %s %s %s\n", $1, $2, $(NF-3), $(NF-2), $(NF-1), $NF}' | tee -a "$sum"
+  bench_rows "$W/bench-gemm.txt" 60 | tee -a "$sum"
   save
   log "== ncu: one launch of each (tests/gpu/profile_gemm.yaml)"
   for spec in "tiled_rb float32 128" "tiled_rb float64 128" "tiled float32 32"; do
@@ -155,21 +164,14 @@ if [ "$what" = gemm ]; then
 fi
 if [ "$what" = gemm-host ]; then
   export PATH="$PATH:/usr/local/cuda/bin"
-  log "== compute-sanitizer racecheck: team-scratch kernels (tests/gpu/racecheck_team_scratch.yaml)"
-  MINIAPP_CACHE_DIR="$W/racecheck-cache" timeout 300 compute-sanitizer --tool racecheck --racecheck-report hazard --error-exitcode 99 \
-    --print-limit 20 .carry/cuda/miniapp run tests/gpu/racecheck_team_scratch.yaml \
-    --output-dir "$W/racecheck-run" > "$W/racecheck.txt" 2>&1
-  log "racecheck exit $? (0: clean; 99: hazards; 124: timed out; 4: validation failed)"
-  grep -E "^\[[0-9]+/[0-9]+\]|RACECHECK SUMMARY|ERROR SUMMARY|Race reported|[Hh]azard" \
-    "$W/racecheck.txt" | head -40 | tee -a "$sum"
+  racecheck 300
   save
   if [ -x .carry/gpuhost/miniapp-bench ]; then
     log "== host ($(nproc) threads, OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-auto}): tiled_rb shapes against OpenBLAS"
     .carry/gpuhost/miniapp-bench --miniapp-sizes=1024,2048 --benchmark_min_time=0.2 \
       --benchmark_filter='^matmul/(tiled_rb[0-9]+|vendor)/float(32|64)/' > "$W/host-bench.txt" 2>&1
     log "host gemm bench exit $?"
-    grep -E "^matmul" "$W/host-bench.txt" | \
-      awk '{printf "%-60s %10s %s %s %s %s\n", $1, $2, $(NF-3), $(NF-2), $(NF-1), $NF}' | tee -a "$sum"
+    bench_rows "$W/host-bench.txt" 60 | tee -a "$sum"
     save
     log "== host axpby flat 4096: miniapp run (twice) against miniapp-bench (twice)"
     for i in 1 2; do
@@ -178,8 +180,7 @@ if [ "$what" = gemm-host ]; then
       grep -E "^axpby|ceiling" "$W/host-quickstart-$i.txt" | tee -a "$sum"
       .carry/gpuhost/miniapp-bench --miniapp-sizes=4096 --benchmark_min_time=0.2 \
         --benchmark_filter='^axpby/(flat|mdrange|team)/float32/4096' > "$W/host-bench-axpby-$i.txt" 2>&1
-      grep -E "^axpby" "$W/host-bench-axpby-$i.txt" | \
-        awk '{printf "%-60s %10s %s %s %s %s\n", $1, $2, $(NF-3), $(NF-2), $(NF-1), $NF}' | tee -a "$sum"
+      bench_rows "$W/host-bench-axpby-$i.txt" 60 | tee -a "$sum"
     done
     save
   fi
@@ -197,17 +198,7 @@ if [ "$what" = sanitize ]; then
   log "memcheck exit $rc (0: clean; 99: memcheck errors; 124: timed out; other: tests failed)"
   grep -E "ERROR SUMMARY|tests? (ran|passed)|FAILED" "$W/memcheck.txt" | head -20 | tee -a "$sum"
   save
-  # Racecheck: shared-memory hazards between the threads of a team, over a run of every kernel
-  # that uses team scratch, once each at odd sizes (partial tiles at every edge).
-  log "== compute-sanitizer racecheck: team-scratch kernels (tests/gpu/racecheck_team_scratch.yaml)"
-  timeout 180 compute-sanitizer --tool racecheck --racecheck-report hazard --error-exitcode 99 \
-    --print-limit 20 .carry/cuda/miniapp run tests/gpu/racecheck_team_scratch.yaml \
-    --output-dir "$W/racecheck-run" > "$W/racecheck.txt" 2>&1
-  rc=$?
-  log "racecheck exit $rc (0: clean; 99: hazards; 124: timed out; 4: validation failed)"
-  # One line per case ("[i/N] case: ok" or what failed) and racecheck's summary and hazards.
-  grep -E "^\[[0-9]+/[0-9]+\]|RACECHECK SUMMARY|ERROR SUMMARY|Race reported|[Hh]azard" \
-    "$W/racecheck.txt" | head -40 | tee -a "$sum"
+  racecheck 180
   save
 fi
 save
