@@ -29,16 +29,36 @@ fi
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/miniapp-fuzz.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
-status=0
+
+# One fuzzing process per target, up to FUZZ_JOBS at once (default: the CPU count; libFuzzer's own
+# process is single-threaded), so the wall time is about ceil(targets / FUZZ_JOBS) x SECONDS while each
+# target still fuzzes for SECONDS.
+parallel=${FUZZ_JOBS:-$(nproc)}
+fuzz_one() { # fuzz_one NAME SEEDS...: the fuzzer's log in $scratch/NAME.log, its exit status in NAME.rc
+  local name=$1 rc=0
+  shift
+  mkdir -p "$scratch/$name"
+  "$build/bin/miniapp-fuzz-$name" "${limits[@]}" -dict="tests/fuzz/$name.dict" \
+    -artifact_prefix="$artifacts/$name-" "$scratch/$name" "$@" >"$scratch/$name.log" 2>&1 || rc=$?
+  echo "$rc" >"$scratch/$name.rc"
+}
+names=()
 for spec in "${targets[@]}"; do
   read -r name seeds <<<"$spec"
   bin=$build/bin/miniapp-fuzz-$name
   [ -x "$bin" ] || { echo "run_fuzzers.sh: $bin not built (cmake --build --preset fuzz)" >&2; exit 1; }
-  mkdir -p "$scratch/$name"
-  log=$scratch/$name.log
+  while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do wait -n || true; done
   # shellcheck disable=SC2086 # $seeds is a list of directories
-  if "$bin" "${limits[@]}" -dict="tests/fuzz/$name.dict" -artifact_prefix="$artifacts/$name-" \
-       "$scratch/$name" $seeds >"$log" 2>&1; then
+  fuzz_one "$name" $seeds &
+  names+=("$name")
+done
+wait
+
+status=0
+for name in "${names[@]}"; do
+  log=$scratch/$name.log
+  seeds=$(for spec in "${targets[@]}"; do read -r n s <<<"$spec"; [ "$n" = "$name" ] && echo "$s"; done)
+  if [ "$(cat "$scratch/$name.rc")" = 0 ]; then
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
     echo "fuzz $name: ok, ${runs:-?} runs in ${seconds} s (seeds: $seeds)"
   else
