@@ -199,8 +199,10 @@ int main(int argc, char** argv) {
   compare
       ->add_option("--table", compare_args.table,
                    "paper1: the paper's Table 1 (axpby/flat/float32, N x N) from CPU_RUN "
-                   "[GPU_RUN], markdown")
-      ->check(CLI::IsMember({"paper1"}));
+                   "[GPU_RUN], markdown; portability: performance portability (PP) of each "
+                   "variant per problem over the runs' platforms (with --format csv: the P3 "
+                   "library's columns)")
+      ->check(CLI::IsMember({"paper1", "portability"}));
   // app/cmd_history.cpp
   compare->add_option("--references", compare_args.references,
                       "Check the runs against a references file; exit 5 when a row is below");

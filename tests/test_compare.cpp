@@ -234,6 +234,50 @@ TEST(Compare, WarnsOnABusyHost) {
   EXPECT_EQ(count, 1u) << csv;
 }
 
+// A host run whose binary was built for less than its CPU offers (the generic x86-64 build on an
+// AVX-512 CPU) is flagged: its host figures understate the CPU. A GPU run is not (its host code
+// only prepares data), nor is a host run built for its CPU.
+TEST(Compare, FlagsAHostRunWhoseBinaryUnderUsesItsCpu) {
+  auto generic = doc("openmp", "CPU", "h", {row("axpby", "flat", 64, 1, 1, 1)});
+  auto native = generic, gpu = doc("cuda", "GPU", "h", {row("axpby", "flat", 64, 1, 1, 1)});
+  generic["metadata"]["host_isa"] = {{"built_for", "x86-64"}, {"offered", "x86-64-v4"}};
+  native["metadata"]["host_isa"] = {{"built_for", "x86-64-v4"}, {"offered", "x86-64-v4"}};
+  gpu["metadata"]["host_isa"] = generic["metadata"]["host_isa"];
+  const Comparison c = compare_runs(
+      {run_from_json(native, "a"), run_from_json(generic, "b"), run_from_json(gpu, "c")}, {});
+  std::size_t flagged = 0;
+  for (const auto& w : c.warnings)
+    if (w.find("host code built for x86-64 on a CPU offering x86-64-v4") != std::string::npos) {
+      ++flagged;
+      EXPECT_NE(w.find("run 2"), std::string::npos) << w;
+    }
+  EXPECT_EQ(flagged, 1u);
+}
+
+// One config run on OpenMP and on CUDA: the same experiment on two backends. Its config hashes
+// differ (the backend is in them) but its experiment hashes agree, so nothing warns "config
+// differs"; host threads and bindings are not compared against a GPU run. Another experiment
+// still warns.
+TEST(Compare, OneConfigOnTwoBackendsIsNotAConfigDifference) {
+  auto cpu = doc("openmp", "CPU", "h", {row("axpby", "flat", 64, 1, 1, 1)});
+  auto gpu = doc("cuda", "GPU", "h", {row("axpby", "flat", 64, 1, 1, 1)});
+  cpu["metadata"]["config_hash"] = "1111111111111111";
+  gpu["metadata"]["config_hash"] = "2222222222222222";
+  cpu["metadata"]["experiment_hash"] = gpu["metadata"]["experiment_hash"] = "abcdabcdabcdabcd";
+  cpu["metadata"]["threads_per_rank"] = 16;
+  gpu["metadata"]["threads_per_rank"] = 1;
+  cpu["metadata"]["environment"] = {{"OMP_PROC_BIND", "spread"}};
+  const Comparison same = compare_runs({run_from_json(cpu, "a"), run_from_json(gpu, "b")}, {});
+  for (const auto& w : same.warnings) {
+    EXPECT_EQ(w.find("config differs"), std::string::npos) << w;
+    EXPECT_EQ(w.find("threads per rank differ"), std::string::npos) << w;
+    EXPECT_EQ(w.find("thread bindings differ"), std::string::npos) << w;
+  }
+  gpu["metadata"]["experiment_hash"] = "0000000000000000";
+  const Comparison other = compare_runs({run_from_json(cpu, "a"), run_from_json(gpu, "b")}, {});
+  EXPECT_TRUE(has_warning(other, "config differs"));
+}
+
 TEST(Compare, WarnsOnInvalidAndMissingRows) {
   auto runs = two_runs();
   runs[1].rows[0].valid = "false";

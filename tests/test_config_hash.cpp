@@ -81,6 +81,19 @@ TEST(ConfigHash, WhatIsMeasuredCounts) {
   EXPECT_NE(hash_of(ax, {"cases.0.alpha=0.1234567"}), hash_of(ax, {"cases.0.alpha=0.1234568"}));
 }
 
+// The experiment hash leaves the backend out: one config on Serial and on OpenMP is one
+// experiment (compare does not warn "config differs" between them), anything else still counts.
+TEST(ConfigHash, TheExperimentHashIsTheConfigHashWithoutTheBackend) {
+  const auto plan = [](const std::vector<std::string>& overrides) {
+    return make_plan(config::parse_config("test.yaml", base, overrides));
+  };
+  const Plan serial = plan({"backend=serial"}), openmp = plan({"backend=openmp"});
+  EXPECT_NE(serial.config_hash, openmp.config_hash);
+  EXPECT_EQ(experiment_hash(serial), experiment_hash(openmp));
+  EXPECT_NE(experiment_hash(serial), experiment_hash(plan({"backend=serial", "repetitions=3"})));
+  EXPECT_NE(experiment_hash(serial), serial.config_hash);
+}
+
 TEST(ConfigHash, CanonicalTextNamesEveryCaseParameter) {
   const Plan p = make_plan(config::parse_config("t.yaml", base, {}));
   const std::string text = canonical_experiment(p);

@@ -4,6 +4,7 @@
 #include "app/plot_script.hpp"
 
 #include "report/compare.hpp"
+#include "report/portability.hpp"
 #include "report/results_writer.hpp"
 
 #include <climits>
@@ -79,6 +80,11 @@ int cmd_compare(const CompareArgs& args) {
         return kConfigError;
       }
       text = compare::paper_table1_markdown(runs, &warnings);
+    } else if (args.table == "portability") {
+      const compare::Portability pp = compare::performance_portability(runs, opt.with_transfers);
+      text =
+          args.format == "csv" ? compare::portability_csv(pp) : compare::portability_markdown(pp);
+      warnings = compare::compare_runs(runs, opt).run_warnings;
     } else {
       const compare::Comparison c = compare::compare_runs(runs, opt);
       text = args.format == "csv" ? compare::to_csv(c) : compare::to_markdown(c);

@@ -17,6 +17,7 @@
 #include "core/backends.hpp"
 #include "run/ceilings.hpp"
 #include "core/device_info.hpp"
+#include "core/host_isa.hpp"
 #include "run/driver.hpp"
 
 #include <algorithm>
@@ -118,6 +119,10 @@ public:
 #endif
     const std::string dir = create_run_directory(plan_.settings.output_directory,
                                                  plan_.settings.name, args_.output_dir);
+    const HostIsa isa = host_isa();
+    if (const std::string w = isa_under_use(isa.built_for, isa.offered);
+        !w.empty() && !is_gpu_backend(plan_.backend))
+      std::cerr << "miniapp: warning: " << w << std::endl;
     writer_ = std::make_unique<ResultsWriter>(dir, plan_, md);
     extras_.attach(*writer_, md);
     if (!args_.quiet) {

@@ -88,10 +88,19 @@ struct GpuShapes<int, Tile> {
 // the sixteen registers (the classic AVX2 SGEMM micro-kernel); 4 x TN (eight vectors of sums, the
 // shape of runs 6-7) is the autotuner's alternative. 3 x 2TN (twelve of sums and four of B:
 // seventeen registers) spilled and ran at a third of 6 x TN on the dev machine; left out.
+// With AVX-512 (thirty-two 64-byte registers) a 64-byte row is one register: 6 x TN would keep
+// only six sums, too few FMAs in flight to hide their latency. The AVX-512 list therefore leads
+// with rows of two registers, 12 x 2TN (24 sums, two of B, one broadcast: 27 registers) and
+// 6 x 2TN (12 sums), and keeps the AVX2 shapes as candidates.
 template <class T, int Tile>
 struct HostShapes {
   static constexpr int TN = int(64 / sizeof(T));
+#if defined(__AVX512F__) && !defined(__CUDACC__) && !defined(__HIPCC__)
+  using type = ShapeList<HostShape<Tile, Tile, 12, 2 * TN>, HostShape<Tile, Tile, 6, 2 * TN>,
+                         HostShape<Tile, Tile, 6, TN>, HostShape<Tile, Tile, 4, TN>>;
+#else
   using type = ShapeList<HostShape<Tile, Tile, 6, TN>, HostShape<Tile, Tile, 4, TN>>;
+#endif
 };
 
 template <class T, int Tile>

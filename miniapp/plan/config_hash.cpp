@@ -71,4 +71,9 @@ std::string config_hash(const Plan& plan) {
   return fnv1a_hex(canonical_experiment(plan));
 }
 
+std::string experiment_hash(const Plan& plan) {
+  const std::string text = canonical_experiment(plan); // its first line is "backend=..."
+  return fnv1a_hex(text.substr(text.find('\n') + 1));
+}
+
 } // namespace miniapp

@@ -14,6 +14,9 @@ struct Plan;
 std::string canonical_experiment(const Plan& plan);
 // FNV-1a 64 of canonical_experiment, as 16 hex digits.
 std::string config_hash(const Plan& plan);
+// The same without the backend line: one config run on OpenMP and on CUDA shares it, so compare
+// tells "the same experiment on another backend" from "another experiment".
+std::string experiment_hash(const Plan& plan);
 std::string fnv1a_hex(const std::string& text);
 
 } // namespace miniapp

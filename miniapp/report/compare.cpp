@@ -1,4 +1,6 @@
 #include "report/compare.hpp"
+
+#include "core/host_isa.hpp"
 #include "core/text.hpp"
 #include "kernels/families.hpp"
 #include "report/results_writer.hpp"
@@ -193,13 +195,26 @@ Comparison compare_runs(const std::vector<Run>& runs, const Options& opt) {
   for (std::size_t i = 0; i < runs.size(); ++i) {
     if (!runs[i].complete)
       c.run_warnings.push_back(run_name(c, i) + " is incomplete (interrupted or failed)");
+    if (host_backend(runs[i].backend) && runs[i].metadata.is_object() &&
+        runs[i].metadata.contains("host_isa") && runs[i].metadata["host_isa"].is_object()) {
+      const auto& isa = runs[i].metadata["host_isa"];
+      const auto text = [&](const char* key) {
+        return isa.contains(key) && isa[key].is_string() ? isa[key].get<std::string>() : "";
+      };
+      if (const std::string w = isa_under_use(text("built_for"), text("offered")); !w.empty())
+        c.run_warnings.push_back(run_name(c, i) + ": " + w);
+    }
     if (runs[i].host_cpus > 0 && runs[i].load1 > runs[i].host_cpus)
       busy += (busy.empty() ? "" : ", ") + std::string("run ") + std::to_string(i + 1) +
               " (load average " + fmt("%.2f", runs[i].load1) + " on " +
               std::to_string(runs[i].host_cpus) + " CPUs)";
     if (i == b)
       continue;
-    if (!runs[i].config_hash.empty() && !runs[b].config_hash.empty() &&
+    // One config on two backends is the comparison users make most: it shares the experiment
+    // hash (the config hash without the backend), recorded since results carry it.
+    const bool same_experiment =
+        !runs[i].experiment_hash.empty() && runs[i].experiment_hash == runs[b].experiment_hash;
+    if (!same_experiment && !runs[i].config_hash.empty() && !runs[b].config_hash.empty() &&
         runs[i].config_hash != runs[b].config_hash)
       c.run_warnings.push_back("config differs: " + run_name(c, i) + " has config hash " +
                                runs[i].config_hash + ", baseline " + run_name(c, b) + " has " +
@@ -213,10 +228,13 @@ Comparison compare_runs(const std::vector<Run>& runs, const Options& opt) {
     const auto known = [](int v) { return v > 0 ? std::to_string(v) : std::string(); };
     differ("MPI ranks", known(runs[i].ranks), known(runs[b].ranks),
            "the work is split differently");
-    differ("threads per rank", known(runs[i].threads), known(runs[b].threads),
-           "host kernels run on a different number of threads");
-    differ("thread bindings", runs[i].binding, runs[b].binding,
-           "threads may share cores or move between them");
+    // Host threads decide a host run's speed, not a GPU run's (they only prepare its data).
+    if (host_backend(runs[i].backend) && host_backend(runs[b].backend)) {
+      differ("threads per rank", known(runs[i].threads), known(runs[b].threads),
+             "host kernels run on a different number of threads");
+      differ("thread bindings", runs[i].binding, runs[b].binding,
+             "threads may share cores or move between them");
+    }
   }
   if (!busy.empty())
     c.run_warnings.push_back(

@@ -46,6 +46,7 @@ struct Row {
 struct Run {
   std::string source; // the path the user gave
   std::string backend, device, host, config_hash, experiment;
+  std::string experiment_hash; // the config hash without the backend; empty in older runs
   bool complete = true;
   std::string details;     // Kokkos version, compiler, start time (for the reader)
   double load1 = -1;       // 1-minute load average when the run started; < 0 unknown

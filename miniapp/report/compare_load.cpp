@@ -256,6 +256,7 @@ Run run_from_json(const nlohmann::json& doc, const std::string& source) {
     run.device = str(m, "device_name");
     run.host = str(m, "host_name");
     run.config_hash = str(m, "config_hash");
+    run.experiment_hash = str(m, "experiment_hash");
     run.host_cpus = int(num(m, "host_cpus"));
     if (m.contains("load_average") && m["load_average"].is_array() && !m["load_average"].empty() &&
         m["load_average"][0].is_number())

@@ -9,6 +9,8 @@
 #include "core/case_fields.hpp"
 #include "core/backends.hpp"
 #include "core/device_info.hpp"
+#include "core/host_isa.hpp"
+#include "plan/config_hash.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <hwloc.h>
@@ -192,6 +194,7 @@ nlohmann::json collect_metadata(const Plan& plan, const ParallelInfo& par,
         modules.push_back(m);
   }
   const std::string host = host_name();
+  const HostIsa isa = host_isa();
   return {
       {"run_id", new_run_id(host)}, // the history database's key
       {"label", launch.label.empty()
@@ -211,6 +214,7 @@ nlohmann::json collect_metadata(const Plan& plan, const ParallelInfo& par,
       {"host_name", host},
       {"host_cpus", std::thread::hardware_concurrency()},
       {"cpu_topology", cpu_topology()},
+      {"host_isa", {{"built_for", isa.built_for}, {"offered", isa.offered}}},
       {"load_average", load_average()},
       {"compiler", compiler_description()},
       {"host_blas", kernels::host_blas_name()},
@@ -219,6 +223,7 @@ nlohmann::json collect_metadata(const Plan& plan, const ParallelInfo& par,
       {"mpi_grid", {par.grid_p, par.grid_q}},
       {"devices_per_rank", spread.devices_per_rank},
       {"config_hash", plan.config_hash},
+      {"experiment_hash", experiment_hash(plan)},
       {"config_path", utf8_clean(config_path)},
       {"command_line", command},
       {"argv", argv},

@@ -1,0 +1,127 @@
+// Performance portability (report/portability.hpp): the metric of Pennycook, Sewall and Lee over
+// the compared runs, checked against hand-computed values.
+#include "report/portability.hpp"
+
+#include <gtest/gtest.h>
+
+namespace miniapp {
+namespace compare {
+namespace {
+
+Row row(const std::string& variant, double time, const std::string& status = "ok",
+        double gflops = 0, double ceiling = 0) {
+  Row r;
+  r.family = "matmul";
+  r.variant = variant;
+  r.precision = "float32";
+  r.m = r.n = r.k = 256;
+  r.case_id = "matmul/" + variant + "/float32/256x256x256";
+  r.time_median = time;
+  r.status = status;
+  r.valid = status == "ok" ? "true" : "false";
+  r.gflops = gflops;
+  r.ceiling_value = ceiling;
+  r.ceiling_unit = ceiling > 0 ? "GFLOP/s" : "";
+  return r;
+}
+
+Run run(const std::string& backend, const std::string& device, std::vector<Row> rows) {
+  Run r;
+  r.backend = backend;
+  r.device = device;
+  r.rows = std::move(rows);
+  return r;
+}
+
+const PpScore& score(const Portability& p, const std::string& application) {
+  for (const auto& s : p.scores)
+    if (s.application == application)
+      return s;
+  throw std::runtime_error("no score for " + application);
+}
+
+TEST(Portability, HarmonicMeanOfArchitecturalEfficiencies) {
+  EXPECT_NEAR(harmonic_pp({0.9, 0.6, 0.3}), 0.4909090909, 1e-10);
+  EXPECT_EQ(harmonic_pp({0.9, 0.0, 0.3}), 0.0); // a failed platform
+  EXPECT_EQ(harmonic_pp({}), 0.0);
+}
+
+// Architectural efficiencies 0.9, 0.6, 0.3 on three platforms (rate over same-run ceiling).
+TEST(Portability, ArchitecturalPpFromRatesAndCeilings) {
+  const Portability p =
+      performance_portability({run("openmp", "CPU", {row("tiled", 1, "ok", 90, 100)}),
+                               run("cuda", "H100", {row("tiled", 1, "ok", 60, 100)}),
+                               run("hip", "MI100", {row("tiled", 1, "ok", 30, 100)})},
+                              false);
+  ASSERT_EQ(p.platforms.size(), 3u);
+  EXPECT_NEAR(score(p, "tiled").arch_pp, 0.4909090909, 1e-10);
+  EXPECT_EQ(score(p, "tiled").text(score(p, "tiled").arch_pp), "0.491");
+}
+
+// Application efficiencies from times: variant 1 takes 2, 3, 10 s and variant 2 1, 4, 5 s on
+// three platforms; the best per platform is 1, 3, 5, so variant 1's efficiencies are 0.5, 1, 0.5
+// (PP 0.6) and variant 2's 1, 0.75, 1 (PP 0.9).
+TEST(Portability, ApplicationPpFromTimes) {
+  const Portability p =
+      performance_portability({run("openmp", "CPU", {row("tiled", 2), row("flat", 1)}),
+                               run("cuda", "H100", {row("tiled", 3), row("flat", 4)}),
+                               run("hip", "MI100", {row("tiled", 10), row("flat", 5)})},
+                              false);
+  EXPECT_NEAR(score(p, "tiled").app_pp, 0.6, 1e-12);
+  EXPECT_NEAR(score(p, "flat").app_pp, 0.9, 1e-12);
+  EXPECT_TRUE(score(p, "tiled").complete());
+  EXPECT_EQ(score(p, "tiled").arch_pp, -1); // no ceilings in these rows
+  // The P3 library's columns, one row per problem, application and platform.
+  const std::string csv = portability_csv(p);
+  EXPECT_EQ(csv.rfind("problem,application,platform,fom,app eff,arch eff\n", 0), 0u) << csv;
+  EXPECT_NE(csv.find("matmul/float32/256x256x256,tiled,openmp on CPU,2,0.5,\n"), std::string::npos)
+      << csv;
+}
+
+TEST(Portability, AFailedPlatformGivesZero) {
+  const Portability p = performance_portability({run("openmp", "CPU", {row("tiled", 2)}),
+                                                 run("cuda", "H100", {row("tiled", 3, "invalid")}),
+                                                 run("hip", "MI100", {row("tiled", 10)})},
+                                                false);
+  EXPECT_TRUE(score(p, "tiled").failed);
+  EXPECT_EQ(score(p, "tiled").app_pp, 0.0);
+  EXPECT_EQ(score(p, "tiled").text(score(p, "tiled").app_pp), "0 (failed on a platform)");
+}
+
+TEST(Portability, APlatformThatDidNotRunTheProblemIsIncomplete) {
+  const Portability p = performance_portability({run("openmp", "CPU", {row("tiled", 2)}),
+                                                 run("cuda", "H100", {row("tiled", 4)}),
+                                                 run("hip", "MI100", {row("flat", 10)})},
+                                                false);
+  const PpScore& s = score(p, "tiled");
+  EXPECT_FALSE(s.complete());
+  EXPECT_EQ(s.ran, 2u);
+  EXPECT_NEAR(s.app_pp, 1.0, 1e-12); // the only application there: efficiency 1 on both
+  EXPECT_EQ(s.text(s.app_pp), "incomplete 2/3 (1.000 over those)");
+  EXPECT_NE(portability_markdown(p).find("incomplete 2/3"), std::string::npos);
+}
+
+// An efficiency above 1 (a cache-resident case above a memory ceiling) is kept and flagged.
+TEST(Portability, EfficienciesAboveOneAreNotClipped) {
+  const Portability p =
+      performance_portability({run("openmp", "CPU", {row("tiled", 1, "ok", 150, 100)})}, false);
+  EXPECT_NEAR(p.entries.at(0).arch_eff, 1.5, 1e-12);
+  EXPECT_NE(portability_markdown(p).find("1.500 (>1)"), std::string::npos)
+      << portability_markdown(p);
+}
+
+// Repeated runs of one platform: the best time counts, and a failure only where none succeeded.
+TEST(Portability, BestOfRepeatedRunsOnAPlatform) {
+  const Portability p = performance_portability({run("openmp", "CPU", {row("tiled", 4, "error")}),
+                                                 run("openmp", "CPU", {row("tiled", 2)}),
+                                                 run("openmp", "CPU", {row("tiled", 3)})},
+                                                false);
+  ASSERT_EQ(p.platforms.size(), 1u);
+  ASSERT_EQ(p.entries.size(), 1u);
+  EXPECT_FALSE(p.entries[0].failed);
+  EXPECT_EQ(p.entries[0].fom, 2);
+}
+
+} // namespace
+} // namespace compare
+} // namespace miniapp
