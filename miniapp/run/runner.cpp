@@ -10,8 +10,11 @@ namespace miniapp {
 
 namespace {
 std::atomic<int> g_signals{0};
+std::atomic<int> g_first_signal{0};
 std::atomic<void (*)()> g_stop_hook{nullptr};
 extern "C" void on_signal(int sig) {
+  int none = 0;
+  g_first_signal.compare_exchange_strong(none, sig);
   if (sig == SIGPIPE) { // every later write to the pipe signals again: stop, never die of it
     if (g_signals.fetch_add(1) == 0)
       if (auto hook = g_stop_hook.load())
@@ -30,6 +33,8 @@ extern "C" void on_signal(int sig) {
 void install_stop_handlers() {
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
+  std::signal(SIGHUP, on_signal); // the terminal or the ssh session went away
+  std::signal(SIGQUIT, on_signal);
   std::signal(SIGPIPE, on_signal);
 }
 void set_stop_hook(void (*hook)()) {
@@ -37,6 +42,9 @@ void set_stop_hook(void (*hook)()) {
 }
 bool stop_requested() {
   return g_signals.load() > 0;
+}
+int stop_signal() {
+  return g_first_signal.load();
 }
 void request_stop() {
   g_signals.fetch_add(1);
