@@ -22,6 +22,9 @@ constexpr std::uint64_t kMaxCases = 100000;
 // `miniapp describe`: elements of the printed index map (rows x cols), and a tile side.
 constexpr std::uint64_t kMaxDescribeElements = 1u << 20;
 constexpr int kMaxTileSide = 1024;
+// Run directories <name>-<UTC second>, -2, -3, ... tried before `run` gives up (exit 3, a resource
+// error, not a config one): a bound on the retry loop, far above runs started in one second.
+constexpr int kMaxRunDirectoryTries = 1000;
 // YAML documents yaml-cpp is asked for: a config holds one; a second one is an error, and a third
 // that starts where the second did shows that the parser is stuck (a syntax error).
 constexpr int kMaxDocumentsRead = 3;

@@ -1,6 +1,7 @@
 #include "report/results_writer.hpp"
 #include "core/environment.hpp"
 
+#include "config/limits.hpp"
 #include "report/metadata.hpp"
 #include "report/result_fields.hpp"
 #include "run/runner.hpp"
@@ -95,7 +96,11 @@ std::string create_run_directory(const std::string& base, const std::string& nam
   std::string dir = base + "/" + name + "-" + stamp;
   if (const char* job = env::value("SLURM_JOB_ID"))
     dir += std::string("-job") + job;
-  for (int i = 1;; ++i) {
+  // Bounded, and a stop request ends it: a retry loop must never outlive the user's patience.
+  for (int i = 1; i <= config::limits::kMaxRunDirectoryTries; ++i) {
+    if (stop_requested())
+      throw std::runtime_error("interrupted while creating a run directory under " + base +
+                               " (resource: output directory)");
     const std::string candidate = i == 1 ? dir : dir + "-" + std::to_string(i);
     if (::mkdir(candidate.c_str(), 0755) == 0)
       return candidate;
@@ -103,6 +108,10 @@ std::string create_run_directory(const std::string& base, const std::string& nam
       throw std::runtime_error("cannot create " + candidate + ": " + std::strerror(errno) +
                                " (resource: output directory)");
   }
+  throw std::runtime_error("cannot create a new run directory: " + dir +
+                           " and its suffixes -2 to -" +
+                           std::to_string(config::limits::kMaxRunDirectoryTries) +
+                           " all exist (resource: output directory)");
 }
 
 ResultsWriter::ResultsWriter(std::string dir, const Plan& plan, nlohmann::json metadata)

@@ -1,0 +1,64 @@
+#!/usr/bin/python3
+"""Hostile input on the command line, in the environment and by signals (issue 23): each command
+ends with its documented exit code, one sentence, no signal and no hang.
+
+Run by ctest (label config) as: test_hostile_input.py TEST_NAME, with the environment of
+test_cli.py (MINIAPP, MINIAPP_SOURCE_DIR).
+"""
+import glob
+import os
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from test_cli import MINIAPP, SRC, expect  # noqa: E402
+
+LIMIT_S = 60  # far above any of these commands: running into it is a hang
+
+
+def run(args, env=None, cwd=None):
+    """exit code, stdout, stderr; a hang or a death by signal fails the test."""
+    try:
+        p = subprocess.run([MINIAPP] + args, capture_output=True, env=env, cwd=cwd,
+                           timeout=LIMIT_S)
+    except subprocess.TimeoutExpired:
+        sys.exit(f"FAILED: a hang: miniapp {' '.join(map(str, args))[:300]}")
+    out, err = p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+    expect(p.returncode >= 0, f"no signal (got {-p.returncode})", out[-2000:], err[-2000:])
+    return p.returncode, out, err
+
+
+def one_sentence(err, *words):
+    lines = [l for l in err.splitlines() if l.strip()]
+    expect(len(lines) == 1, "one line on stderr", err[-3000:])
+    for w in words:
+        expect(w in lines[0], f"the sentence says '{w}'", lines[0])
+
+
+def small_config(tmp):
+    path = os.path.join(tmp, "c.yaml")
+    with open(path, "w") as f:
+        f.write("name: c\nwarmup: 0\nrepetitions: 1\ncases:\n"
+                "  - {family: axpby, variant: flat, n: 16}\n")
+    return path
+
+
+def test_nul_in_output_directory():
+    # The path was cut at the NUL, and the results directory loop spun on it at 100% CPU.
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = small_config(tmp)
+        for cmd in ("validate", "run"):
+            code, out, err = run([cmd, cfg, "--kokkos-num-threads=1", "--set",
+                                  'output.directory="x\\0y"'], cwd=tmp)
+            expect(code == 2, cmd + " exits 2", code, err)
+            one_sentence(err, "--set[1] 'output.directory=\"x\\0y\"':1:18:", "NUL byte")
+        expect(os.listdir(tmp) == ["c.yaml"], "nothing created", os.listdir(tmp))
+
+
+if __name__ == "__main__":
+    globals()["test_" + sys.argv[1]]()
+    print("ok:", sys.argv[1])
