@@ -33,6 +33,12 @@ std::string csv_escape(const std::string& s) {
 
 namespace {
 
+// The JSON text of doc; a byte that is not UTF-8 (from a host or device name, say) becomes U+FFFD
+// rather than an exception that would lose the results.
+std::string dump_utf8(const nlohmann::json& doc) {
+  return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 // Room left after each results.json for writing the final status in place (see the header).
 constexpr std::size_t kFinalReserve = 256;
 
@@ -182,10 +188,10 @@ void ResultsWriter::write_final_in_place(RunStatus status, const std::string& er
     doc["complete"] = false;
     doc["status"] = to_string(status);
     doc["error"] = error.substr(0, 160);
-    std::string text = doc.dump(2) + "\n";
+    std::string text = dump_utf8(doc) + "\n";
     if (text.size() > on_disk_size_) {
       doc.erase("error");
-      text = doc.dump(2) + "\n";
+      text = dump_utf8(doc) + "\n";
     }
     if (text.size() > on_disk_size_)
       return;
@@ -245,7 +251,7 @@ void ResultsWriter::write_files(bool complete) {
       before_write(doc);
 
     // Spare whitespace after the document: room for the final status written in place.
-    const std::string text = doc.dump(2) + "\n" + std::string(kFinalReserve, ' ');
+    const std::string text = dump_utf8(doc) + "\n" + std::string(kFinalReserve, ' ');
     const std::string path = dir_ + "/results.json";
     write_file_atomically(path, text);
     on_disk_ = doc;

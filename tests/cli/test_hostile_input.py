@@ -59,6 +59,25 @@ def test_nul_in_output_directory():
         expect(os.listdir(tmp) == ["c.yaml"], "nothing created", os.listdir(tmp))
 
 
+def test_run_directory_not_utf8():
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = small_config(tmp)
+        bad = os.fsdecode(b"d\xff")
+        code, out, err = run(["run", cfg, "--quiet", "--kokkos-num-threads=1", "--output-dir",
+                              bad], cwd=tmp)
+        expect(code == 2, "--output-dir with byte 0xFF exits 2", code, err)
+        one_sentence(err, "--output-dir", "not valid UTF-8")
+        env = dict(os.environ, SLURM_JOB_ID=os.fsdecode(b"1\xff"))
+        code, out, err = run(["run", cfg, "--quiet", "--kokkos-num-threads=1"], env, tmp)
+        expect(code == 2, "SLURM_JOB_ID with byte 0xFF exits 2", code, err)
+        one_sentence(err, "SLURM_JOB_ID", "not a job id")
+        env["SLURM_JOB_ID"] = "../../escape"
+        code, out, err = run(["run", cfg, "--quiet", "--kokkos-num-threads=1"], env, tmp)
+        expect(code == 2, "a SLURM_JOB_ID that is a path exits 2", code, err)
+        expect(os.listdir(tmp) == ["c.yaml"], "no run directory made", os.listdir(tmp))
+        expect("json.exception" not in err, "no raw JSON exception", err)
+
+
 if __name__ == "__main__":
     globals()["test_" + sys.argv[1]]()
     print("ok:", sys.argv[1])
