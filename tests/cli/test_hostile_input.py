@@ -78,6 +78,18 @@ def test_run_directory_not_utf8():
         expect("json.exception" not in err, "no raw JSON exception", err)
 
 
+def test_jobscript_deleted_working_directory():
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = small_config(tmp)
+        gone = os.path.join(tmp, "gone")
+        os.mkdir(gone)
+        p = subprocess.run(["sh", "-c", 'cd "$1" && rmdir "$1" && exec "$2" jobscript "$3" '
+                            '--system generic-cpu --output-dir rel', "sh", gone, MINIAPP, cfg],
+                           capture_output=True, text=True, timeout=LIMIT_S)
+        expect(p.returncode == 2, "exit 2, not an abort", p.returncode, p.stderr)
+        one_sentence(p.stderr, "'rel' is relative and the working directory cannot be found")
+
+
 if __name__ == "__main__":
     globals()["test_" + sys.argv[1]]()
     print("ok:", sys.argv[1])
