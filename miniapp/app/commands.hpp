@@ -111,6 +111,12 @@ const std::vector<std::string>& list_sections();
 // every rank is ended with that code (Communicator::abort_all) rather than left to hang.
 int run_command(const std::string& command, const std::function<int()>& body,
                 const Communicator* ranks = nullptr);
+// Thrown when a stop signal ends a command while a child process of it ran (the plot script):
+// not a std::exception, so no command's own handler takes it; its unwinding removes the command's
+// temporary files, and run_command then says so and returns 3, as an interrupted run does.
+struct StopSignal {
+  int signal;
+};
 
 int cmd_run(const RunArgs& args, const MpiEnv& mpi);
 int cmd_validate(const RunArgs& args, const MpiEnv& mpi);

@@ -15,6 +15,9 @@ int run_command(const std::string& command, const std::function<int()>& body,
   std::string message;
   try {
     return body();
+  } catch (const StopSignal& s) {
+    message = "interrupted by signal " + std::to_string(s.signal) + " (" + strsignal(s.signal) +
+              "); the child process was stopped and temporary files removed";
   } catch (const config::ConfigError& e) {
     code = kConfigError;
     message = e.what();

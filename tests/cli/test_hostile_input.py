@@ -90,6 +90,46 @@ def test_jobscript_deleted_working_directory():
         one_sentence(p.stderr, "'rel' is relative and the working directory cannot be found")
 
 
+def test_report_sigterm_stops_plot_script():
+    # A plot script that hangs: SIGTERM to `report` stops it, waits for it and removes the
+    # scratch directory with the runs' JSON.
+    with tempfile.TemporaryDirectory() as tmp:
+        pid_file = os.path.join(tmp, "plot.pid")
+        script = os.path.join(tmp, "slow-plot.py")
+        with open(script, "w") as f:
+            f.write("import os, sys, time\n"
+                    f"open({pid_file!r}, 'w').write(str(os.getpid()))\n"
+                    "time.sleep(120)\n")
+        scratch = os.path.join(tmp, "scratch")
+        os.mkdir(scratch)
+        env = dict(os.environ, MINIAPP_PLOT_SCRIPT=script, TMPDIR=scratch)
+        run_dir = os.path.join(SRC, "docs/data/paper_table1-openmp")
+        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+            proc = subprocess.Popen([MINIAPP, "report", run_dir, "-o", os.path.join(tmp, "rep")],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                    env=env)
+            deadline = time.time() + LIMIT_S
+            while not os.path.exists(pid_file) and time.time() < deadline:
+                time.sleep(0.05)
+            expect(os.path.exists(pid_file), "the plot script started")
+            time.sleep(0.2)
+            child = int(open(pid_file).read())
+            proc.send_signal(sig)
+            try:
+                out, err = proc.communicate(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                sys.exit("FAILED: report did not end after " + sig.name)
+            os.remove(pid_file)
+            expect(proc.returncode == 3, f"{sig.name}: report exits 3", proc.returncode, err)
+            one_sentence(err, "miniapp report: interrupted by signal")
+            alive = os.path.exists(f"/proc/{child}") and \
+                "zombie" not in open(f"/proc/{child}/status").read()
+            expect(not alive, f"{sig.name}: the plot script is not left running")
+            expect(glob.glob(os.path.join(scratch, "miniapp-plot-*")) == [],
+                   f"{sig.name}: no scratch directory left", os.listdir(scratch))
+
+
 if __name__ == "__main__":
     globals()["test_" + sys.argv[1]]()
     print("ok:", sys.argv[1])
