@@ -351,6 +351,12 @@ int main(int argc, char** argv) {
   if (quick >= 0)
     return quick;
 
+  // Before MPI and Kokkos start: an impossible thread count crashes inside Kokkos::initialize.
+  if (const std::string problem = thread_count_problem(args.kokkos); !problem.empty()) {
+    if (MpiEnv::launcher_rank() == 0) // one sentence, not one per rank
+      std::cerr << "miniapp: " << problem << "\n";
+    return kConfigError;
+  }
   // MPI only where ranks work together, and only when a launcher started them: a singleton
   // MPI_Init costs a daemon and, without ssh/rsh, a page of errors (parallel/mpi_env.hpp).
   MpiEnv mpi(argc, argv, (*run || *validate) && MpiEnv::launched_by_mpi());

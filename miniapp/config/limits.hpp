@@ -22,6 +22,10 @@ constexpr std::uint64_t kMaxCases = 100000;
 // `miniapp describe`: elements of the printed index map (rows x cols), and a tile side.
 constexpr std::uint64_t kMaxDescribeElements = 1u << 20;
 constexpr int kMaxTileSide = 1024;
+// Threads per rank (--kokkos-num-threads, KOKKOS_NUM_THREADS or OMP_NUM_THREADS) as a multiple of
+// the hardware threads the machine has: oversubscribing a little is an experiment, tens of
+// thousands of threads crash the OpenMP runtime inside Kokkos::initialize.
+constexpr int kMaxThreadsPerHardwareThread = 8;
 // Run directories <name>-<UTC second>, -2, -3, ... tried before `run` gives up (exit 3, a resource
 // error, not a config one): a bound on the retry loop, far above runs started in one second.
 constexpr int kMaxRunDirectoryTries = 1000;

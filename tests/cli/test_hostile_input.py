@@ -130,6 +130,37 @@ def test_report_sigterm_stops_plot_script():
                    f"{sig.name}: no scratch directory left", os.listdir(scratch))
 
 
+def test_thread_count_limit():
+    hardware = os.cpu_count()
+    env = dict(os.environ)
+    env.pop("OMP_NUM_THREADS", None)
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = small_config(tmp)
+        for flag in ("--kokkos-num-threads=65536", "--kokkos-threads=40000",
+                     "--kokkos-num-threads=2000", f"--kokkos-num-threads={hardware * 8 + 1}"):
+            code, out, err = run(["run", cfg, "--quiet", flag], env, tmp)
+            expect(code == 2, flag + " exits 2", code, err)
+            one_sentence(err, flag + " asks for", "threads per rank", f"{hardware} hardware")
+        for var, value in (("OMP_NUM_THREADS", "999999"), ("OMP_NUM_THREADS", "4,100000"),
+                           ("KOKKOS_NUM_THREADS", "65536"), ("OMP_NUM_THREADS", "lots")):
+            code, out, err = run(["info"], dict(env, **{var: value}))
+            expect(code == 2, f"{var}={value} exits 2", code, err)
+            expect(err.strip().splitlines()[-1].startswith(f"miniapp: {var}"),
+                   "one sentence naming the variable", err)
+            expect("threads per rank" in err or "not a thread count" in err, "says why", err)
+        # Beside the flag too (libgomp crashed on OMP_NUM_THREADS=999999 with a flag of 1).
+        for var in ("OMP_NUM_THREADS", "KOKKOS_NUM_THREADS"):
+            code, out, err = run(["info", "--kokkos-num-threads=1"], dict(env, **{var: "99999"}))
+            expect(code == 2, var + "=99999 beside --kokkos-num-threads=1 exits 2", code, err)
+        # A little oversubscription is allowed.
+        code, out, err = run(["info", "--kokkos-num-threads=1"],
+                             dict(env, OMP_NUM_THREADS=str(hardware * 2)))
+        expect(code == 0, "twice the hardware threads in OMP_NUM_THREADS are fine", code, err)
+        code, out, err = run(["run", cfg, "--quiet", f"--kokkos-num-threads={hardware * 2}",
+                              "--output-dir", os.path.join(tmp, "ok")], env)
+        expect(code == 0, "twice the hardware threads run", code, err)
+
+
 if __name__ == "__main__":
     globals()["test_" + sys.argv[1]]()
     print("ok:", sys.argv[1])
