@@ -161,6 +161,26 @@ def test_thread_count_limit():
         expect(code == 0, "twice the hardware threads run", code, err)
 
 
+def test_set_items_limit():
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = small_config(tmp)
+        code, out, err = run(["validate", cfg, "--set"] + ["repetitions=2"] * 1001)
+        expect(code == 2, "1001 --set items exit 2", code, err)
+        one_sentence(err, "--set[1001]:1:1:", "the limit is 1000")
+        # The cost of the items that are allowed grows linearly: 1000 items (a few thousand
+        # YAML nodes) within a few MB of 10 items (it was 65 MB more, 2000 items 255 MB).
+        peak = []
+        for n in (10, 1000):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+            code, out, err = run(["validate", cfg, "--set"] +
+                                 [f"cases.0.n={8 + i % 5}" if i % 2 else f"repetitions={1 + i % 3}"
+                                  for i in range(n)])
+            expect(code == 0, f"{n} --set items validate", code, err)
+            peak.append(max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
+        expect(peak[1] - peak[0] < 16 * 1024, f"1000 items need little more memory than 10 "
+               f"(peak {peak[0]} KB, then {peak[1]} KB)")
+
+
 if __name__ == "__main__":
     globals()["test_" + sys.argv[1]]()
     print("ok:", sys.argv[1])
