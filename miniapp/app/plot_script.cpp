@@ -124,9 +124,9 @@ int run_plot_script(const std::string& script, const std::vector<std::string>& a
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_addopen(&actions, 2, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   }
-  // A stop signal (SIGTERM, SIGINT, ...) while the script runs is passed on to it (below), so
+  // A stop signal (SIGTERM, SIGINT, ...) while the script runs is passed on to it (wait_for), so
   // that no script outlives this process and the scratch files go with it.
-  install_stop_handlers();
+  const ScopedStopHandlers stop_handlers;
   pid_t pid = 0;
   const int err = ::posix_spawn(&pid, cargv[0], &actions, nullptr, cargv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);

@@ -28,14 +28,23 @@ extern "C" void on_signal(int sig) {
   if (auto hook = g_stop_hook.load())
     hook();
 }
+
+// SIGHUP: the terminal or the ssh session went away.
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
 } // namespace
 
 void install_stop_handlers() {
-  std::signal(SIGINT, on_signal);
-  std::signal(SIGTERM, on_signal);
-  std::signal(SIGHUP, on_signal); // the terminal or the ssh session went away
-  std::signal(SIGQUIT, on_signal);
-  std::signal(SIGPIPE, on_signal);
+  for (const int sig : kStopSignals)
+    std::signal(sig, on_signal);
+}
+
+ScopedStopHandlers::ScopedStopHandlers() {
+  for (const int sig : kStopSignals)
+    saved_.emplace_back(sig, std::signal(sig, on_signal));
+}
+ScopedStopHandlers::~ScopedStopHandlers() {
+  for (const auto& [sig, handler] : saved_)
+    std::signal(sig, handler);
 }
 void set_stop_hook(void (*hook)()) {
   g_stop_hook.store(hook);

@@ -4,6 +4,7 @@
 #include "core/result.hpp"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace miniapp {
@@ -18,6 +19,18 @@ struct CeilingProvider {
 // to stop after the current repetition; a second SIGINT/SIGTERM/SIGHUP/SIGQUIT ends the process
 // at once.
 void install_stop_handlers();
+// The stop handlers for a scope, the ones before put back at its end: for a command that only
+// waits for a child process (the plot script), whose SIGPIPE must stay fatal after it.
+class ScopedStopHandlers {
+public:
+  ScopedStopHandlers();
+  ~ScopedStopHandlers();
+  ScopedStopHandlers(const ScopedStopHandlers&) = delete;
+  ScopedStopHandlers& operator=(const ScopedStopHandlers&) = delete;
+
+private:
+  std::vector<std::pair<int, void (*)(int)>> saved_;
+};
 // Called (async-signal-safe code only) on the first stop signal, before the run may be killed
 // (MPI_Abort sends SIGTERM, then SIGKILL): the results writer records its interrupted state.
 void set_stop_hook(void (*hook)());
