@@ -333,20 +333,32 @@ int main(int argc, char** argv) {
   if (!*run && !*validate && MpiEnv::launcher_rank() != 0)
     return kOk;
 
+  const std::string command = app.get_subcommands().front()->get_name();
   // These need neither MPI nor Kokkos.
-  if (*compare)
-    return cmd_compare(compare_args);
-  if (*plot)
-    return cmd_plot(plot_args);
-  if (*report)
-    return cmd_report(report_args);
-  if (*list)
-    return cmd_list(list_args);
-  if (*db)
-    return cmd_db(db_args);
-  if (*history)
-    return cmd_history(history_args);
+  const int quick = run_command(command, [&] {
+    if (*compare)
+      return cmd_compare(compare_args);
+    if (*plot)
+      return cmd_plot(plot_args);
+    if (*report)
+      return cmd_report(report_args);
+    if (*list)
+      return cmd_list(list_args);
+    if (*db)
+      return cmd_db(db_args);
+    if (*history)
+      return cmd_history(history_args);
+    return -1;
+  });
+  if (quick >= 0)
+    return quick;
 
+  // Before MPI and Kokkos start: an impossible thread count crashes inside Kokkos::initialize.
+  if (const std::string problem = thread_count_problem(args.kokkos); !problem.empty()) {
+    if (MpiEnv::launcher_rank() == 0) // one sentence, not one per rank
+      std::cerr << "miniapp: " << problem << "\n";
+    return kConfigError;
+  }
   // MPI only where ranks work together, and only when a launcher started them: a singleton
   // MPI_Init costs a daemon and, without ssh/rsh, a page of errors (parallel/mpi_env.hpp).
   MpiEnv mpi(argc, argv, (*run || *validate) && MpiEnv::launched_by_mpi());
@@ -354,15 +366,20 @@ int main(int argc, char** argv) {
   for (const auto& flag : parallel::device_mapping_flags(mpi, kokkos_args))
     kokkos_args.push_back(flag);
   KokkosSession kokkos(kokkos_args);
-  if (*run)
-    return cmd_run(run_args, mpi);
-  if (*validate)
-    return cmd_validate(validate_args, mpi);
-  if (*jobscript)
-    return cmd_jobscript(job_args, mpi);
-  if (*info)
-    return cmd_info(mpi);
-  if (*describe)
-    return cmd_describe(rows, cols, tile, describe_backend, color);
-  return kConfigError;
+  return run_command(
+      command,
+      [&] {
+        if (*run)
+          return cmd_run(run_args, mpi);
+        if (*validate)
+          return cmd_validate(validate_args, mpi);
+        if (*jobscript)
+          return cmd_jobscript(job_args, mpi);
+        if (*info)
+          return cmd_info(mpi);
+        if (*describe)
+          return cmd_describe(rows, cols, tile, describe_backend, color);
+        return int(kConfigError);
+      },
+      &mpi);
 }

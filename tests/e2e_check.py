@@ -4,7 +4,8 @@
   example   run a worked example; its printed numbers must appear (exit 0, every row valid)
   results   results.csv / results.json parse with plain readers and hold every metadata field;
             a second run into the same directory is refused and leaves the files untouched
-  interrupt SIGTERM in the middle of a sweep: completed rows intact, JSON parses, run incomplete
+  interrupt SIGTERM (or --signal: SIGHUP, SIGQUIT) in the middle of a sweep: completed rows
+            intact, JSON parses, run incomplete
   invalid   a run whose validation fails exits 4 and marks the row invalid
   full_disk a run on a full disk (a small tmpfs; needs root) exits 3 naming the disk, leaves
             results.json parseable with status "failed" and no temporary files; a disk full from
@@ -174,7 +175,7 @@ def cmd_interrupt(a):
         time.sleep(0.02)
     if proc.poll() is not None:
         fail(f"the run ended (exit {proc.returncode}) before it could be interrupted")
-    proc.send_signal(signal.SIGTERM)
+    proc.send_signal(getattr(signal, a.signal))
     out, err = proc.communicate(timeout=300)
     print(out)
     print(err)
@@ -337,7 +338,9 @@ def main():
             s.add_argument("--rows", type=int, default=1, help="result rows of the run, all valid")
         if name == "interrupt":
             s.add_argument("--after", type=int, default=2,
-                           help="send SIGTERM once this many cases are complete")
+                           help="send the signal once this many cases are complete")
+            s.add_argument("--signal", default="SIGTERM",
+                           help="SIGTERM, SIGINT, SIGHUP (a closed terminal) or SIGQUIT")
         if name == "invalid":
             s.add_argument("--set", action="append", default=[])
     a = p.parse_args()

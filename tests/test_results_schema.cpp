@@ -156,6 +156,20 @@ Plan plan_for(const std::vector<Case>& cases) {
   return p;
 }
 
+// A base that names a directory which always exists (here a path cut short at a NUL, as a
+// config could once give it) gives up after a bounded number of names instead of spinning.
+TEST(RunDirectory, RetriesAreBounded) {
+  const TempDir tmp;
+  const std::string base = tmp.path + "/x" + std::string(1, '\0') + "y";
+  try {
+    create_run_directory(base, "run", "");
+    FAIL() << "a run directory was created under a cut path";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("cannot create a new run directory: ", 0), 0u)
+        << e.what();
+  }
+}
+
 // results.json and results.csv of a run directory written by ResultsWriter.
 struct Written {
   json doc;

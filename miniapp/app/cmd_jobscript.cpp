@@ -29,7 +29,16 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string absolute(const std::string& p) {
-  return p.empty() ? p : fs::absolute(fs::path(p)).lexically_normal().string();
+  if (p.empty())
+    return p;
+  std::error_code ec; // a relative path in a working directory that was removed
+  const fs::path abs = fs::absolute(fs::path(p), ec);
+  if (ec)
+    throw config::ConfigError("'" + p +
+                              "' is relative and the working directory cannot be "
+                              "found (" +
+                              ec.message() + "); give an absolute path");
+  return abs.lexically_normal().string();
 }
 
 std::string this_program() {

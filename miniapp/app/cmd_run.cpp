@@ -5,6 +5,7 @@
 #include "app/run_extras.hpp"
 
 #include "config/config.hpp"
+#include "config/yaml_strict.hpp"
 #include "parallel/fault.hpp"
 #include "plan/grid.hpp"
 #ifdef MINIAPP_HAVE_MPI
@@ -15,6 +16,7 @@
 #include "report/metadata.hpp"
 #include "report/results_writer.hpp"
 #include "core/backends.hpp"
+#include "core/environment.hpp"
 #include "run/ceilings.hpp"
 #include "core/device_info.hpp"
 #include "core/host_isa.hpp"
@@ -47,6 +49,22 @@ config::ExperimentConfig read_config(const RunArgs& args, const MpiEnv& mpi) {
   if (packet[0] == 'E')
     throw config::ConfigError(packet.substr(1));
   return config::parse_config(args.config, packet.substr(1), args.overrides);
+}
+// The run directory's name takes --output-dir and SLURM_JOB_ID as they are (the config's parts
+// are checked by its loader), and results.json records it: text that is not UTF-8 could not be
+// written there, and a job id is one name, never a path. Refused before any work.
+void check_run_directory_inputs(const RunArgs& args) {
+  if (!config::first_invalid_utf8(args.output_dir).is_null())
+    throw config::ConfigError("miniapp: --output-dir '" + utf8_clean(args.output_dir) +
+                              "' is not valid UTF-8 (results.json records the run directory); "
+                              "name the directory in UTF-8");
+  const char* job = env::value("SLURM_JOB_ID");
+  const std::string id = job ? job : "";
+  if (id.find_first_not_of("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_.+-") !=
+      std::string::npos)
+    throw config::ConfigError("miniapp: SLURM_JOB_ID '" + utf8_clean(id) +
+                              "' is not a job id (letters, digits, '_', '.', '+', '-'); it "
+                              "becomes part of the run directory's name");
 }
 } // namespace
 
@@ -207,6 +225,7 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
   std::string msg;
   RunExtras extras; // --references, --db
   try {
+    check_run_directory_inputs(args);
     plan = load_plan(args, mpi);
     fault = parallel::FaultInjection::from_environment(mpi.rank());
     fault.trigger("config");
@@ -228,6 +247,8 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
   }
   if (const Outcome o = agree_phase(mpi, "config", code, msg); o.code)
     return o.code;
+  if (const int differ = agree_on_experiment(mpi, plan))
+    return differ;
 
   install_stop_handlers();
   MeasuredCeilings ceilings(plan.backend);

@@ -9,6 +9,7 @@
 #include "report/metadata.hpp"
 #include "run/exit_code.hpp"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -102,6 +103,20 @@ struct ListArgs {
   bool names = false;       // bare names, one per line (shell completion)
 };
 const std::vector<std::string>& list_sections();
+
+// Every command runs through this (main.cpp): an exception its own handlers did not take becomes
+// one sentence on stderr, "miniapp COMMAND: ...", and an exit code: 2 for a config error, 3 for
+// a file system error (std::filesystem), running out of memory or any other runtime error. Never
+// std::terminate's abort. With several `ranks`, which may wait for this one in a collective,
+// every rank is ended with that code (Communicator::abort_all) rather than left to hang.
+int run_command(const std::string& command, const std::function<int()>& body,
+                const Communicator* ranks = nullptr);
+// Thrown when a stop signal ends a command while a child process of it ran (the plot script):
+// not a std::exception, so no command's own handler takes it; its unwinding removes the command's
+// temporary files, and run_command then says so and returns 3, as an interrupted run does.
+struct StopSignal {
+  int signal;
+};
 
 int cmd_run(const RunArgs& args, const MpiEnv& mpi);
 int cmd_validate(const RunArgs& args, const MpiEnv& mpi);

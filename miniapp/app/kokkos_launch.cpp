@@ -1,13 +1,19 @@
 #include "app/kokkos_launch.hpp"
 
 #include "core/compat.hpp"
+#include "config/limits.hpp"
 #include "config/yaml_strict.hpp"
+#include "core/environment.hpp"
+#include "report/metadata.hpp"
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <sstream>
+#include <thread>
 #include <unistd.h>
 
 namespace miniapp {
@@ -66,6 +72,46 @@ bool kokkos_initialize_args(const std::vector<std::string>& program_and_flags,
     std::cerr << program << ": " << e.what() << "\n";
     return false;
   }
+}
+
+std::string thread_count_problem(const std::vector<std::string>& program_and_flags) {
+  const std::uint64_t hardware = std::max(1u, std::thread::hardware_concurrency());
+  const std::uint64_t limit = hardware * config::limits::kMaxThreadsPerHardwareThread;
+  const auto too_many = [&](const std::string& where, const std::string& value) {
+    return where + " asks for " + value + " threads per rank; this machine has " +
+           std::to_string(hardware) + " hardware threads and the limit is " +
+           std::to_string(config::limits::kMaxThreadsPerHardwareThread) + " per hardware thread (" +
+           std::to_string(limit) + "; see docs/config.md)";
+  };
+  // Digits only, compared as text beyond 18 of them: no value can overflow the check.
+  const auto exceeds = [&](const std::string& digits) {
+    return digits.size() > 18 || std::stoull(digits) > limit;
+  };
+  // kokkos_initialize_args checked these first: at most six digits.
+  for (const auto& arg : program_and_flags)
+    for (const char* flag : {"--kokkos-num-threads=", "--kokkos-threads="})
+      if (arg.rfind(flag, 0) == 0) {
+        const std::string value = arg.substr(std::string(flag).size());
+        if (exceeds(value))
+          return too_many(arg, value);
+      }
+  // Checked even beside the flag: Kokkos 3.4 and libgomp read both and crash on a huge value.
+  for (const char* var : {"KOKKOS_NUM_THREADS", "OMP_NUM_THREADS"}) {
+    const char* set = env::value(var);
+    if (!set || !*set)
+      continue;
+    // OMP_NUM_THREADS may list a count per nesting level ("8,2"); each is checked.
+    std::stringstream list(set);
+    for (std::string entry; std::getline(list, entry, ',');) {
+      if (entry.empty() || entry.find_first_not_of("0123456789") != std::string::npos)
+        return std::string(var) + "='" + utf8_clean(set) +
+               "' is not a thread count (a positive integer, or for OMP_NUM_THREADS a "
+               "comma-separated list of them)";
+      if (exceeds(entry))
+        return too_many(std::string(var) + "=" + set, entry);
+    }
+  }
+  return "";
 }
 
 void apply_thread_binding_policy() {

@@ -24,6 +24,12 @@ std::vector<std::string> translate_kokkos_flags(const std::vector<std::string>& 
 bool kokkos_initialize_args(const std::vector<std::string>& program_and_flags,
                             const std::string& program, std::vector<std::string>& out);
 
+// The thread counts Kokkos and OpenMP are given (--kokkos-num-threads or --kokkos-threads among
+// program_and_flags, KOKKOS_NUM_THREADS, every entry of OMP_NUM_THREADS) checked against
+// config::limits::kMaxThreadsPerHardwareThread times this machine's hardware threads, before
+// Kokkos starts them. "" when they fit, else one sentence (the caller exits 2).
+std::string thread_count_problem(const std::vector<std::string>& program_and_flags);
+
 // Kokkos' recommended OpenMP placement (OMP_PROC_BIND=spread, OMP_PLACES=threads) unless the
 // user or the job script chose one. Without it Kokkos 3.4 leaves threads unbound (and says so
 // on stdout), which measured the same host kernel 3x slower in miniapp-bench than in `run`.

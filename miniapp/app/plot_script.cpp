@@ -1,12 +1,15 @@
 #include "app/plot_script.hpp"
+#include "app/commands.hpp"
 #include "core/environment.hpp"
 
 #include "report/results_writer.hpp"
 #include "report/run_json.hpp"
+#include "run/runner.hpp"
 
 #include <algorithm>
 #include <cerrno>
 #include <climits>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
@@ -63,6 +66,28 @@ struct ScratchDir {
   ScratchDir& operator=(const ScratchDir&) = delete;
 };
 
+// Waits for the child; on a stop signal passes it on, waits for the child to end (a few seconds,
+// then SIGKILL) and throws StopSignal, whose unwinding removes the scratch directory.
+void wait_for(pid_t pid, int& status) {
+  constexpr int kPollMs = 20, kGraceMs = 5000;
+  int forwarded = 0, waited_ms = 0;
+  for (;;) {
+    const pid_t r = ::waitpid(pid, &status, forwarded && waited_ms >= kGraceMs ? 0 : WNOHANG);
+    if (r == pid || (r < 0 && errno != EINTR))
+      break;
+    if (stop_requested() && !forwarded) {
+      forwarded = stop_signal() ? stop_signal() : SIGTERM;
+      ::kill(pid, forwarded);
+    }
+    if (forwarded && waited_ms >= kGraceMs)
+      ::kill(pid, SIGKILL);
+    ::usleep(kPollMs * 1000);
+    waited_ms += forwarded ? kPollMs : 0;
+  }
+  if (forwarded)
+    throw StopSignal{forwarded};
+}
+
 } // namespace
 
 // Installed: <prefix>/bin/miniapp-plot beside <prefix>/bin/miniapp. Built: the source tree's copy.
@@ -99,6 +124,9 @@ int run_plot_script(const std::string& script, const std::vector<std::string>& a
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_addopen(&actions, 2, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   }
+  // A stop signal (SIGTERM, SIGINT, ...) while the script runs is passed on to it (wait_for), so
+  // that no script outlives this process and the scratch files go with it.
+  const ScopedStopHandlers stop_handlers;
   pid_t pid = 0;
   const int err = ::posix_spawn(&pid, cargv[0], &actions, nullptr, cargv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
@@ -107,8 +135,7 @@ int run_plot_script(const std::string& script, const std::vector<std::string>& a
     return -1;
   }
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  wait_for(pid, status);
   if (!WIFEXITED(status)) {
     why = script + " was killed by signal " + std::to_string(WTERMSIG(status));
     return -1;

@@ -16,7 +16,9 @@ std::string find_plot_script();
 // was initialised by main and must be finalised. With `log`, the script's stdout (the names of
 // the files it wrote) is dropped and its stderr written to that file, whose first line is `why`
 // when the script fails; without, both are this process's. Returns the script's exit status, or
-// -1 with `why` when it could not start or was killed.
+// -1 with `why` when it could not start or was killed. A stop signal to this process (SIGTERM,
+// SIGINT, SIGHUP, SIGQUIT) is passed on to the script, which is waited for; then StopSignal
+// (app/commands.hpp) is thrown.
 int run_plot_script(const std::string& script, const std::vector<std::string>& args,
                     const std::string& log, std::string& why);
 

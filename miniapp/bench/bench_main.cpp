@@ -323,6 +323,10 @@ int main(int argc, char** argv) {
   std::vector<std::string> kokkos_args;
   if (!kokkos_initialize_args(args.kokkos, "miniapp-bench", kokkos_args))
     return 2;
+  if (const std::string problem = thread_count_problem(args.kokkos); !problem.empty()) {
+    std::cerr << "miniapp-bench: " << problem << "\n";
+    return 2;
+  }
   apply_thread_binding_policy();
   KokkosSession kokkos(kokkos_args);
   const std::string backend = resolve_backend(opt.backend.empty() ? "auto" : opt.backend);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 
 namespace miniapp::config {
 
@@ -62,11 +63,40 @@ YAML::Node copy_with(Source& src, const YAML::Node& container, const YAML::Node&
   return copy;
 }
 
+// Replaces one entry of a container an override made (never one of the document's, which an
+// alias may share): a map's key keeps its node, a list its order.
+void replace_entry(YAML::Node& container, const YAML::Node& key, std::int64_t index,
+                   const YAML::Node& child) {
+  if (container.IsSequence()) {
+    const YAML::Node& entries = container; // const access: looks up, never inserts
+    std::vector<YAML::Node> after;
+    for (std::size_t i = entries.size(); i-- > std::size_t(index) + 1;) {
+      after.push_back(entries[i]);
+      container.remove(i);
+    }
+    container.remove(std::size_t(index));
+    container.push_back(child);
+    for (std::size_t i = after.size(); i-- > 0;)
+      container.push_back(after[i]);
+    return;
+  }
+  container.remove(key); // by identity, when the key is there
+  container.force_insert(key, child);
+}
+
+// The maps and lists the overrides copied, by their path ("" the root, "cases.0" a case): no
+// alias shares them, so later overrides change them in place. Copying each container on the path
+// again for every --set made n items cost n^2 time and memory (each copy holds yaml-cpp's node
+// set of the whole document).
+using OwnedContainers = std::map<std::string, YAML::Node>;
+
 // key.path=value: descend maps (and list indices), then set the parsed value. Every map and list
-// on the path is copied rather than changed in place: one reached through a YAML alias is shared
-// with the alias's other uses, and a --set must change only the place it names. Every node the
-// override brings or creates is placed at its column of the --set text for messages.
-void apply_override(Source& src, YAML::Node& root, const std::string& spec, int index) {
+// of the document on the path is copied rather than changed in place: one reached through a YAML
+// alias is shared with the alias's other uses, and a --set must change only the place it names.
+// Every node the override brings or creates is placed at its column of the --set text for
+// messages.
+void apply_override(Source& src, YAML::Node& root, const std::string& spec, int index,
+                    OwnedContainers& owned) {
   const std::string label = "--set[" + std::to_string(index) + "] '" + spec + "'";
   const auto fail_at = [&](size_t col, const std::string& msg) -> void {
     throw ConfigError(label + ":1:" + std::to_string(col) + ": " + msg);
@@ -115,14 +145,18 @@ void apply_override(Source& src, YAML::Node& root, const std::string& spec, int 
     YAML::Node container;
     YAML::Node key;          // maps: the key (a new node when the path creates it)
     std::int64_t index = -1; // lists: the index
+    std::string where;       // the container's path, indices in plain decimal
   };
   std::vector<Step> steps;
   YAML::Node cur = root;
+  std::string where;
   for (size_t i = 0; i < parts.size(); ++i) {
     const Part& p = parts[i];
     const bool last = i + 1 == parts.size();
     const std::string prefix = path.substr(0, p.col - 1);
     const YAML::Node lookup = cur; // const access does not insert
+    const std::string container_path = where;
+    where += (where.empty() ? "" : ".");
     if (cur.IsSequence()) {
       // Digits only (leading zeros allowed); nine at most, so the value cannot overflow.
       std::int64_t idx = -1;
@@ -134,7 +168,8 @@ void apply_override(Source& src, YAML::Node& root, const std::string& spec, int 
                            prefix.substr(0, prefix.size() - 1) + "' (it has " +
                            std::to_string(cur.size()) + " entries: 0 to " +
                            std::to_string(cur.size() - 1) + ")");
-      steps.push_back({cur, YAML::Node(), idx});
+      steps.push_back({cur, YAML::Node(), idx, container_path});
+      where += std::to_string(idx);
       if (!last)
         cur.reset(lookup[std::size_t(idx)]);
       continue;
@@ -153,7 +188,8 @@ void apply_override(Source& src, YAML::Node& root, const std::string& spec, int 
     if (!existed) {
       src.add_override_node(key, label, int(p.col));
     }
-    steps.push_back({cur, key, -1});
+    steps.push_back({cur, key, -1, container_path});
+    where += p.name;
     if (!last) {
       if (existed) {
         cur.reset(lookup[p.name]);
@@ -163,11 +199,20 @@ void apply_override(Source& src, YAML::Node& root, const std::string& spec, int 
       }
     }
   }
-  // Up: each container on the path copied with its entry replaced, the root last.
+  // Up: each container on the path copied with its entry replaced, the root last; or, at the
+  // first one an earlier override copied, that one changed in place (those above hold it already).
   // (reset, not '=': assigning to a YAML::Node rewrites the node it refers to, here `parsed`.)
   YAML::Node child = parsed;
-  for (size_t i = steps.size(); i-- > 0;)
-    child.reset(copy_with(src, steps[i].container, steps[i].key, steps[i].index, child));
+  for (size_t i = steps.size(); i-- > 0;) {
+    Step& step = steps[i];
+    const auto mine = owned.find(step.where);
+    if (mine != owned.end() && mine->second.is(step.container)) {
+      replace_entry(step.container, step.key, step.index, child);
+      return;
+    }
+    child.reset(copy_with(src, step.container, step.key, step.index, child));
+    owned[step.where].reset(child);
+  }
   root.reset(child);
 }
 
@@ -406,8 +451,13 @@ ExperimentConfig parse_config(const std::string& label, const std::string& text,
   try {
     YAML::Node root = load_document(src, text);
     require_map(src, root, "the config");
+    if (overrides.size() > std::size_t(limits::kMaxOverrides))
+      throw ConfigError("--set[" + std::to_string(limits::kMaxOverrides + 1) + "]:1:1: " +
+                        std::to_string(overrides.size()) + " --set items; the limit is " +
+                        std::to_string(limits::kMaxOverrides) + " (see docs/config.md)");
+    OwnedContainers owned;
     for (size_t i = 0; i < overrides.size(); ++i)
-      apply_override(src, root, overrides[i], int(i + 1));
+      apply_override(src, root, overrides[i], int(i + 1), owned);
     read_experiment(src, root, cfg);
   } catch (const YAML::Exception& e) {
     // A safety net: yaml-cpp errors not caught above still name a position, never abort.

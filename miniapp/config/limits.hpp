@@ -22,6 +22,16 @@ constexpr std::uint64_t kMaxCases = 100000;
 // `miniapp describe`: elements of the printed index map (rows x cols), and a tile side.
 constexpr std::uint64_t kMaxDescribeElements = 1u << 20;
 constexpr int kMaxTileSide = 1024;
+// --set items on one command line. Each is applied on its own (parsed, placed for messages), so
+// their number bounds the loader's work and memory.
+constexpr int kMaxOverrides = 1000;
+// Threads per rank (--kokkos-num-threads, KOKKOS_NUM_THREADS or OMP_NUM_THREADS) as a multiple of
+// the hardware threads the machine has: oversubscribing a little is an experiment, tens of
+// thousands of threads crash the OpenMP runtime inside Kokkos::initialize.
+constexpr int kMaxThreadsPerHardwareThread = 8;
+// Run directories <name>-<UTC second>, -2, -3, ... tried before `run` gives up (exit 3, a resource
+// error, not a config one): a bound on the retry loop, far above runs started in one second.
+constexpr int kMaxRunDirectoryTries = 1000;
 // YAML documents yaml-cpp is asked for: a config holds one; a second one is an error, and a third
 // that starts where the second did shows that the parser is stuck (a syntax error).
 constexpr int kMaxDocumentsRead = 3;

@@ -281,6 +281,10 @@ void check_node(Walk& w, const YAML::Node& node) {
   if (node.IsScalar() && node.Scalar().size() > limits::kMaxStringBytes)
     src.fail(node, "a value of " + std::to_string(node.Scalar().size()) + " bytes; the limit is " +
                        std::to_string(limits::kMaxStringBytes) + " (see docs/config.md)");
+  // A NUL ("\0", or the byte itself) would cut the value short wherever it becomes a C string:
+  // a path, a shell word, an environment variable.
+  if (node.IsScalar() && node.Scalar().find('\0') != std::string::npos)
+    src.fail(node, "the value holds a NUL byte ('\\0'); no name, path or text may contain one");
   if (!node.IsMap() && !node.IsSequence())
     return;
   w.path.push_back(node);

@@ -1,6 +1,7 @@
 #include "report/results_writer.hpp"
 #include "core/environment.hpp"
 
+#include "config/limits.hpp"
 #include "report/metadata.hpp"
 #include "report/result_fields.hpp"
 #include "run/runner.hpp"
@@ -31,6 +32,12 @@ std::string csv_escape(const std::string& s) {
 }
 
 namespace {
+
+// The JSON text of doc; a byte that is not UTF-8 (from a host or device name, say) becomes U+FFFD
+// rather than an exception that would lose the results.
+std::string dump_utf8(const nlohmann::json& doc) {
+  return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+}
 
 // Room left after each results.json for writing the final status in place (see the header).
 constexpr std::size_t kFinalReserve = 256;
@@ -95,7 +102,11 @@ std::string create_run_directory(const std::string& base, const std::string& nam
   std::string dir = base + "/" + name + "-" + stamp;
   if (const char* job = env::value("SLURM_JOB_ID"))
     dir += std::string("-job") + job;
-  for (int i = 1;; ++i) {
+  // Bounded, and a stop request ends it: a retry loop must never outlive the user's patience.
+  for (int i = 1; i <= config::limits::kMaxRunDirectoryTries; ++i) {
+    if (stop_requested())
+      throw std::runtime_error("interrupted while creating a run directory under " + base +
+                               " (resource: output directory)");
     const std::string candidate = i == 1 ? dir : dir + "-" + std::to_string(i);
     if (::mkdir(candidate.c_str(), 0755) == 0)
       return candidate;
@@ -103,6 +114,10 @@ std::string create_run_directory(const std::string& base, const std::string& nam
       throw std::runtime_error("cannot create " + candidate + ": " + std::strerror(errno) +
                                " (resource: output directory)");
   }
+  throw std::runtime_error("cannot create a new run directory: " + dir +
+                           " and its suffixes -2 to -" +
+                           std::to_string(config::limits::kMaxRunDirectoryTries) +
+                           " all exist (resource: output directory)");
 }
 
 ResultsWriter::ResultsWriter(std::string dir, const Plan& plan, nlohmann::json metadata)
@@ -173,10 +188,10 @@ void ResultsWriter::write_final_in_place(RunStatus status, const std::string& er
     doc["complete"] = false;
     doc["status"] = to_string(status);
     doc["error"] = error.substr(0, 160);
-    std::string text = doc.dump(2) + "\n";
+    std::string text = dump_utf8(doc) + "\n";
     if (text.size() > on_disk_size_) {
       doc.erase("error");
-      text = doc.dump(2) + "\n";
+      text = dump_utf8(doc) + "\n";
     }
     if (text.size() > on_disk_size_)
       return;
@@ -236,7 +251,7 @@ void ResultsWriter::write_files(bool complete) {
       before_write(doc);
 
     // Spare whitespace after the document: room for the final status written in place.
-    const std::string text = doc.dump(2) + "\n" + std::string(kFinalReserve, ' ');
+    const std::string text = dump_utf8(doc) + "\n" + std::string(kFinalReserve, ' ');
     const std::string path = dir_ + "/results.json";
     write_file_atomically(path, text);
     on_disk_ = doc;

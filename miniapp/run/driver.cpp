@@ -3,6 +3,8 @@
 #include "core/compat.hpp"
 #include "kernels/executor.hpp"
 #include "run/autotune.hpp"
+#include "run/exit_code.hpp"
+#include "plan/config_hash.hpp"
 #include "core/device_info.hpp"
 #include "core/timing.hpp"
 #ifdef MINIAPP_HAVE_MPI
@@ -47,6 +49,21 @@ Outcome agree_phase(const Communicator& comm, const char* phase, int code,
                 << comm.size() << " ranks stop with exit code " << o.code << std::endl;
   }
   return o;
+}
+
+int agree_on_experiment(const Communicator& comm, const Plan& plan) {
+  if (comm.size() == 1)
+    return kOk;
+  const std::string mine = config_hash(plan);
+  const std::string root = comm.broadcast(mine);
+  const std::string why = "miniapp: rank " + std::to_string(comm.rank()) +
+                          "'s config and --set items expand to another experiment (config hash " +
+                          mine + ") than rank 0's (" + root +
+                          "); start every rank with the same arguments";
+  const Outcome o = comm.agree(mine == root ? kOk : kConfigError, mine == root ? "" : why);
+  if (o.code && comm.rank() == 0)
+    std::cerr << o.message << std::endl;
+  return o.code;
 }
 
 namespace {

@@ -1,0 +1,42 @@
+#include "app/commands.hpp"
+
+#include "config/value.hpp"
+
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <new>
+
+namespace miniapp {
+
+int run_command(const std::string& command, const std::function<int()>& body,
+                const Communicator* ranks) {
+  int code = kRuntimeError;
+  std::string message;
+  try {
+    return body();
+  } catch (const StopSignal& s) {
+    message = "interrupted by signal " + std::to_string(s.signal) + " (" + strsignal(s.signal) +
+              "); the child process was stopped and temporary files removed";
+  } catch (const config::ConfigError& e) {
+    code = kConfigError;
+    message = e.what();
+  } catch (const std::filesystem::filesystem_error& e) {
+    // what() repeats the paths in its own format; the parts, said once, read better.
+    std::string paths = e.path1().string();
+    if (!e.path2().empty())
+      paths += ", " + e.path2().string();
+    message = (paths.empty() ? "" : paths + ": ") + e.code().message() + " (resource: file system)";
+  } catch (const std::bad_alloc&) {
+    message = "out of memory (resource: host memory)";
+  } catch (const std::exception& e) {
+    message = e.what();
+  }
+  // The other ranks may wait in a collective for this one: end them all rather than hang.
+  if (ranks && ranks->size() > 1)
+    ranks->abort_all(code, command + ": " + message);
+  std::cerr << "miniapp " << command << ": " << message << std::endl;
+  return code;
+}
+
+} // namespace miniapp
