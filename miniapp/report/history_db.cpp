@@ -325,7 +325,10 @@ void Database::close() {
 // then keeps what it read only when no writer changed the file meanwhile. A database a writer has
 // open is read through the writer's -wal and -shm files, with SQLite's locks.
 void Database::open_for_reading(bool may_be_immutable) {
-  if (!is_file(path_))
+  struct stat st {};
+  if (::stat(path_.c_str(), &st) != 0 && errno != ENOENT)
+    throw DbError(path_ + ": cannot open the history database: " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode))
     throw DbError(path_ + ": no such history database (miniapp db import --db " + path_ +
                   " RUN... makes one)");
   for (int attempt = 0;; ++attempt) {
