@@ -11,9 +11,13 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
+#include <exception>
 #include <iostream>
+#include <new>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -49,9 +53,63 @@ std::string command_line(const std::vector<std::string>& args) {
   return out;
 }
 
+// Running out of host memory is a resource error (exit 3), whatever the command was doing. The
+// commands catch std::exception to report bad input (exit 2), and std::bad_alloc is one; so
+// operator new notes each failure here (then throws as it would), and main() turns a command's
+// exit 2 after one into 3. A failure nothing can catch (std::bad_alloc thrown while unwinding
+// another, e.g. by a JSON document's destructor, or out of a noexcept function) reaches
+// std::terminate, which then exits 3 too instead of aborting.
+std::atomic<bool> out_of_memory{false};
+std::terminate_handler default_terminate = nullptr;
+
+constexpr char kOutOfMemory[] = "miniapp: out of host memory (resource: host memory)\n";
+
+void note_out_of_memory() {
+  out_of_memory = true;
+  throw std::bad_alloc();
+}
+
+[[noreturn]] void terminate_out_of_memory() {
+  bool bad_alloc = out_of_memory;
+  if (const std::exception_ptr e = std::current_exception()) {
+    try {
+      std::rethrow_exception(e);
+    } catch (const std::bad_alloc&) {
+      bad_alloc = true;
+    } catch (...) {
+    }
+  }
+  if (bad_alloc) {
+    // No allocation here: memory has run out.
+    [[maybe_unused]] const auto n = ::write(2, kOutOfMemory, sizeof kOutOfMemory - 1);
+    std::_Exit(miniapp::kRuntimeError);
+  }
+  if (default_terminate)
+    default_terminate(); // what it says of any other exception
+  std::abort();
+}
+
+int run_command_line(int argc, char** argv);
+
 } // namespace
 
 int main(int argc, char** argv) {
+  using namespace miniapp;
+  std::set_new_handler(note_out_of_memory);
+  default_terminate = std::set_terminate(terminate_out_of_memory);
+  try {
+    const int code = run_command_line(argc, argv);
+    if (code != kConfigError || !out_of_memory)
+      return code;
+  } catch (const std::bad_alloc&) {
+  }
+  std::cerr << kOutOfMemory;
+  return kRuntimeError;
+}
+
+namespace {
+
+int run_command_line(int argc, char** argv) {
   using namespace miniapp;
   const SplitArgs args = split_args(argc, argv);
 
@@ -228,7 +286,10 @@ int main(int argc, char** argv) {
   HistoryArgs history_args;
   auto* history = app.add_subcommand(
       "history", "A case's figure across the runs, machines and time of a history database");
-  history->add_option("--db", history_args.db, "The SQLite database file")->required();
+  history
+      ->add_option("--db", history_args.db,
+                   "The SQLite database file (opened read-only: nothing in it changes)")
+      ->required();
   history->add_option("--case", history_args.case_pattern,
                       "Glob over case ids, e.g. 'axpby/flat/float32/*'");
   history->add_option("--label", history_args.label, "Glob over run labels");
@@ -383,3 +444,5 @@ int main(int argc, char** argv) {
       },
       &mpi);
 }
+
+} // namespace

@@ -1,12 +1,14 @@
 // `miniapp compare` logic on synthetic runs whose ratios are known: the numbers, the noise marks,
 // the warnings (config hash, case parameters, validation, missing cases), loading from run
 // directories, results.json and results.csv, and the paper's Table 1 layout.
+#include "config/limits.hpp"
 #include "report/compare.hpp"
 #include "report/results_writer.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <sys/stat.h>
@@ -501,6 +503,43 @@ TEST(Compare, DeeplyNestedJsonIsRefusedNotACrash) {
   EXPECT_NO_THROW(load_run(dir));
   std::remove((dir + "/results.json").c_str());
   ::rmdir(dir.c_str());
+}
+
+TEST(Compare, ResultsFilesOverTheSizeLimitAreRefusedUnread) {
+  const std::string dir = temp_dir();
+  for (const char* name : {"/results.json", "/results.csv"}) {
+    const std::string path = dir + name;
+    // Sparse: one byte over the limit, costing no disk.
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fclose(f);
+    ASSERT_EQ(::truncate(path.c_str(), off_t(config::limits::kMaxResultsFileBytes + 1)), 0);
+    try {
+      load_run(path);
+      ADD_FAILURE() << path << " over the limit was read";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(path + ": larger than 256 MiB"), std::string::npos)
+          << e.what();
+    }
+    std::remove(path.c_str());
+  }
+  // The same limits for JSON text kept elsewhere (the history database).
+  EXPECT_THROW(parse_results_text(std::string(65, '[') + std::string(65, ']'), "db"),
+               std::runtime_error);
+  EXPECT_NO_THROW(parse_results_text(std::string(64, '[') + std::string(64, ']'), "db"));
+  ::rmdir(dir.c_str());
+}
+
+TEST(Compare, AValueOfTheWrongTypeNamesTheFile) {
+  nlohmann::json d = doc("openmp", "CPU X", "abc", {row("axpby", "flat", 64, 1e-3, 1e-3, 1e-3)});
+  d["complete"] = "yes";
+  try {
+    run_from_json(d, "run/results.json");
+    ADD_FAILURE() << "\"complete\": \"yes\" was read";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("run/results.json: \"complete\" is a string", 0), 0u)
+        << e.what();
+  }
 }
 
 TEST(Compare, PaperTable1) {

@@ -1,7 +1,9 @@
 // References (issue 17): the rule a row is judged by (tolerance boundary, first matching entry,
 // backend/device globs, percent of the ceiling, rows that measured nothing) and the history
 // database (schema version, idempotent import, integer/null fields of the next results schema,
-// select_runs round trip, a database newer than the program).
+// select_runs round trip, a database newer than the program) and what it refuses (issue 23:
+// schema versions out of range and other programs' databases, unchanged; JSON nested too deep;
+// rows sharing a case) and what reading leaves (the file as it was, no -wal or -shm).
 #include "report/history_db.hpp"
 #include "report/references.hpp"
 
@@ -9,7 +11,10 @@
 #include <sqlite3.h>
 
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace miniapp {
@@ -137,7 +142,7 @@ struct TempDb {
 
 TEST(HistoryDb, ImportIsIdempotentAndSelectRunsGivesTheRunBack) {
   TempDb tmp;
-  history::Database db(tmp.path);
+  history::Database db(tmp.path, history::Access::read_write);
   EXPECT_EQ(db.schema_version(), history::latest_schema_version());
   auto first = db.import_document(document("r1", "running"), "dir/r1");
   EXPECT_EQ(first.rows, 1);
@@ -166,22 +171,123 @@ TEST(HistoryDb, ImportIsIdempotentAndSelectRunsGivesTheRunBack) {
   EXPECT_THROW(history::add_condition(f, "colour=red"), std::invalid_argument);
 }
 
-TEST(HistoryDb, ANewerSchemaIsRefused) {
-  TempDb tmp;
-  { history::Database db(tmp.path); }
+void exec(const std::string& path, const std::string& sql) {
   sqlite3* raw = nullptr;
-  ASSERT_EQ(sqlite3_open(tmp.path.c_str(), &raw), SQLITE_OK);
-  const std::string sql =
-      "PRAGMA user_version=" + std::to_string(history::latest_schema_version() + 1);
-  ASSERT_EQ(sqlite3_exec(raw, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
+  EXPECT_EQ(sqlite3_exec(raw, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sql;
   sqlite3_close(raw);
+}
+
+// The file's bytes and modification time, and whether a -wal or -shm file is beside it.
+std::string file_state(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  struct stat st {};
+  ::stat(path.c_str(), &st);
+  return bytes.str() + "|" + std::to_string(st.st_mtim.tv_sec) + "." +
+         std::to_string(st.st_mtim.tv_nsec) + "|" +
+         std::to_string(::access((path + "-wal").c_str(), F_OK)) +
+         std::to_string(::access((path + "-shm").c_str(), F_OK));
+}
+
+// Opening as `access` throws InputError naming the file, containing `words`.
+void expect_refused(const std::string& path, history::Access access, const std::string& words) {
   try {
-    history::Database db(tmp.path);
-    FAIL() << "a newer schema was opened";
-  } catch (const history::DbError& e) {
-    EXPECT_NE(std::string(e.what()).find("is newer than this miniapp knows"), std::string::npos)
+    history::Database db(path, access);
+    ADD_FAILURE() << path << " was opened";
+  } catch (const history::InputError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind(path + ": ", 0), 0u) << what;
+    EXPECT_NE(what.find(words), std::string::npos) << what;
+  }
+}
+
+TEST(HistoryDb, SchemaVersionsOutOfRangeAreRefusedUnchanged) {
+  TempDb tmp;
+  { history::Database db(tmp.path, history::Access::read_write); }
+  // The rollback journal, so that a switch to WAL would show in the file.
+  exec(tmp.path, "PRAGMA journal_mode=DELETE");
+  for (const long long version : {-1LL, -2147483648LL, history::latest_schema_version() + 1LL}) {
+    exec(tmp.path, "PRAGMA user_version=" + std::to_string(version));
+    const std::string before = file_state(tmp.path);
+    const std::string words =
+        version > 0 ? "is newer than this miniapp knows" : "not a miniapp history database";
+    expect_refused(tmp.path, history::Access::read_only, words);
+    expect_refused(tmp.path, history::Access::read_write, words);
+    EXPECT_EQ(file_state(tmp.path), before) << "user_version " << version;
+  }
+}
+
+TEST(HistoryDb, AnotherProgramsDatabaseIsRefusedUnchanged) {
+  TempDb tmp;
+  exec(tmp.path, "CREATE TABLE contacts (name TEXT); INSERT INTO contacts VALUES ('ada')");
+  const std::string before = file_state(tmp.path);
+  expect_refused(tmp.path, history::Access::read_only, "another program's tables: contacts");
+  expect_refused(tmp.path, history::Access::read_write, "another program's tables: contacts");
+  EXPECT_EQ(file_state(tmp.path), before);
+  std::ofstream(tmp.path, std::ios::trunc) << "plain text, not a database";
+  expect_refused(tmp.path, history::Access::read_write, "not an SQLite database");
+}
+
+TEST(HistoryDb, ReadingLeavesTheFileAsItWas) {
+  TempDb tmp;
+  {
+    history::Database db(tmp.path, history::Access::read_write);
+    db.import_document(document("r1", "complete"), "dir/r1");
+  }
+  const std::string before = file_state(tmp.path);
+  {
+    history::Database db(tmp.path, history::Access::read_only);
+    EXPECT_EQ(db.history({}).size(), 1u);
+    EXPECT_EQ(history::select_runs(db, {}).size(), 1u);
+    EXPECT_THROW(db.import_document(document("r2", "complete"), "dir/r2"), history::DbError);
+  }
+  EXPECT_EQ(file_state(tmp.path), before);
+  TempDb missing;
+  missing.path += "-missing";
+  EXPECT_THROW(history::Database(missing.path, history::Access::read_only), history::DbError);
+  EXPECT_NE(::access(missing.path.c_str(), F_OK), 0) << "reading created the database";
+}
+
+TEST(HistoryDb, DeepJsonInTheDatabaseIsRefusedNotACrash) {
+  TempDb tmp;
+  history::Database db(tmp.path, history::Access::read_write);
+  db.import_document(document("r1", "complete"), "dir/r1");
+  exec(tmp.path, "UPDATE runs SET metadata_json = '{\"x\": " + std::string(100000, '[') +
+                     std::string(100000, ']') + "}'");
+  try {
+    history::select_runs(db, {});
+    ADD_FAILURE() << "metadata nested 100,000 deep was read";
+  } catch (const history::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("nested deeper than 64 levels"), std::string::npos)
         << e.what();
   }
+}
+
+TEST(HistoryDb, RowsSharingACaseAreRefusedAndTypeErrorsAreInputErrors) {
+  TempDb tmp;
+  history::Database db(tmp.path, history::Access::read_write);
+  nlohmann::json doc = document("r1", "complete");
+  doc["results"].push_back(doc["results"][0]);
+  EXPECT_THROW(db.import_document(doc, "dup.json"), history::InputError);
+  doc["results"][1]["case"] = 1;
+  EXPECT_EQ(db.import_document(doc, "two.json").rows, 2);
+  EXPECT_EQ(history::select_runs(db, {}).at(0).rows.size(), 2u);
+  doc["complete"] = "yes";
+  try {
+    db.import_document(doc, "yes.json");
+    ADD_FAILURE() << "\"complete\": \"yes\" was imported";
+  } catch (const history::InputError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("yes.json: \"complete\"", 0), 0u) << e.what();
+  }
+}
+
+TEST(HistoryDb, ANewerSchemaIsRefused) {
+  TempDb tmp;
+  { history::Database db(tmp.path, history::Access::read_write); }
+  exec(tmp.path, "PRAGMA user_version=" + std::to_string(history::latest_schema_version() + 1));
+  expect_refused(tmp.path, history::Access::read_write, "is newer than this miniapp knows");
 }
 
 } // namespace

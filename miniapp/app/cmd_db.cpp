@@ -9,7 +9,7 @@ namespace miniapp {
 
 int cmd_db(const DbArgs& args) {
   try {
-    history::Database db(args.db);
+    history::Database db(args.db, history::Access::read_write);
     std::vector<history::ImportResult> done;
     if (args.action == "rebuild") {
       done = db.rebuild(args.runs);

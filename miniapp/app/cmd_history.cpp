@@ -80,7 +80,7 @@ int plot_history(const HistoryArgs& args, const history::Filter& filter) {
   const std::string format = plot_format(args.plot);
   std::vector<compare::Run> runs;
   try {
-    history::Database db(args.db, true);
+    history::Database db(args.db, history::Access::read_only);
     runs = history::select_runs(db, filter);
   } catch (const std::exception& e) {
     std::cerr << "miniapp history: " << e.what() << "\n";
@@ -149,7 +149,7 @@ int cmd_history(const HistoryArgs& args) {
   }
   std::vector<history::Point> points;
   try {
-    history::Database db(args.db, true);
+    history::Database db(args.db, history::Access::read_only);
     points = db.history(filter);
   } catch (const std::exception& e) {
     std::cerr << "miniapp history: " << e.what() << "\n";
@@ -183,7 +183,7 @@ int add_selected_runs(const std::string& command, const std::string& db,
   try {
     for (const auto& c : select)
       history::add_condition(filter, c);
-    history::Database database(db, true);
+    history::Database database(db, history::Access::read_only);
     const auto selected = history::select_runs(database, filter);
     if (selected.empty()) {
       std::cerr << "miniapp " << command << ": no run in " << db << " matches the selection\n";

@@ -15,7 +15,7 @@ void RunExtras::load(const RunArgs& args, const Plan& plan) {
   if (!args.references.empty())
     refs_ = std::make_unique<references::References>(references::load_references(args.references));
   if (!args.db.empty())
-    db_ = std::make_unique<history::Database>(args.db);
+    db_ = std::make_unique<history::Database>(args.db, history::Access::read_write);
 }
 
 int RunExtras::open(const RunArgs& args, const Plan& plan) {

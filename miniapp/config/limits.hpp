@@ -1,8 +1,8 @@
 #pragma once
-// The limits on what a config, a --set value or a system profile may ask for. Each is checked
-// before any work is done (exit 2 with one sentence), so no input of any shape can make the
-// loader or the plan hang, recurse without end or grow without bound. docs/config.md lists them;
-// change them here only.
+// The limits on what a config, a --set value, a system profile or a results file may ask for. Each
+// is checked before any work is done (exit 2 with one sentence), so no input of any shape can make
+// the loader or the plan hang, recurse without end or grow without bound. docs/config.md lists
+// them; change them here only.
 #include <cstdint>
 
 namespace miniapp::config::limits {
@@ -35,5 +35,10 @@ constexpr int kMaxRunDirectoryTries = 1000;
 // YAML documents yaml-cpp is asked for: a config holds one; a second one is an error, and a third
 // that starts where the second did shows that the parser is stuck (a syntax error).
 constexpr int kMaxDocumentsRead = 3;
+// Bytes of a results file read back (results.json, results.csv, and each JSON text the history
+// database keeps): a 100000-case sweep writes about 200 MB. A larger file is refused unread.
+constexpr std::uint64_t kMaxResultsFileBytes = 1u << 28;
+// Maps and lists nested inside each other in such a JSON document; results.json needs 4.
+constexpr int kMaxResultsJsonDepth = 64;
 
 } // namespace miniapp::config::limits

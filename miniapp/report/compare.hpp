@@ -67,9 +67,13 @@ struct Run {
 Run load_run(const std::string& path);
 Run run_from_json(const nlohmann::json& doc, const std::string& source);
 Run run_from_csv(const std::string& text, const std::string& source);
-// a results.json parsed with the same checks as load_run (nesting depth, valid JSON),
+// a results.json parsed with the same checks as load_run (size, nesting depth, valid JSON),
 // for readers that keep the raw document too (the history database). Throws std::runtime_error.
 nlohmann::json read_results_json(const std::string& path);
+// The one parse of results JSON text, wherever it was kept (a results.json, or the documents the
+// history database stores): the size and nesting limits of config/limits.hpp, then valid JSON.
+// Throws std::runtime_error starting with source.
+nlohmann::json parse_results_text(const std::string& text, const std::string& source);
 
 enum class RateKind { Auto, Gflops, Gbs };
 

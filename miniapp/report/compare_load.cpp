@@ -1,6 +1,7 @@
 // Reading runs for `miniapp compare`: run directories, results.json (schema 1 and 2) and
 // results.csv, every column typed by the results table (report/result_fields.hpp).
 #include "report/compare.hpp"
+#include "config/limits.hpp"
 #include "core/files.hpp"
 #include "report/result_fields.hpp"
 
@@ -9,7 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
+#include <vector>
 #include <stdexcept>
 #include <sys/stat.h>
 
@@ -22,13 +23,29 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() &&
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
+// A results file larger than the limit is not one miniapp wrote, and parsing it could exhaust
+// memory: it is refused (unread when its size says so; a file that grows, or /dev/zero, is read no
+// further than one byte past the limit).
+void check_results_size(std::uint64_t bytes, const std::string& source) {
+  if (bytes > config::limits::kMaxResultsFileBytes)
+    throw std::runtime_error(source + ": larger than " +
+                             std::to_string(config::limits::kMaxResultsFileBytes >> 20) +
+                             " MiB, the limit on a results file; not miniapp results");
+}
 std::string read_text(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0)
+    check_results_size(std::uint64_t(st.st_size), path);
   std::ifstream in(path, std::ios::binary);
   if (!in)
     throw std::runtime_error("cannot read " + path);
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
+  std::string text;
+  std::vector<char> chunk(1 << 16);
+  while (in.read(chunk.data(), std::streamsize(chunk.size())) || in.gcount() > 0) {
+    text.append(chunk.data(), std::size_t(in.gcount()));
+    check_results_size(text.size(), path);
+  }
+  return text;
 }
 std::string dir_of(const std::string& path) {
   const auto slash = path.find_last_of('/');
@@ -73,9 +90,9 @@ std::int64_t inum(const nlohmann::json& o, const char* key) {
   return static_cast<std::int64_t>(std::llround(num(o, key)));
 }
 // results.json is a few levels deep; a deeper document is not ours, and nesting it 100,000 deep
-// must not exhaust the stack of the parser or of the code walking the result.
-constexpr int kMaxJsonDepth = 64;
+// must not exhaust the stack of the parser or of the code walking (or copying) the result.
 void check_json_depth(const std::string& text, const std::string& path) {
+  constexpr int kMaxJsonDepth = config::limits::kMaxResultsJsonDepth;
   int depth = 0;
   bool in_string = false, escaped = false;
   for (const char ch : text) {
@@ -91,21 +108,14 @@ void check_json_depth(const std::string& text, const std::string& path) {
     } else if (ch == '[' || ch == '{') {
       if (++depth > kMaxJsonDepth)
         throw std::runtime_error(path + ": JSON nested deeper than " +
-                                 std::to_string(kMaxJsonDepth) +
-                                 " levels; not a miniapp results.json");
+                                 std::to_string(kMaxJsonDepth) + " levels; not miniapp results");
     } else if (ch == ']' || ch == '}') {
       --depth;
     }
   }
 }
 nlohmann::json parse_results_json(const std::string& path) {
-  const std::string text = read_text(path);
-  check_json_depth(text, path);
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception& e) {
-    throw std::runtime_error(path + ": not valid JSON (" + e.what() + ")");
-  }
+  return parse_results_text(read_text(path), path);
 }
 
 // Every column through the results table, so schema 1's floats ("m": 256.0), CSV text and
@@ -247,7 +257,11 @@ Run run_from_json(const nlohmann::json& doc, const std::string& source) {
     throw std::runtime_error(source + ": not a miniapp results.json (no \"results\" array)");
   Run run;
   run.source = source;
-  run.complete = doc.value("complete", true);
+  const auto complete = doc.find("complete");
+  if (complete != doc.end() && !complete->is_boolean())
+    throw std::runtime_error(source + ": \"complete\" is a " + complete->type_name() +
+                             ", not true or false; not a miniapp results.json");
+  run.complete = complete == doc.end() || complete->get<bool>();
   run.schema_version = int(inum(doc, "schema_version"));
   if (doc.contains("metadata") && doc["metadata"].is_object()) {
     const auto& m = doc["metadata"];
@@ -318,6 +332,16 @@ Run run_from_csv(const std::string& text, const std::string& source) {
     add_row(run, o);
   }
   return run;
+}
+
+nlohmann::json parse_results_text(const std::string& text, const std::string& source) {
+  check_results_size(text.size(), source);
+  check_json_depth(text, source);
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(source + ": not valid JSON (" + e.what() + ")");
+  }
 }
 
 nlohmann::json read_results_json(const std::string& path) {

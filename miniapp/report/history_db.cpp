@@ -8,8 +8,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <dirent.h>
+#include <map>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -239,55 +243,209 @@ void add_condition(Filter& f, const std::string& key_value) {
   slot = value;
 }
 
-Database::Database(const std::string& path, bool must_exist) : path_(path) {
-  if (must_exist && !is_file(path))
-    throw DbError(path + ": no such history database (miniapp db import --db " + path +
-                  " RUN... makes one)");
-  const int flags =
-      SQLITE_OPEN_READWRITE | (must_exist ? 0 : SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX;
-  if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
-    const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
-    sqlite3_close(db_);
-    db_ = nullptr;
-    throw DbError(path + ": cannot open the history database: " + why);
+namespace {
+
+// The file as stat(2) sees it: device, inode, size, modification and change times. Any write to
+// the file changes it.
+std::string file_state(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    return "";
+  return std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) + ":" +
+         std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." +
+         std::to_string(st.st_mtim.tv_nsec) + ":" + std::to_string(st.st_ctim.tv_sec) + "." +
+         std::to_string(st.st_ctim.tv_nsec);
+}
+
+// The database header (https://sqlite.org/fileformat.html), read before SQLite opens the file:
+// whether the file is in WAL mode (write and read versions 2, bytes 18 and 19). A file that is
+// neither empty nor an SQLite database is refused here, before SQLite touches it.
+bool wal_mode(const std::string& path, bool may_be_empty) {
+  char header[100] = {};
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f)
+    throw DbError(path + ": cannot open the history database: " + std::strerror(errno));
+  const std::size_t got = std::fread(header, 1, sizeof header, f);
+  std::fclose(f);
+  if (got == 0 && may_be_empty)
+    return false;
+  if (got < sizeof header || std::memcmp(header, "SQLite format 3", 16) != 0)
+    throw InputError(path + ": not a miniapp history database (" +
+                     (got == 0 ? "an empty file" : "not an SQLite database") + ")");
+  return header[18] == 2 || header[19] == 2;
+}
+
+// "file:PATH?mode=ro[&immutable=1]": '%', '?' and '#' in the path escaped.
+std::string read_only_uri(const std::string& path, bool immutable) {
+  std::string uri = path.compare(0, 1, "/") == 0 ? "file://" : "file:";
+  for (const char ch : path) {
+    if (ch == '%' || ch == '?' || ch == '#') {
+      char hex[4];
+      std::snprintf(hex, sizeof hex, "%%%02X", static_cast<unsigned char>(ch));
+      uri += hex;
+    } else {
+      uri += ch;
+    }
   }
+  return uri + "?mode=ro" + (immutable ? "&immutable=1" : "");
+}
+
+} // namespace
+
+Database::Database(const std::string& path, Access access) : path_(path) {
   try {
-    sqlite3_busy_timeout(db_, kBusyTimeoutMs);
-    // Switching to WAL takes an exclusive lock, and SQLite answers SQLITE_BUSY at once, without
-    // the busy handler (it could deadlock), while another connection holds a lock: several jobs
-    // opening a new database together. history.concurrency failed once under load (not
-    // reproduced in 60 tries; this is the failure SQLite documents for that moment): retry
-    // within the busy timeout.
-    for (int waited_ms = 0;; waited_ms += 10) {
-      if (sqlite3_exec(db_, "PRAGMA journal_mode=WAL", nullptr, nullptr, nullptr) == SQLITE_OK)
-        break;
-      if (sqlite3_errcode(db_) != SQLITE_BUSY || waited_ms >= kBusyTimeoutMs)
-        fail(std::string("cannot switch to WAL: ") + sqlite3_errmsg(db_));
-      ::usleep(10000);
-    }
-    // NORMAL in WAL mode: a commit survives the process being killed (not a power cut).
-    exec("PRAGMA synchronous=NORMAL");
-    exec("PRAGMA foreign_keys=ON");
-    Transaction t(*this);
-    const int version = schema_version();
-    if (version > latest_schema_version())
-      throw DbError(path + ": history database schema version " + std::to_string(version) +
-                    " is newer than this miniapp knows (" +
-                    std::to_string(latest_schema_version()) + "); use a newer miniapp");
-    for (int v = version; v < latest_schema_version(); ++v) {
-      exec(kMigrations[std::size_t(v)]);
-      exec("PRAGMA user_version=" + std::to_string(v + 1));
-    }
-    t.commit();
+    if (access == Access::read_only)
+      open_for_reading(true);
+    else
+      open_for_writing();
   } catch (...) {
-    sqlite3_close(db_);
-    db_ = nullptr;
+    close();
     throw;
   }
 }
 
-Database::~Database() {
+void Database::open(const std::string& name, int flags) {
+  close();
+  if (sqlite3_open_v2(name.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
+    const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
+    close();
+    throw DbError(path_ + ": cannot open the history database: " + why);
+  }
+  sqlite3_busy_timeout(db_, kBusyTimeoutMs);
+}
+
+void Database::close() {
   sqlite3_close(db_);
+  db_ = nullptr;
+}
+
+// Read-only, and nothing written: SQLite would create (and, read-only, leave behind) the -wal and
+// -shm files of a WAL database that no connection has open, so such a database (no -wal file: all
+// of it is in the main file) is opened immutable, reading the main file alone without locks; read()
+// then keeps what it read only when no writer changed the file meanwhile. A database a writer has
+// open is read through the writer's -wal and -shm files, with SQLite's locks.
+void Database::open_for_reading(bool may_be_immutable) {
+  struct stat st {};
+  if (::stat(path_.c_str(), &st) != 0 && errno != ENOENT)
+    throw DbError(path_ + ": cannot open the history database: " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode))
+    throw DbError(path_ + ": no such history database (miniapp db import --db " + path_ +
+                  " RUN... makes one)");
+  for (int attempt = 0;; ++attempt) {
+    const bool wal = wal_mode(path_, false);
+    opened_state_ = file_state(path_);
+    immutable_ = may_be_immutable && attempt < 2 && wal && !is_file(path_ + "-wal");
+    open(read_only_uri(path_, immutable_), SQLITE_OPEN_READONLY | SQLITE_OPEN_URI);
+    try {
+      check_schema(false);
+    } catch (...) {
+      if (unchanged_since_open())
+        throw;
+      continue;
+    }
+    if (unchanged_since_open())
+      return;
+  }
+}
+
+// The checks come before the switch to WAL and the migrations: a database that is not ours, or
+// of a schema version this program does not know, is refused as it is.
+void Database::open_for_writing() {
+  if (is_file(path_))
+    wal_mode(path_, true); // refuses a file that is not SQLite before SQLite opens it
+  open(path_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  check_schema(true);
+  // Switching to WAL takes an exclusive lock, and SQLite answers SQLITE_BUSY at once, without
+  // the busy handler (it could deadlock), while another connection holds a lock: several jobs
+  // opening a new database together. history.concurrency failed once under load (not
+  // reproduced in 60 tries; this is the failure SQLite documents for that moment): retry
+  // within the busy timeout.
+  for (int waited_ms = 0;; waited_ms += 10) {
+    if (sqlite3_exec(db_, "PRAGMA journal_mode=WAL", nullptr, nullptr, nullptr) == SQLITE_OK)
+      break;
+    if (sqlite3_errcode(db_) != SQLITE_BUSY || waited_ms >= kBusyTimeoutMs)
+      fail(std::string("cannot switch to WAL: ") + sqlite3_errmsg(db_));
+    ::usleep(10000);
+  }
+  // NORMAL in WAL mode: a commit survives the process being killed (not a power cut).
+  exec("PRAGMA synchronous=NORMAL");
+  exec("PRAGMA foreign_keys=ON");
+  Transaction t(*this);
+  for (int v = check_schema(true); v < latest_schema_version(); ++v) {
+    exec(kMigrations[std::size_t(v)]);
+    exec("PRAGMA user_version=" + std::to_string(v + 1));
+  }
+  t.commit();
+}
+
+// The schema version, 0 for a new (empty) database where may_be_new. Throws InputError for a
+// database that is not ours: a version this program does not know (negative, or newer), another
+// program's tables, or a version without the tables it has.
+int Database::check_schema(bool may_be_new) {
+  int version = 0;
+  std::vector<std::string> tables;
+  try {
+    Statement v(db_, "PRAGMA user_version");
+    version = v.step() ? int(v.integer(0)) : 0;
+    Statement t(db_, "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT "
+                     "LIKE 'sqlite!_%' ESCAPE '!' ORDER BY name");
+    while (t.step())
+      tables.push_back(t.text(0));
+  } catch (const std::runtime_error& e) {
+    const int code = sqlite3_errcode(db_);
+    if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT)
+      throw InputError(path_ + ": not a miniapp history database (" + e.what() + ")");
+    fail(e.what());
+  }
+  const std::string latest = std::to_string(latest_schema_version());
+  const std::string not_ours = path_ + ": not a miniapp history database (";
+  if (version > latest_schema_version())
+    throw InputError(path_ + ": history database schema version " + std::to_string(version) +
+                     " is newer than this miniapp knows (" + latest + "); use a newer miniapp");
+  if (version < 0)
+    throw InputError(not_ours + "schema version " + std::to_string(version) +
+                     ", which no miniapp writes)");
+  if (version == 0 && !tables.empty()) {
+    std::string names;
+    for (const auto& t : tables)
+      names += (names.empty() ? "" : ", ") + t;
+    throw InputError(not_ours + "it holds another program's tables: " + names.substr(0, 200) +
+                     "; miniapp leaves it as it is)");
+  }
+  if (version == 0 && !may_be_new)
+    throw InputError(not_ours + "no miniapp tables; miniapp db import --db " + path_ +
+                     " RUN... makes one)");
+  for (const char* needed : {"runs", "rows"})
+    if (version > 0 && std::find(tables.begin(), tables.end(), needed) == tables.end())
+      throw InputError(not_ours + "schema version " + std::to_string(version) +
+                       " without its table " + needed + ")");
+  return version;
+}
+
+bool Database::unchanged_since_open() const {
+  return !immutable_ || file_state(path_) == opened_state_;
+}
+
+// f() reads; read immutable, what it read is kept only when the file did not change meanwhile
+// (a writer that started checkpoints into it), else the database is read again (the third time
+// through SQLite's locks).
+template <class F>
+auto Database::read(F&& f) -> decltype(f()) {
+  for (int attempt = 0;; ++attempt) {
+    try {
+      auto result = f();
+      if (unchanged_since_open())
+        return result;
+    } catch (...) {
+      if (unchanged_since_open())
+        throw;
+    }
+    open_for_reading(attempt < 1);
+  }
+}
+
+Database::~Database() {
+  close();
 }
 
 void Database::fail(const std::string& what) {
@@ -319,11 +477,25 @@ ImportResult Database::import_unlocked(const nlohmann::json& doc, const std::str
     run = compare::run_from_json(doc, source);
   } catch (const std::runtime_error& e) {
     throw InputError(e.what());
+  } catch (const nlohmann::json::exception& e) { // a value of the wrong type: the file is wrong
+    throw InputError(source + ": " + e.what() + "; not a miniapp results.json");
   }
   const nlohmann::json& meta = doc.contains("metadata") ? doc["metadata"] : nlohmann::json();
-  for (const auto& row : doc["results"])
-    if (!row.is_object())
+  const auto& rows = doc["results"];
+  // Each row is keyed by its case (the position in the plan; without one, the row's position):
+  // rows sharing a key would overwrite each other, so such a document is refused, not partly kept.
+  std::vector<long long> keys;
+  std::map<long long, std::size_t> row_of_key;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (!rows[i].is_object())
       throw InputError(source + ": a results row is not a JSON object; not a miniapp results.json");
+    keys.push_back(int_of(rows[i], "case", static_cast<long long>(i)));
+    const auto [first, unique] = row_of_key.emplace(keys.back(), i);
+    if (!unique)
+      throw InputError(source + ": results rows " + std::to_string(first->second + 1) + " and " +
+                       std::to_string(i + 1) + " are both case " + std::to_string(keys.back()) +
+                       "; a miniapp results.json has one row per case");
+  }
   ImportResult result;
   result.run_id = run_id_of(doc);
   result.source = source;
@@ -378,14 +550,13 @@ ON CONFLICT (run_id, case_index) DO UPDATE SET
   time_max_s = excluded.time_max_s, total_median_s = excluded.total_median_s,
   row_json = excluded.row_json
 WHERE rows.row_json IS NOT excluded.row_json)sql");
-  const auto& rows = doc["results"];
   for (std::size_t i = 0; i < rows.size() && i < run.rows.size(); ++i) {
     const compare::Row& r = run.rows[i];
     const std::string unit = references::row_unit(r.family);
     const double pct = references::pct_of_ceiling(r);
     upsert_row.reset();
     upsert_row.bind(1, result.run_id)
-        .bind(2, int_of(rows[i], "case", static_cast<long long>(i)))
+        .bind(2, keys[i])
         .bind(3, references::case_id(r))
         .bind(4, r.family)
         .bind(5, r.variant)
@@ -463,6 +634,10 @@ std::vector<ImportResult> Database::rebuild(const std::vector<std::string>& path
 }
 
 std::vector<Point> Database::history(const Filter& f) {
+  return read([&] { return history_unlocked(f); });
+}
+
+std::vector<Point> Database::history_unlocked(const Filter& f) {
   std::vector<Point> out;
   try {
     Statement s(db_, R"sql(
@@ -497,6 +672,18 @@ ORDER BY r.case_id, u.start_time, u.run_id, r.case_index)sql");
 }
 
 std::vector<compare::Run> Database::select_runs(const Filter& f) {
+  return read([&] { return select_runs_unlocked(f); });
+}
+
+std::vector<compare::Run> Database::select_runs_unlocked(const Filter& f) {
+  // The stored JSON is read with the limits of a results file: the database is a file too.
+  const auto parse = [&](const std::string& text, const std::string& id, const char* column) {
+    try {
+      return compare::parse_results_text(text, path_ + " (run " + id + ", " + column + ")");
+    } catch (const std::runtime_error& e) {
+      throw InputError(e.what());
+    }
+  };
   std::vector<compare::Run> out;
   try {
     Statement runs(db_, R"sql(
@@ -513,17 +700,19 @@ FROM runs ORDER BY start_time, run_id)sql");
       nlohmann::json doc = {{"status", runs.text(7)},
                             {"complete", runs.integer(8) != 0},
                             {"config", {{"name", runs.text(5)}}},
-                            {"metadata", nlohmann::json::parse(runs.text(9))},
+                            {"metadata", parse(runs.text(9), id, "metadata_json")},
                             {"results", nlohmann::json::array()}};
       rows.reset();
       rows.bind(1, id);
       while (rows.step())
         if (f.case_pattern.empty() || references::glob_match(f.case_pattern, rows.text(0)))
-          doc["results"].push_back(nlohmann::json::parse(rows.text(1)));
+          doc["results"].push_back(parse(rows.text(1), id, "row_json"));
       if (doc["results"].empty())
         continue;
       out.push_back(compare::run_from_json(doc, runs.text(10)));
     }
+  } catch (const InputError&) {
+    throw;
   } catch (const std::exception& e) {
     fail(e.what());
   }

@@ -24,10 +24,17 @@ struct DbError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// A path that holds no run, or a file that is not a results.json: the user's input is wrong.
+// The user's input is wrong (exit 2): a path that holds no run, a file that is not a
+// results.json, or a database file that is not a miniapp history database this program can use
+// (another program's SQLite file, a schema version out of range).
 struct InputError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+// Commands that only read (history, compare --db, report --db) open the database read-only:
+// nothing is created, migrated or switched to WAL, and no -wal/-shm file is left behind. Commands
+// that write (db import, db rebuild, run --db) create a missing database and migrate an older one.
+enum class Access { read_only, read_write };
 
 // How long a writer waits for another's transaction before it gives up.
 constexpr int kBusyTimeoutMs = 60000;
@@ -63,8 +70,10 @@ struct Point {
 
 class Database {
 public:
-  // Opens (creating it unless must_exist) and migrates the schema. Throws DbError.
-  explicit Database(const std::string& path, bool must_exist = false);
+  // Opens the database for access (see Access). Throws InputError for a file that is not a
+  // miniapp history database of a known schema version (before anything in it changes), DbError
+  // for a database that cannot be opened (read_only: one that does not exist).
+  Database(const std::string& path, Access access);
   ~Database();
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
@@ -86,14 +95,26 @@ public:
 
 private:
   ImportResult import_unlocked(const nlohmann::json& doc, const std::string& source);
+  std::vector<Point> history_unlocked(const Filter& f);
+  std::vector<compare::Run> select_runs_unlocked(const Filter& f);
   std::vector<ImportResult> import_path_unlocked(const std::string& path);
   template <class F>
   auto in_transaction(const std::string& what, F&& f) -> decltype(f());
+  template <class F>
+  auto read(F&& f) -> decltype(f());
+  void open(const std::string& name, int flags);
+  void open_for_reading(bool may_be_immutable);
+  void open_for_writing();
+  int check_schema(bool may_be_new);
+  bool unchanged_since_open() const;
+  void close();
   void exec(const std::string& sql);
   [[noreturn]] void fail(const std::string& what);
   friend class Transaction;
   sqlite3* db_ = nullptr;
   std::string path_;
+  bool immutable_ = false;   // opened without locks (open_for_reading says when)
+  std::string opened_state_; // the file as it was when opened immutable
 };
 
 // The runs the filter selects, oldest first, each as `miniapp compare` loads a run directory

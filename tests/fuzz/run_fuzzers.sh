@@ -18,6 +18,8 @@ mkdir -p "$artifacts"
 targets=(
   "config configs tests/bad_configs tests/e2e_configs tests/mpi tests/fuzz/regressions/config"
   "jobscript jobscripts/systems tests/fuzz/regressions/jobscript"
+  "results docs/data tests/fuzz/regressions/results"
+  "history_db tests/fuzz/seeds/history_db tests/fuzz/regressions/history_db"
 )
 
 limits=(-rss_limit_mb=2048 -timeout=10 -print_final_stats=1)

@@ -363,10 +363,257 @@ def test_concurrency():
            "finished runs recorded complete", status)
 
 
+# Hostile databases and results files (issue 23). A command that only reads leaves every file as
+# it was: the same bytes and times, and no -wal, -shm or -journal file beside it.
+def file_states(directory):
+    states = {}
+    for name in sorted(os.listdir(directory)):
+        path = os.path.join(directory, name)
+        if os.path.isfile(path):
+            st = os.stat(path)
+            with open(path, "rb") as f:
+                states[name] = (f.read(), st.st_mtime_ns, st.st_ctime_ns, st.st_size)
+    return states
+
+
+def expect_untouched(directory, before, what):
+    after = file_states(directory)
+    expect(sorted(after) == sorted(before), what + ": no file added or removed", sorted(before),
+           sorted(after))
+    for name in before:
+        expect(after[name] == before[name], what + ": %s unchanged" % name)
+
+
+def expect_refused(args, path, what, words):
+    code, out, err = run(args)
+    expect(code == 2, what + " exits 2 (no signal)", code, out, err)
+    expect(path in err and words in err, what + ": one sentence naming " + path, err)
+
+
+def shipped_db(work, name="history.db"):
+    db = os.path.join(work, name)
+    code, out, err = run(["db", "import", "--db", db,
+                          os.path.join(SRC, "docs/data/paper_table1-openmp")])
+    expect(code == 0, "db import", code, out, err)
+    return db
+
+
+def set_pragmas(db, *pragmas):
+    con = sqlite3.connect(db, isolation_level=None)
+    for p in pragmas:
+        con.execute("PRAGMA " + p)
+    con.close()
+
+
+def test_schema_version():
+    """A user_version out of range (negative, newer) is refused with exit 2, nothing changed."""
+    work = scratch("schema_version")
+    run_dir = os.path.join(SRC, "docs/data/paper_table1-serial")
+    for version in (-1, -2147483648, 999):
+        d = scratch("schema_version/%d" % abs(version))
+        db = shipped_db(d)
+        # rollback journal first: a refused database must not be switched to WAL either
+        set_pragmas(db, "journal_mode=DELETE", "user_version=%d" % version)
+        before = file_states(d)
+        words = "is newer than this miniapp" if version > 0 else "not a miniapp history database"
+        expect_refused(["history", "--db", db], db, "history, user_version %d" % version, words)
+        expect_refused(["db", "import", "--db", db, run_dir], db,
+                       "db import, user_version %d" % version, words)
+        expect_refused(["compare", "--db", db, "--select", "backend=*"], db,
+                       "compare --db, user_version %d" % version, words)
+        expect_untouched(d, before, "user_version %d" % version)
+        if version == -1:
+            negative = db
+    # run --db refuses it before any work: no run directory
+    out_dir = os.path.join(work, "run")
+    expect_refused(["run", SMALL, "--quiet", "--set", "backend=serial", "--output-dir", out_dir,
+                    "--db", negative], negative, "run --db", "not a miniapp history database")
+    expect(not os.path.exists(out_dir), "run --db with a refused database does no work")
+
+
+def test_read_only():
+    """history, compare --db and report --db write nothing; another program's database is refused."""
+    work = scratch("read_only")
+    dbs = scratch("read_only/dbs")
+    foreign = os.path.join(dbs, "foreign.db")
+    con = sqlite3.connect(foreign)
+    con.execute("CREATE TABLE contacts (name TEXT)")
+    con.execute("INSERT INTO contacts VALUES ('ada')")
+    con.commit()
+    con.close()
+    before = file_states(dbs)
+    for args in (["history", "--db", foreign], ["compare", "--db", foreign, "--select", "run=*"],
+                 ["report", "--db", foreign, "--select", "run=*", "-o", os.path.join(work, "r")],
+                 ["db", "import", "--db", foreign, os.path.join(SRC, "docs/data/paper_table1-serial")]):
+        expect_refused(args, foreign, " ".join(args[:2]) + " of another program's database",
+                       "not a miniapp history database")
+    expect_untouched(dbs, before, "another program's database")
+
+    # The tool's own database (WAL, no writer): read by every reading command, left as it was.
+    db = shipped_db(dbs)
+    before = file_states(dbs)
+    for args in (["history", "--db", db], ["history", "--db", db, "--format", "csv"],
+                 ["compare", "--db", db, "--select", "backend=openmp"],
+                 ["report", "--db", db, "--select", "backend=openmp", "-o",
+                  os.path.join(work, "report")]):
+        code, out, err = run(args)
+        expect(code == 0, " ".join(args[:2]) + " reads the database", code, out, err)
+    expect_untouched(dbs, before, "reading the history database")
+
+    # A writer has it open (its -wal holds a commit): readers see it through SQLite's locks.
+    con = sqlite3.connect(db)
+    con.execute("UPDATE runs SET label = 'relabelled while open'")
+    con.commit()
+    code, out, err = run(["history", "--db", db])
+    con.close()
+    expect(code == 0 and "relabelled while open" in out, "a reader sees a writer's commit", code,
+           out, err)
+
+    # A read-only directory (as on a read-only file system), and another user reading: nothing
+    # is created beside the database, and its owner can write it afterwards.
+    shared = scratch("read_only/shared")
+    db = shipped_db(shared)
+    os.chmod(db, 0o644)
+    other = []
+    if os.geteuid() == 0:
+        other = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        os.chmod(shared, 0o1777)  # others may create files here: the tool must not
+        before = file_states(shared)
+        p = subprocess.run(other + [MINIAPP, "history", "--db", db], capture_output=True,
+                           text=True, timeout=60)
+        expect(p.returncode == 0 and "1024x1024" in p.stdout, "another user reads the database",
+               p.returncode, p.stdout, p.stderr)
+        expect_untouched(shared, before, "another user's history")
+    os.chmod(shared, 0o555)
+    try:
+        before = file_states(shared)
+        p = subprocess.run(other + [MINIAPP, "history", "--db", db], capture_output=True,
+                           text=True, timeout=60)
+        expect(p.returncode == 0 and "1024x1024" in p.stdout,
+               "history reads a database in a read-only directory", p.returncode, p.stdout,
+               p.stderr)
+        expect_untouched(shared, before, "history in a read-only directory")
+    finally:
+        os.chmod(shared, 0o755)
+    code, out, err = run(["db", "import", "--db", db,
+                          os.path.join(SRC, "docs/data/paper_table1-serial")])
+    expect(code == 0, "the owner imports after the readers", code, out, err)
+
+
+def test_deep_json():
+    """JSON from the database is read under the limits of a results file."""
+    work = scratch("deep_json")
+    db = shipped_db(work)
+    # Nested 100,000 deep inside the database: refused like such a results.json, not a crash.
+    deep_object = '{"backend": "openmp", "x": ' + '{"a": ' * 100000 + "1" + "}" * 100001
+    deep_row = '{"family": "axpby", "x": ' + "[" * 100000 + "]" * 100000 + "}"
+    for column, table, text in (("metadata_json", "runs", deep_object),
+                                ("row_json", "rows", deep_row)):
+        copy = os.path.join(work, column + ".db")
+        shutil.copy(db, copy)
+        con = sqlite3.connect(copy)
+        con.execute("UPDATE %s SET %s = ?" % (table, column), (text,))
+        con.commit()
+        con.close()
+        select = ["--db", copy, "--select", "backend=openmp"]
+        for args in (["compare"] + select, ["report"] + select + ["-o", work + "/report"]):
+            expect_refused(args, copy, "%s --db with a deep %s" % (args[0], column),
+                           "nested deeper than 64 levels")
+
+
+
+def test_duplicate_cases():
+    """Rows sharing one case: refused, not "6 row(s)" reported and 1 kept."""
+    work = scratch("duplicate_cases")
+    db = shipped_db(work)
+    with open(os.path.join(SRC, "docs/data/paper_table1-openmp/results.json")) as f:
+        doc = json.load(f)
+    doc["metadata"]["run_id"] = "one-case-six-rows"
+    for row in doc["results"]:
+        row["case"] = 0
+    dup = os.path.join(work, "dup.json")
+    with open(dup, "w") as f:
+        json.dump(doc, f)
+    expect_refused(["db", "import", "--db", db, dup], dup, "rows sharing a case",
+                   "are both case 0")
+    with sqlite3.connect(db) as con:
+        expect(con.execute("SELECT count(*) FROM runs WHERE run_id = 'one-case-six-rows'")
+               .fetchone()[0] == 0, "nothing of the refused run is stored")
+    # Distinct cases: every row reported is stored.
+    for i, row in enumerate(doc["results"]):
+        row["case"] = 10 + i
+    with open(dup, "w") as f:
+        json.dump(doc, f)
+    code, out, err = run(["db", "import", "--db", db, dup])
+    expect(code == 0 and "6 row(s)" in out and len(db_rows(db, "one-case-six-rows")) == 6,
+           "the rows reported are the rows stored", code, out, err)
+
+
+
+def test_wrong_type():
+    """A value of the wrong type is bad input naming the file, not a database failure."""
+    work = scratch("wrong_type")
+    db = shipped_db(work)
+    with open(os.path.join(SRC, "docs/data/paper_table1-serial/results.json")) as f:
+        doc = json.load(f)
+    doc["complete"] = "yes"
+    bad = os.path.join(work, "complete-yes.json")
+    with open(bad, "w") as f:
+        json.dump(doc, f)
+    expect_refused(["db", "import", "--db", db, bad], bad, '"complete": "yes"', '"complete"')
+    code, out, err = run(["db", "import", "--db", db, bad])
+    expect("resource" not in err, "not blamed on the history database", err)
+
+
+def test_results_size():
+    """Results files over the size limit are refused unread."""
+    work = scratch("results_size")
+    db = os.path.join(work, "history.db")
+    for name in ("results.json", "results.csv"):
+        d = scratch("results_size/" + name)
+        huge = os.path.join(d, name)
+        with open(huge, "wb") as f:
+            f.truncate((256 << 20) + 1)  # sparse: one byte over the limit
+        expect_refused(["compare", huge], huge, "compare of a huge " + name,
+                       "larger than 256 MiB")
+    expect_refused(["db", "import", "--db", db, os.path.join(work, "results.json")],
+                   "results.json", "db import of a huge results.json", "larger than 256 MiB")
+
+
+def test_out_of_memory():
+    """Running out of memory while loading a results file exits 3, not abort (134)."""
+    work = scratch("out_of_memory")
+    db = os.path.join(work, "history.db")
+    # 20 MB of rows under a 300 MB address-space limit: out of memory, exit 3, no abort.
+    with open(os.path.join(SRC, "docs/data/paper_table1-openmp/results.json")) as f:
+        doc = json.load(f)
+    doc["results"] = [dict(doc["results"][0], case=i) for i in range(20000)]
+    big = os.path.join(work, "big.json")
+    with open(big, "w") as f:
+        json.dump(doc, f)
+
+    def limited():
+        import resource
+        resource.setrlimit(resource.RLIMIT_AS, (300 << 20, 300 << 20))
+
+    probe = subprocess.run([MINIAPP, "--version"], capture_output=True, preexec_fn=limited)
+    if probe.returncode != 0:  # a sanitizer build reserves more address space than that
+        print("out-of-memory part skipped: the program does not start under 300 MB")
+        return
+    for args in (["compare", big], ["db", "import", "--db", db, big]):
+        p = subprocess.run([MINIAPP] + args, capture_output=True, text=True, timeout=120,
+                           preexec_fn=limited)
+        expect(p.returncode == 3 and "out of host memory" in p.stderr,
+               " ".join(args[:2]) + " out of memory exits 3", p.returncode, p.stderr[-2000:])
+
+
 TESTS = {"references": test_references, "bad_references": test_bad_references,
          "profile": test_profile,
          "import": test_import, "concurrency": test_concurrency, "report_db": test_report_db,
-         "plot": test_plot}
+         "plot": test_plot, "schema_version": test_schema_version, "read_only": test_read_only,
+         "deep_json": test_deep_json, "duplicate_cases": test_duplicate_cases,
+         "wrong_type": test_wrong_type, "results_size": test_results_size,
+         "out_of_memory": test_out_of_memory}
 
 if __name__ == "__main__":
     if len(sys.argv) != 2 or sys.argv[1] not in TESTS:

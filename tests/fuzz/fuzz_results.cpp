@@ -1,0 +1,37 @@
+// libFuzzer target: a results file (report/compare_load.cpp), read as `miniapp compare` reads one:
+// the bytes as a results.json (the size and nesting limits, then compare::run_from_json) and as a
+// results.csv (compare::run_from_csv), then the run compared with itself and written as markdown
+// and CSV. A std::runtime_error naming the file is the expected answer to a bad input; any other
+// exception (a JSON type error escaping the loader), a crash, a leak, a hang or unbounded memory
+// is a finding (docs/testing.md).
+#include "report/compare.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace {
+
+void compare_with_itself(const miniapp::compare::Run& run) {
+  const miniapp::compare::Comparison c = miniapp::compare::compare_runs({run, run}, {});
+  miniapp::compare::to_markdown(c);
+  miniapp::compare::to_csv(c);
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  namespace compare = miniapp::compare;
+  try {
+    compare_with_itself(
+        compare::run_from_json(compare::parse_results_text(text, "results.json"), "results.json"));
+  } catch (const std::runtime_error&) {
+  }
+  try {
+    compare_with_itself(compare::run_from_csv(text, "results.csv"));
+  } catch (const std::runtime_error&) {
+  }
+  return 0;
+}
