@@ -55,13 +55,6 @@ std::string job_file_name(const std::string& s) {
   return out.substr(0, 200);
 }
 
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s)
-    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 std::string shell_quote_job_pattern(const std::string& s) {
   // Each piece between "%j" quoted on its own, the job id expanded between them.
   std::string out;
@@ -71,14 +64,6 @@ std::string shell_quote_job_pattern(const std::string& s) {
     from = at + 2;
   }
   return out + shell_quote(s.substr(from));
-}
-
-std::string comment_text(const std::string& s) {
-  std::string out = s;
-  for (char& c : out)
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
-      c = ' ';
-  return out;
 }
 
 std::string render_template(const std::string& text, const std::string& label,

@@ -3,6 +3,7 @@
 // site's own file) and a system profile. The script launches `miniapp run CONFIG` and exits with
 // its status. Rendering is one pass: substituted text is never scanned again, every value is
 // quoted for the shell, and comment values are single lines, so no value can become a command.
+#include "core/sinks.hpp"
 #include "jobs/system_profile.hpp"
 
 #include <map>
@@ -51,17 +52,13 @@ std::string render_template(const std::string& text, const std::string& label,
                             const std::map<std::string, std::string>& values,
                             const std::map<std::string, std::vector<std::string>>& blocks);
 
-// One shell word in single quotes (a ' becomes '\''): nothing inside is expanded.
-std::string shell_quote(const std::string& s);
-// As shell_quote, with each "%j" turned into "${SLURM_JOB_ID}".
+// As shell_quote (core/sinks.hpp), with each "%j" turned into "${SLURM_JOB_ID}".
 std::string shell_quote_job_pattern(const std::string& s);
 // A site's template file, read with a bound (/dev/zero must not fill the memory): at most 1 MiB,
 // not empty, else ConfigError("path:1:1: ...").
 std::string read_job_template(const std::string& path);
 // Letters, digits, '.', '_' and '-' kept, anything else '_' (job names, file names).
 std::string job_file_name(const std::string& s);
-// Text for a comment line: control characters (newlines included) become spaces.
-std::string comment_text(const std::string& s);
 
 // The embedded templates (jobscripts/<name>.sh).
 const std::string& job_template(const std::string& name);

@@ -1,4 +1,5 @@
 #include "report/compare.hpp"
+#include "core/sinks.hpp"
 #include "core/text.hpp"
 #include "kernels/families.hpp"
 #include "report/results_writer.hpp"
@@ -350,7 +351,7 @@ std::string markdown_cell(const std::string& s) {
       out += ch;
     }
   }
-  return out;
+  return for_terminal(out); // markdown is read on terminals too
 }
 
 namespace {
@@ -448,7 +449,7 @@ std::string to_markdown(const Comparison& c) {
 
 std::string to_csv(const Comparison& c) {
   const std::size_t b = c.options.baseline;
-  const auto q = csv_escape;
+  const auto q = for_csv_cell;
   std::ostringstream os;
   os << "case,family,variant,precision,m,n,k,tile,run,run_label,backend,device,host,ranks,threads,"
         "baseline,with_transfers,unit,rate,time_min_s,time_median_s,time_max_s,ratio_to_baseline,"

@@ -21,15 +21,6 @@
 
 namespace miniapp {
 
-std::string csv_escape(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos)
-    return s;
-  std::string out = "\"";
-  for (char ch : s)
-    out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-  return out + "\"";
-}
-
 namespace {
 
 // Room left after each results.json for writing the final status in place (see the header).
