@@ -1,6 +1,7 @@
 #include "jobs/jobscript.hpp"
 
 #include "config/yaml_strict.hpp"
+#include "jobs/shell_context.hpp"
 
 #include <cctype>
 #include <stdexcept>
@@ -45,6 +46,36 @@ std::string position(const std::string& label, const std::string& text, std::siz
   return label + ":" + std::to_string(line) + ":" + std::to_string(col);
 }
 
+// The text of the line that holds byte `at`, up to it.
+std::string line_before(const std::string& text, std::size_t at) {
+  const std::size_t start = at == 0 ? 0 : text.rfind('\n', at - 1);
+  return text.substr(start == std::string::npos ? 0 : start + 1,
+                     at - (start == std::string::npos ? 0 : start + 1));
+}
+
+// Why a value of kind `fill` is not inert at `at` ("" when it is).
+std::string misplaced(Fill fill, ShellContext where, const std::string& line) {
+  switch (fill) {
+  case Fill::token:
+    return "";
+  case Fill::comment:
+    if (where != ShellContext::comment)
+      return "is text for a comment line; here, outside a comment, the shell would expand it";
+    if (line.rfind("#SBATCH", 0) == 0 || line.rfind("#!", 0) == 0)
+      return "is text for a comment line; on a " + line.substr(0, line[1] == '!' ? 2 : 7) +
+             " line its words would be read as options";
+    return "";
+  case Fill::words:
+    if (where == ShellContext::code)
+      return "";
+    return where == ShellContext::comment
+               ? "is shell words; in a comment a newline in them would end the comment"
+               : "is shell words, already quoted; inside quotes or a here-document the shell "
+                 "would expand them: write it unquoted (e.g. CONFIG=@@CONFIG@@)";
+  }
+  return "";
+}
+
 } // namespace
 
 std::string job_file_name(const std::string& s) {
@@ -67,8 +98,9 @@ std::string shell_quote_job_pattern(const std::string& s) {
 }
 
 std::string render_template(const std::string& text, const std::string& label,
-                            const std::map<std::string, std::string>& values,
+                            const std::map<std::string, Placeholder>& values,
                             const std::map<std::string, std::vector<std::string>>& blocks) {
+  const std::vector<ShellContext> where = shell_contexts(text);
   std::string out;
   out.reserve(text.size() * 2);
   std::size_t pos = 0;
@@ -93,6 +125,10 @@ std::string render_template(const std::string& text, const std::string& label,
         throw ConfigError(position(label, text, open) + ": @@" + key +
                           "@@ stands for whole lines: write it alone on a line as #@@" + key +
                           "@@");
+      if (where[open - 1] != ShellContext::comment)
+        throw ConfigError(position(label, text, open) + ": #@@" + key +
+                          "@@ stands for lines of shell code: it must not be inside quotes or a "
+                          "here-document");
       out.append(text, pos, open - 1 - pos); // without the '#'
       for (const auto& l : block->second)
         out += l + "\n";
@@ -109,8 +145,11 @@ std::string render_template(const std::string& text, const std::string& label,
       throw ConfigError(position(label, text, open) + ": unknown placeholder @@" +
                         comment_text(key.substr(0, 40)) + "@@ (known: " + known + ")");
     }
+    const std::string wrong = misplaced(value->second.fill, where[open], line_before(text, open));
+    if (!wrong.empty())
+      throw ConfigError(position(label, text, open) + ": @@" + key + "@@ " + wrong);
     out.append(text, pos, open - pos);
-    out += value->second;
+    out += value->second.text;
     pos = close + 2;
   }
   return out;
@@ -118,10 +157,26 @@ std::string render_template(const std::string& text, const std::string& label,
 
 std::string read_job_template(const std::string& path) {
   // The same bounded read as configs and profiles (config/limits.hpp: kMaxFileBytes).
-  std::string text = config::read_text_file(path, "job template");
+  return check_job_template(config::read_text_file(path, "job template"), path);
+}
+
+std::string check_job_template(const std::string& text, const std::string& label) {
   if (text.empty())
-    throw ConfigError(path + ":1:1: the job template is empty");
-  return text;
+    throw ConfigError(label + ":1:1: the job template is empty");
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\0')
+      throw ConfigError(position(label, text, i) +
+                        ": the job template has a NUL byte (a binary file, not a bash script)");
+    if (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'))
+      throw ConfigError(position(label, text, i) +
+                        ": a carriage return that does not end a line (bash would read it as "
+                        "part of a word)");
+    if (text[i] != '\r')
+      out += text[i];
+  }
+  return out;
 }
 
 const std::string& job_template(const std::string& name) {
@@ -184,7 +239,8 @@ std::string render_jobscript(const SystemProfile& sys, const JobRequest& req) {
   const bool own_template = l.own_template;
   if (own_template && req.template_text.empty())
     throw ConfigError(l.template_name + ":1:1: the job template is empty");
-  const std::string& text = own_template ? req.template_text : job_template(l.template_name);
+  const std::string text = own_template ? check_job_template(req.template_text, l.template_name)
+                                        : job_template(l.template_name);
 
   // #SBATCH lines are read by sbatch only (a comment to bash): single lines suffice.
   std::vector<std::string> sbatch;
@@ -239,23 +295,29 @@ std::string render_jobscript(const SystemProfile& sys, const JobRequest& req) {
 
   const std::string gpu_var =
       sys.backend == "hip" ? "ROCR_VISIBLE_DEVICES" : "CUDA_VISIBLE_DEVICES";
-  const std::map<std::string, std::string> values = {
+  const auto plain = [](const std::string& what, const std::string& v) {
+    return Placeholder(token(what, v), Fill::token);
+  };
+  const auto comment = [](const std::string& v) {
+    return Placeholder(comment_text(v), Fill::comment);
+  };
+  const std::map<std::string, Placeholder> values = {
       // Plain tokens (numbers, checked names): safe quoted or not, in #SBATCH lines too.
-      {"JOB_NAME", token("job name", job_file_name("miniapp-" + req.experiment))},
-      {"NODES", std::to_string(l.nodes)},
-      {"RANKS_PER_NODE", std::to_string(l.ranks_per_node)},
-      {"RANKS", std::to_string(l.ranks())},
-      {"CPUS_PER_TASK", std::to_string(l.cpus_per_task)},
-      {"TIME", token("time", l.time)},
-      {"BACKEND", token("backend", sys.backend)},
-      {"GPU_VISIBLE_VAR", gpu_var},
-      // Comment text: one line each.
-      {"SYSTEM", comment_text(sys.name + (sys.description.empty() ? "" : ": " + sys.description))},
-      {"SYSTEM_FILE", comment_text(sys.file)},
-      {"COMMAND", comment_text(req.command)},
+      {"JOB_NAME", plain("job name", job_file_name("miniapp-" + req.experiment))},
+      {"NODES", plain("nodes", std::to_string(l.nodes))},
+      {"RANKS_PER_NODE", plain("ranks per node", std::to_string(l.ranks_per_node))},
+      {"RANKS", plain("ranks", std::to_string(l.ranks()))},
+      {"CPUS_PER_TASK", plain("cpus per task", std::to_string(l.cpus_per_task))},
+      {"TIME", plain("time", l.time)},
+      {"BACKEND", plain("backend", sys.backend)},
+      {"GPU_VISIBLE_VAR", plain("GPU variable", gpu_var)},
+      // Comment text: one line each, in comments only.
+      {"SYSTEM", comment(sys.name + (sys.description.empty() ? "" : ": " + sys.description))},
+      {"SYSTEM_FILE", comment(sys.file)},
+      {"COMMAND", comment(req.command)},
       {"TEMPLATE",
-       comment_text(own_template ? l.template_name : "jobscripts/" + l.template_name + ".sh")},
-      // Shell words, single-quoted.
+       comment(own_template ? l.template_name : "jobscripts/" + l.template_name + ".sh")},
+      // Shell words, single-quoted, in unquoted code only.
       {"MINIAPP", shell_quote(sys.miniapp.empty() ? req.miniapp : sys.miniapp)},
       {"CONFIG", shell_quote(req.config)},
       {"RUN_ARGS", words(run_args)},

@@ -1,0 +1,188 @@
+#include "jobs/shell_context.hpp"
+
+#include <cstring>
+#include <deque>
+
+namespace miniapp::jobs {
+
+namespace {
+
+enum class State { code, subst, single, ansi_c, dquote, backtick, param, comment };
+
+struct HereDoc {
+  std::string delimiter;
+  bool strip_tabs = false; // <<-
+};
+
+// The delimiter word of "<<WORD" at `from`: quotes and backslashes removed (bash's rule).
+HereDoc heredoc_at(const std::string& s, std::size_t from) {
+  HereDoc h;
+  std::size_t j = from;
+  if (j < s.size() && s[j] == '-') {
+    h.strip_tabs = true;
+    ++j;
+  }
+  while (j < s.size() && (s[j] == ' ' || s[j] == '\t'))
+    ++j;
+  for (; j < s.size() && !std::strchr(" \t\n;&|<>()", s[j]); ++j)
+    if (!std::strchr("'\"\\", s[j]))
+      h.delimiter += s[j];
+  return h;
+}
+
+bool word_start(const std::string& s, std::size_t i) {
+  return i == 0 || std::strchr(" \t\n;&|()<>", s[i - 1]) != nullptr;
+}
+
+} // namespace
+
+std::vector<ShellContext> shell_contexts(const std::string& s) {
+  std::vector<ShellContext> ctx(s.size(), ShellContext::quoted);
+  std::vector<State> stack = {State::code};
+  std::vector<int> depth; // open '(' of each $( ) on the stack
+  std::deque<HereDoc> pending;
+  const auto quoted_now = [&] {
+    for (State st : stack)
+      if (st != State::code && st != State::subst)
+        return true;
+    return false;
+  };
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const State top = stack.back();
+    const char c = s[i];
+    const char next = i + 1 < s.size() ? s[i + 1] : '\0';
+    if (top == State::comment) {
+      if (c == '\n') {
+        stack.pop_back();
+        continue; // the newline is code again (and may start a here-document)
+      }
+      ctx[i++] = ShellContext::comment;
+      continue;
+    }
+    ctx[i] = quoted_now() ? ShellContext::quoted : ShellContext::code;
+    switch (top) {
+    case State::single:
+      if (c == '\'')
+        stack.pop_back();
+      ++i;
+      continue;
+    case State::ansi_c:
+    case State::backtick:
+      if (c == '\\' && i + 1 < s.size()) {
+        ctx[i + 1] = ShellContext::quoted;
+        i += 2;
+        continue;
+      }
+      if (c == (top == State::ansi_c ? '\'' : '`'))
+        stack.pop_back();
+      ++i;
+      continue;
+    default:
+      break;
+    }
+    // code, subst, dquote and param: escapes, quotes and expansions nest.
+    if (c == '\\' && i + 1 < s.size()) {
+      ctx[i + 1] = ctx[i];
+      i += 2;
+      continue;
+    }
+    if (c == '$' && next == '(') {
+      ctx[i + 1] = ctx[i];
+      stack.push_back(State::subst);
+      depth.push_back(1);
+      i += 2;
+      continue;
+    }
+    if (c == '$' && next == '{') {
+      ctx[i + 1] = ctx[i];
+      stack.push_back(State::param);
+      i += 2;
+      continue;
+    }
+    if (c == '`') {
+      stack.push_back(State::backtick);
+      ++i;
+      continue;
+    }
+    if (c == '"' && top == State::dquote) {
+      stack.pop_back();
+      ++i;
+      continue;
+    }
+    if (c == '"') {
+      stack.push_back(State::dquote);
+      ++i;
+      continue;
+    }
+    if (top == State::dquote) {
+      ++i;
+      continue;
+    }
+    if (top == State::param && c == '}') {
+      stack.pop_back();
+      ++i;
+      continue;
+    }
+    if (c == '$' && next == '\'') {
+      ctx[i + 1] = ctx[i];
+      stack.push_back(State::ansi_c);
+      i += 2;
+      continue;
+    }
+    if (c == '\'') {
+      stack.push_back(State::single);
+      ++i;
+      continue;
+    }
+    if (top == State::param) {
+      ++i;
+      continue;
+    }
+    // code and subst
+    if (top == State::subst && c == '(') {
+      ++depth.back();
+    } else if (top == State::subst && c == ')') {
+      if (--depth.back() == 0) {
+        depth.pop_back();
+        stack.pop_back();
+      }
+    } else if (c == '#' && word_start(s, i)) {
+      stack.push_back(State::comment);
+      ctx[i] = ShellContext::comment;
+    } else if (c == '<' && next == '<' && (i + 2 >= s.size() || s[i + 2] != '<') &&
+               (i == 0 || s[i - 1] != '<')) {
+      pending.push_back(heredoc_at(s, i + 2));
+      ctx[i + 1] = ctx[i];
+      i += 2;
+      continue;
+    } else if (c == '\n' && !pending.empty()) {
+      // The here-documents opened on this line: their bodies follow, each up to its delimiter.
+      ++i;
+      while (!pending.empty() && i < s.size()) {
+        const HereDoc h = pending.front();
+        pending.pop_front();
+        while (i < s.size()) {
+          std::size_t eol = s.find('\n', i);
+          if (eol == std::string::npos)
+            eol = s.size();
+          std::size_t from = i;
+          while (h.strip_tabs && from < eol && s[from] == '\t')
+            ++from;
+          const bool last = s.compare(from, eol - from, h.delimiter) == 0;
+          for (; i < eol; ++i)
+            ctx[i] = ShellContext::quoted;
+          if (i < s.size())
+            ctx[i++] = ShellContext::quoted;
+          if (last)
+            break;
+        }
+      }
+      continue;
+    }
+    ++i;
+  }
+  return ctx;
+}
+
+} // namespace miniapp::jobs
