@@ -1,4 +1,5 @@
 #include "jobs/system_profile.hpp"
+#include "jobs/sbatch_guard.hpp"
 #include "core/environment.hpp"
 #include "core/backends.hpp"
 
@@ -28,12 +29,6 @@ const std::vector<std::string> kKeys = {
     "time",     "launcher",      "launcher_options", "sbatch_options", "gpu_bind",
     "cpu_bind", "modules",       "environment",      "setup",          "miniapp",
     "template", "references"};
-
-// Options the generator writes itself from the profile and the command line; a second copy in
-// sbatch_options would silently win or conflict.
-const std::vector<std::string> kGeneratedOptions = {
-    "--job-name",      "--nodes", "--ntasks",    "--ntasks-per-node", "--gpus-per-task",
-    "--cpus-per-task", "--time",  "--partition", "--account",         "--qos"};
 
 int read_count(const Source& src, const YAML::Node& n, const std::string& what, int min) {
   const std::int64_t v = config::read_int(src, n, what);
@@ -182,12 +177,13 @@ SystemProfile parse_system_profile(const std::string& label, const std::string& 
       if (o.rfind("--", 0) != 0 || o.size() < 3)
         src.fail(n,
                  "sbatch_options entries are long options like --constraint=a100, got '" + o + "'");
-      const std::string key = o.substr(0, o.find('='));
-      if (std::find(kGeneratedOptions.begin(), kGeneratedOptions.end(), key) !=
-          kGeneratedOptions.end())
-        src.fail(n, key +
-                        " is written by miniapp jobscript (use the profile key or the command-line "
-                        "option instead)");
+      const GeneratedOption g = generated_sbatch_option(o);
+      if (!g.option.empty())
+        src.fail(n,
+                 (g.word.rfind(g.option, 0) == 0 ? g.option
+                                                 : "'" + g.word + "' is " + g.option + ", which") +
+                     " is written by miniapp jobscript (use the profile key or the command-line "
+                     "option instead)");
     }
   }
   if (root["gpu_bind"])
