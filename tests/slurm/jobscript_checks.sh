@@ -222,6 +222,14 @@ for spec in "${guarded[@]}"; do
 done
 printf 'name: x\nbackend: openmp\ncores_per_node: 8\nsbatch_options: [--gpus=2, --time-min=5, --nodelist=n1, --ntasks-per-core=1, --constraint=a100, "--exclusive", --mem=0, --exclude=n2]\n' >"$scratch/p7.yaml"
 generate p7 --system "$scratch/p7.yaml" && expect p7 '^#SBATCH --time-min=5$' && expect p7 '^#SBATCH --gpus=2$'
+# A NUL cuts a string short where the system reads it: the file checked is not the one the job
+# gets (issue 23 item 15). NUL and other control bytes are refused where the profile is read.
+printf 'name: x\nbackend: openmp\ncores_per_node: 8\nreferences: "refs.yaml\\0.bak"\n' >"$scratch/p8.yaml"
+refuse 2 'p8.yaml:4:13: references has a NUL byte at offset 9' jobscript "$scratch/small.yaml" --system "$scratch/p8.yaml"
+printf 'name: x\nbackend: openmp\ncores_per_node: 8\ntemplate: "t.sh\\0x"\n' >"$scratch/p9.yaml"
+refuse 2 'p9.yaml:4:11: template has a NUL byte at offset 4' jobscript "$scratch/small.yaml" --system "$scratch/p9.yaml"
+printf 'name: x\nbackend: openmp\ncores_per_node: 8\nmodules: ["gcc\\e[2J"]\n' >"$scratch/p10.yaml"
+refuse 2 'p10.yaml:4:11: modules\[0\] has the control character 0x1b at offset 3' jobscript "$scratch/small.yaml" --system "$scratch/p10.yaml"
 
 # Every shipped profile loads and yields a script that passes shellcheck.
 for profile in "$src"/jobscripts/systems/*.yaml; do
