@@ -25,6 +25,8 @@ WRITERS = {
     os.path.join("report", "console.cpp"): ["for_terminal("],
     os.path.join("app", "cmd_history.cpp"): ["for_terminal(", "for_csv_cell("],
     os.path.join("app", "cmd_compare.cpp"): ["for_terminal("],
+    os.path.join("app", "cmd_db.cpp"): ["for_terminal("],
+    os.path.join("app", "cmd_report.cpp"): ["for_terminal("],
     os.path.join("report", "html_report.cpp"): ["shell_word("],
     os.path.join("jobs", "jobscript.cpp"): ["shell_quote(", "comment_text("],
     "main.cpp": ["shell_word("],

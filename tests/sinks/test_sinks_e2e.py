@@ -65,7 +65,7 @@ def main():
             doc = json.load(f)
         doc["metadata"]["device_name"] = DEVICE
         doc["metadata"]["host_name"] = HOST
-        doc["metadata"]["run_id"] = name + "-hostile"
+        doc["metadata"]["run_id"] = name + "-\x1b[1mhostile"
         doc["metadata"]["label"] = LABEL_CELL
         with open(path, "w") as f:
             json.dump(doc, f)
