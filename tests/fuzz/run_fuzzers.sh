@@ -18,6 +18,8 @@ mkdir -p "$artifacts"
 targets=(
   "config configs tests/bad_configs tests/e2e_configs tests/mpi tests/fuzz/regressions/config"
   "jobscript jobscripts/systems tests/fuzz/regressions/jobscript"
+  "references tests/history tests/fuzz/regressions/references"
+  "template jobscripts tests/fuzz/regressions/template"
 )
 
 limits=(-rss_limit_mb=2048 -timeout=10 -print_final_stats=1)
