@@ -103,6 +103,18 @@ TEST(ShellContext, FollowsQuotesExpansionsCommentsAndHereDocuments) {
   EXPECT_EQ(context_of("cat <<-'E' <<F\n\tE\n@A\nF\n", "@A"), C::quoted);
   EXPECT_EQ(context_of("cat <<-'E' <<F\n\tE\nx\nF\n@A", "@A"), C::code);
   EXPECT_EQ(context_of("cat <<<@A", "@A"), C::code);
+  // Arithmetic expands $( ) inside single quotes: never code.
+  EXPECT_EQ(context_of("echo $(( @A + 1 ))", "@A"), C::quoted);
+  EXPECT_EQ(context_of("echo $(( (1) + @A ))", "@A"), C::quoted);
+  EXPECT_EQ(context_of("echo $(( 1 )) @A", "@A"), C::code);
+  EXPECT_EQ(context_of("(( @A ))", "@A"), C::quoted);
+  EXPECT_EQ(context_of("(( 1 )); @A", "@A"), C::code);
+  EXPECT_EQ(context_of("echo $[ @A ]", "@A"), C::quoted);
+  EXPECT_EQ(context_of("let x=@A", "@A"), C::quoted);
+  EXPECT_EQ(context_of("let x=1; @A", "@A"), C::code);
+  EXPECT_EQ(context_of("[[ @A -eq 1 ]]", "@A"), C::quoted);
+  EXPECT_EQ(context_of("[[ 1 -eq 1 ]] && @A", "@A"), C::code);
+  EXPECT_EQ(context_of("( @A )", "@A"), C::code);
 }
 
 TEST(Jobscript, PlaceholdersOnlyWhereTheirValuesAreInert) {

@@ -7,7 +7,21 @@ namespace miniapp::jobs {
 
 namespace {
 
-enum class State { code, subst, single, ansi_c, dquote, backtick, param, comment };
+// arith: $(( )), (( )) and $[ ]; let: the rest of a `let` command. Bash expands $( ) in them even
+// inside single quotes. cond: [[ ]], whose -eq operands are arithmetic too.
+enum class State {
+  code,
+  subst,
+  single,
+  ansi_c,
+  dquote,
+  backtick,
+  param,
+  comment,
+  arith,
+  let,
+  cond
+};
 
 struct HereDoc {
   std::string delimiter;
@@ -32,6 +46,13 @@ HereDoc heredoc_at(const std::string& s, std::size_t from) {
 
 bool word_start(const std::string& s, std::size_t i) {
   return i == 0 || std::strchr(" \t\n;&|()<>", s[i - 1]) != nullptr;
+}
+
+// Whether `word` followed by a blank starts at s[i] as a word of its own.
+bool word_at(const std::string& s, std::size_t i, const char* word) {
+  const std::size_t n = std::strlen(word);
+  return word_start(s, i) && s.compare(i, n, word) == 0 && i + n < s.size() &&
+         (s[i + n] == ' ' || s[i + n] == '\t');
 }
 
 } // namespace
@@ -61,6 +82,23 @@ std::vector<ShellContext> shell_contexts(const std::string& s) {
       continue;
     }
     ctx[i] = quoted_now() ? ShellContext::quoted : ShellContext::code;
+    if (top == State::let) {
+      if (c == '\n' || c == ';' || c == '&' || c == '|')
+        stack.pop_back(); // the character is read again, as code
+      else
+        ++i;
+      continue;
+    }
+    if (top == State::arith) { // parentheses, or brackets for $[ ], counted
+      if (c == '(' || c == '[')
+        ++depth.back();
+      else if ((c == ')' || c == ']') && --depth.back() == 0) {
+        depth.pop_back();
+        stack.pop_back();
+      }
+      ++i;
+      continue;
+    }
     switch (top) {
     case State::single:
       if (c == '\'')
@@ -84,6 +122,13 @@ std::vector<ShellContext> shell_contexts(const std::string& s) {
     // code, subst, dquote and param: escapes, quotes and expansions nest.
     if (c == '\\' && i + 1 < s.size()) {
       ctx[i + 1] = ctx[i];
+      i += 2;
+      continue;
+    }
+    if (c == '$' && (next == '[' || (next == '(' && i + 2 < s.size() && s[i + 2] == '('))) {
+      ctx[i + 1] = ctx[i] = ShellContext::quoted;
+      stack.push_back(State::arith);
+      depth.push_back(1); // the '(' or '[' after '$'; the second '(' counts itself
       i += 2;
       continue;
     }
@@ -119,6 +164,12 @@ std::vector<ShellContext> shell_contexts(const std::string& s) {
       ++i;
       continue;
     }
+    if (top == State::cond && c == ']' && next == ']') {
+      ctx[i + 1] = ctx[i];
+      stack.pop_back();
+      i += 2;
+      continue;
+    }
     if (top == State::param && c == '}') {
       stack.pop_back();
       ++i;
@@ -135,11 +186,28 @@ std::vector<ShellContext> shell_contexts(const std::string& s) {
       ++i;
       continue;
     }
-    if (top == State::param) {
+    if (top == State::param || top == State::cond) {
       ++i;
       continue;
     }
     // code and subst
+    if (word_start(s, i) && c == '(' && next == '(') {
+      ctx[i] = ctx[i + 1] = ShellContext::quoted;
+      stack.push_back(State::arith);
+      depth.push_back(1);
+      ++i; // the second '(' counts itself
+      continue;
+    }
+    if (word_at(s, i, "let")) {
+      stack.push_back(State::let);
+      continue; // the 'l' is read again, quoted
+    }
+    if (word_at(s, i, "[[")) {
+      ctx[i] = ctx[i + 1] = ShellContext::quoted;
+      stack.push_back(State::cond);
+      i += 2;
+      continue;
+    }
     if (top == State::subst && c == '(') {
       ++depth.back();
     } else if (top == State::subst && c == ')') {
