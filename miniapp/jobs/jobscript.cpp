@@ -4,6 +4,7 @@
 #include "jobs/shell_context.hpp"
 
 #include <cctype>
+#include <cstring>
 #include <stdexcept>
 
 namespace miniapp::jobs {
@@ -46,24 +47,19 @@ std::string position(const std::string& label, const std::string& text, std::siz
   return label + ":" + std::to_string(line) + ":" + std::to_string(col);
 }
 
-// The text of the line that holds byte `at`, up to it.
-std::string line_before(const std::string& text, std::size_t at) {
-  const std::size_t start = at == 0 ? 0 : text.rfind('\n', at - 1);
-  return text.substr(start == std::string::npos ? 0 : start + 1,
-                     at - (start == std::string::npos ? 0 : start + 1));
-}
-
-// Why a value of kind `fill` is not inert at `at` ("" when it is).
-std::string misplaced(Fill fill, ShellContext where, const std::string& line) {
+// Why a value of kind `fill` is not inert where it stands, in context `where` on the line of
+// `text` that starts at `line` ("" when it is).
+std::string misplaced(Fill fill, ShellContext where, const std::string& text, std::size_t line) {
   switch (fill) {
   case Fill::token:
     return "";
   case Fill::comment:
     if (where != ShellContext::comment)
       return "is text for a comment line; here, outside a comment, the shell would expand it";
-    if (line.rfind("#SBATCH", 0) == 0 || line.rfind("#!", 0) == 0)
-      return "is text for a comment line; on a " + line.substr(0, line[1] == '!' ? 2 : 7) +
-             " line its words would be read as options";
+    for (const char* read : {"#SBATCH", "#!"})
+      if (text.compare(line, std::strlen(read), read) == 0)
+        return std::string("is text for a comment line; on a ") + read +
+               " line its words would be read as options";
     return "";
   case Fill::words:
     if (where == ShellContext::code)
@@ -104,6 +100,7 @@ std::string render_template(const std::string& text, const std::string& label,
   std::string out;
   out.reserve(text.size() * 2);
   std::size_t pos = 0;
+  std::size_t line = 0, scanned = 0; // where the line of the last placeholder starts
   while (pos < text.size()) {
     const std::size_t open = text.find("@@", pos);
     if (open == std::string::npos) {
@@ -111,8 +108,9 @@ std::string render_template(const std::string& text, const std::string& label,
       break;
     }
     const std::size_t close = text.find("@@", open + 2);
-    const std::size_t eol = text.find('\n', open);
-    if (close == std::string::npos || (eol != std::string::npos && close > eol))
+    // A newline between the two (searched up to `close` only: a long line stays linear).
+    if (close == std::string::npos ||
+        std::memchr(text.data() + open, '\n', close - open) != nullptr)
       throw ConfigError(position(label, text, open) +
                         ": '@@' opens a placeholder that is not closed by '@@' on the same line");
     const std::string key = text.substr(open + 2, close - open - 2);
@@ -145,7 +143,10 @@ std::string render_template(const std::string& text, const std::string& label,
       throw ConfigError(position(label, text, open) + ": unknown placeholder @@" +
                         comment_text(key.substr(0, 40)) + "@@ (known: " + known + ")");
     }
-    const std::string wrong = misplaced(value->second.fill, where[open], line_before(text, open));
+    for (; scanned < open; ++scanned) // each byte once over the whole template
+      if (text[scanned] == '\n')
+        line = scanned + 1;
+    const std::string wrong = misplaced(value->second.fill, where[open], text, line);
     if (!wrong.empty())
       throw ConfigError(position(label, text, open) + ": @@" + key + "@@ " + wrong);
     out.append(text, pos, open - pos);

@@ -60,14 +60,20 @@ bool word_at(const std::string& s, std::size_t i, const char* word) {
 std::vector<ShellContext> shell_contexts(const std::string& s) {
   std::vector<ShellContext> ctx(s.size(), ShellContext::quoted);
   std::vector<State> stack = {State::code};
-  std::vector<int> depth; // open '(' of each $( ) on the stack
+  // Whether the state at each level or one below it is a quoting one (kept per level, so a deep
+  // nest costs no rescan per byte).
+  std::vector<bool> quoted = {false};
+  std::vector<int> depth; // open '(' of each $( ) and arithmetic on the stack
   std::deque<HereDoc> pending;
-  const auto quoted_now = [&] {
-    for (State st : stack)
-      if (st != State::code && st != State::subst)
-        return true;
-    return false;
+  const auto push = [&](State st) {
+    quoted.push_back(quoted.back() || (st != State::code && st != State::subst));
+    stack.push_back(st);
   };
+  const auto pop = [&] {
+    quoted.pop_back();
+    stack.pop_back();
+  };
+  const auto quoted_now = [&] { return bool(quoted.back()); };
   std::size_t i = 0;
   while (i < s.size()) {
     const State top = stack.back();
@@ -75,7 +81,7 @@ std::vector<ShellContext> shell_contexts(const std::string& s) {
     const char next = i + 1 < s.size() ? s[i + 1] : '\0';
     if (top == State::comment) {
       if (c == '\n') {
-        stack.pop_back();
+        pop();
         continue; // the newline is code again (and may start a here-document)
       }
       ctx[i++] = ShellContext::comment;
@@ -84,7 +90,7 @@ std::vector<ShellContext> shell_contexts(const std::string& s) {
     ctx[i] = quoted_now() ? ShellContext::quoted : ShellContext::code;
     if (top == State::let) {
       if (c == '\n' || c == ';' || c == '&' || c == '|')
-        stack.pop_back(); // the character is read again, as code
+        pop(); // the character is read again, as code
       else
         ++i;
       continue;
@@ -94,7 +100,7 @@ std::vector<ShellContext> shell_contexts(const std::string& s) {
         ++depth.back();
       else if ((c == ')' || c == ']') && --depth.back() == 0) {
         depth.pop_back();
-        stack.pop_back();
+        pop();
       }
       ++i;
       continue;
@@ -102,7 +108,7 @@ std::vector<ShellContext> shell_contexts(const std::string& s) {
     switch (top) {
     case State::single:
       if (c == '\'')
-        stack.pop_back();
+        pop();
       ++i;
       continue;
     case State::ansi_c:
@@ -113,7 +119,7 @@ std::vector<ShellContext> shell_contexts(const std::string& s) {
         continue;
       }
       if (c == (top == State::ansi_c ? '\'' : '`'))
-        stack.pop_back();
+        pop();
       ++i;
       continue;
     default:
@@ -127,36 +133,36 @@ std::vector<ShellContext> shell_contexts(const std::string& s) {
     }
     if (c == '$' && (next == '[' || (next == '(' && i + 2 < s.size() && s[i + 2] == '('))) {
       ctx[i + 1] = ctx[i] = ShellContext::quoted;
-      stack.push_back(State::arith);
+      push(State::arith);
       depth.push_back(1); // the '(' or '[' after '$'; the second '(' counts itself
       i += 2;
       continue;
     }
     if (c == '$' && next == '(') {
       ctx[i + 1] = ctx[i];
-      stack.push_back(State::subst);
+      push(State::subst);
       depth.push_back(1);
       i += 2;
       continue;
     }
     if (c == '$' && next == '{') {
       ctx[i + 1] = ctx[i];
-      stack.push_back(State::param);
+      push(State::param);
       i += 2;
       continue;
     }
     if (c == '`') {
-      stack.push_back(State::backtick);
+      push(State::backtick);
       ++i;
       continue;
     }
     if (c == '"' && top == State::dquote) {
-      stack.pop_back();
+      pop();
       ++i;
       continue;
     }
     if (c == '"') {
-      stack.push_back(State::dquote);
+      push(State::dquote);
       ++i;
       continue;
     }
@@ -166,23 +172,23 @@ std::vector<ShellContext> shell_contexts(const std::string& s) {
     }
     if (top == State::cond && c == ']' && next == ']') {
       ctx[i + 1] = ctx[i];
-      stack.pop_back();
+      pop();
       i += 2;
       continue;
     }
     if (top == State::param && c == '}') {
-      stack.pop_back();
+      pop();
       ++i;
       continue;
     }
     if (c == '$' && next == '\'') {
       ctx[i + 1] = ctx[i];
-      stack.push_back(State::ansi_c);
+      push(State::ansi_c);
       i += 2;
       continue;
     }
     if (c == '\'') {
-      stack.push_back(State::single);
+      push(State::single);
       ++i;
       continue;
     }
@@ -193,18 +199,18 @@ std::vector<ShellContext> shell_contexts(const std::string& s) {
     // code and subst
     if (word_start(s, i) && c == '(' && next == '(') {
       ctx[i] = ctx[i + 1] = ShellContext::quoted;
-      stack.push_back(State::arith);
+      push(State::arith);
       depth.push_back(1);
       ++i; // the second '(' counts itself
       continue;
     }
     if (word_at(s, i, "let")) {
-      stack.push_back(State::let);
+      push(State::let);
       continue; // the 'l' is read again, quoted
     }
     if (word_at(s, i, "[[")) {
       ctx[i] = ctx[i + 1] = ShellContext::quoted;
-      stack.push_back(State::cond);
+      push(State::cond);
       i += 2;
       continue;
     }
@@ -213,10 +219,10 @@ std::vector<ShellContext> shell_contexts(const std::string& s) {
     } else if (top == State::subst && c == ')') {
       if (--depth.back() == 0) {
         depth.pop_back();
-        stack.pop_back();
+        pop();
       }
     } else if (c == '#' && word_start(s, i)) {
-      stack.push_back(State::comment);
+      push(State::comment);
       ctx[i] = ShellContext::comment;
     } else if (c == '<' && next == '<' && (i + 2 >= s.size() || s[i + 2] != '<') &&
                (i == 0 || s[i - 1] != '<')) {

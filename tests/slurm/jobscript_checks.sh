@@ -222,6 +222,15 @@ for spec in "${guarded[@]}"; do
 done
 printf 'name: x\nbackend: openmp\ncores_per_node: 8\nsbatch_options: [--gpus=2, --time-min=5, --nodelist=n1, --ntasks-per-core=1, --constraint=a100, "--exclusive", --mem=0, --exclude=n2]\n' >"$scratch/p7.yaml"
 generate p7 --system "$scratch/p7.yaml" && expect p7 '^#SBATCH --time-min=5$' && expect p7 '^#SBATCH --gpus=2$'
+# A template near the 1 MiB limit with 100,000 placeholders on two lines renders in linear time
+# (each line was scanned again for every placeholder on it: 15 s of CPU).
+python3 -c "print('#!/bin/bash\n# ' + '@@NODES@@' * 50000 + '\nX=' + '@@CONFIG@@' * 50000)" >"$scratch/long.sh"
+if timeout 10 "$MINIAPP" jobscript "$scratch/small.yaml" --system generic-cpu --template "$scratch/long.sh" \
+  -o "$scratch/long-job.sh" 2>"$scratch/err"; then
+  pass "a template of 100,000 placeholders renders within 10 s"
+else
+  fail "long template: $(head -c 300 "$scratch/err")"
+fi
 # A NUL cuts a string short where the system reads it: the file checked is not the one the job
 # gets (issue 23 item 15). NUL and other control bytes are refused where the profile is read.
 printf 'name: x\nbackend: openmp\ncores_per_node: 8\nreferences: "refs.yaml\\0.bak"\n' >"$scratch/p8.yaml"
