@@ -7,6 +7,7 @@
 #include "parallel/device_map.hpp"
 #include "parallel/mpi_env.hpp"
 #include "core/backends.hpp"
+#include "core/sinks.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -41,15 +42,8 @@ SplitArgs split_args(int argc, char** argv) {
 // "miniapp ARGS..." as a shell would take it back, for the header of generated job scripts.
 std::string command_line(const std::vector<std::string>& args) {
   std::string out = "miniapp";
-  for (const auto& a : args) {
-    const bool plain =
-        !a.empty() && a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
-                                          "OPQRSTUVWXYZ0123456789_./=:%,+-@") == std::string::npos;
-    std::string quoted = "'";
-    for (char c : a)
-      quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    out += " " + (plain ? a : quoted + "'");
-  }
+  for (const auto& a : args)
+    out += " " + miniapp::shell_word(a);
   return out;
 }
 

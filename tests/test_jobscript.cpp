@@ -2,6 +2,8 @@
 // quoting, Slurm time ranges and the rank layout (issue 15 item 6, issue 16 item 2).
 #include "config/yaml_strict.hpp"
 #include "jobs/jobscript.hpp"
+#include "jobs/sbatch_guard.hpp"
+#include "jobs/shell_context.hpp"
 
 #include <gtest/gtest.h>
 
@@ -67,6 +69,84 @@ TEST(Jobscript, OneRankPerNodeUnlessAsked) {
   req.ranks_per_node = 1;
   req.time = "00:61:99";
   EXPECT_THROW(layout_job(gpu, req), config::ConfigError);
+}
+
+} // namespace
+} // namespace miniapp::jobs
+
+namespace miniapp::jobs {
+namespace {
+
+// The context of the first byte of `marker` in `script`.
+ShellContext context_of(const std::string& script, const std::string& marker) {
+  return shell_contexts(script).at(script.find(marker));
+}
+
+TEST(ShellContext, FollowsQuotesExpansionsCommentsAndHereDocuments) {
+  using C = ShellContext;
+  EXPECT_EQ(context_of("X=@A y", "@A"), C::code);
+  EXPECT_EQ(context_of("X=(@A)", "@A"), C::code);
+  EXPECT_EQ(context_of("X=\"@A\"", "@A"), C::quoted);
+  EXPECT_EQ(context_of("X='@A'", "@A"), C::quoted);
+  EXPECT_EQ(context_of("X=$'\\'@A'", "@A"), C::quoted);
+  EXPECT_EQ(context_of("X=`@A`", "@A"), C::quoted);
+  EXPECT_EQ(context_of("X=${Y:-@A}", "@A"), C::quoted);
+  EXPECT_EQ(context_of("X=$(echo @A)", "@A"), C::code);
+  EXPECT_EQ(context_of("X=\"$(echo @A)\"", "@A"), C::quoted);
+  EXPECT_EQ(context_of("X=\"a\\\"\" @A", "@A"), C::code);
+  EXPECT_EQ(context_of("echo x # @A", "@A"), C::comment);
+  EXPECT_EQ(context_of("echo x#@A", "@A"), C::code); // '#' inside a word
+  EXPECT_EQ(context_of("echo $#@A", "@A"), C::code);
+  EXPECT_EQ(context_of("# it's\n@A", "@A"), C::code); // a quote in a comment opens nothing
+  EXPECT_EQ(context_of("cat <<EOF\n@A\nEOF\n", "@A"), C::quoted);
+  EXPECT_EQ(context_of("cat <<EOF\nx\nEOF\n@A", "@A"), C::code);
+  EXPECT_EQ(context_of("cat <<-'E' <<F\n\tE\n@A\nF\n", "@A"), C::quoted);
+  EXPECT_EQ(context_of("cat <<-'E' <<F\n\tE\nx\nF\n@A", "@A"), C::code);
+  EXPECT_EQ(context_of("cat <<<@A", "@A"), C::code);
+  // Arithmetic expands $( ) inside single quotes: never code.
+  EXPECT_EQ(context_of("echo $(( @A + 1 ))", "@A"), C::quoted);
+  EXPECT_EQ(context_of("echo $(( (1) + @A ))", "@A"), C::quoted);
+  EXPECT_EQ(context_of("echo $(( 1 )) @A", "@A"), C::code);
+  EXPECT_EQ(context_of("(( @A ))", "@A"), C::quoted);
+  EXPECT_EQ(context_of("(( 1 )); @A", "@A"), C::code);
+  EXPECT_EQ(context_of("echo $[ @A ]", "@A"), C::quoted);
+  EXPECT_EQ(context_of("let x=@A", "@A"), C::quoted);
+  EXPECT_EQ(context_of("let x=1; @A", "@A"), C::code);
+  EXPECT_EQ(context_of("[[ @A -eq 1 ]]", "@A"), C::quoted);
+  EXPECT_EQ(context_of("[[ 1 -eq 1 ]] && @A", "@A"), C::code);
+  EXPECT_EQ(context_of("( @A )", "@A"), C::code);
+}
+
+TEST(Jobscript, PlaceholdersOnlyWhereTheirValuesAreInert) {
+  const std::map<std::string, Placeholder> values = {{"W", Placeholder("'$(x)'", Fill::words)},
+                                                     {"C", Placeholder("$(x)", Fill::comment)},
+                                                     {"T", Placeholder("64", Fill::token)}};
+  EXPECT_EQ(render_template("# @@C@@\nX=@@W@@ \"@@T@@\" '@@T@@'\n", "t", values, {}),
+            "# $(x)\nX='$(x)' \"64\" '64'\n");
+  for (const char* bad : {"echo \"@@C@@\"\n", "echo @@C@@\n", "#SBATCH --comment=@@C@@\n",
+                          "#!/bin/sh @@C@@\n", "X=\"@@W@@\"\n", "# @@W@@\n", "cat <<E\n@@W@@\nE\n"})
+    EXPECT_THROW(render_template(bad, "t", values, {}), config::ConfigError) << bad;
+}
+
+TEST(Jobscript, CrlfTemplatesAreReadAsLf) {
+  EXPECT_EQ(check_job_template("a\r\nb\r\n", "t"), "a\nb\n");
+  EXPECT_THROW(check_job_template("a\rb\n", "t"), config::ConfigError);
+  EXPECT_THROW(check_job_template(std::string("a\0b", 3), "t"), config::ConfigError);
+  EXPECT_THROW(check_job_template("", "t"), config::ConfigError);
+}
+
+TEST(SbatchGuard, ReadsEntriesAsGetoptLongDoes) {
+  for (const char* refused : {"--nodes=8", "--nod=8", "--nodes 8", "--time 5", "--t=5",
+                              "--output=x", "--tasks-per-node=2", "--constraint=a -N8", "-vN8",
+                              "--x=1 --job=a", "--gpus-per=1", "--ntasks"})
+    EXPECT_FALSE(generated_sbatch_option(refused).option.empty()) << refused;
+  for (const char* allowed :
+       {"--gpus=2", "--time-min=5", "--nodelist=n1", "--ntasks-per-core=1", "--constraint=a100",
+        "--exclusive", "-Cgpu", "--comment=x", "--mem=0"})
+    EXPECT_EQ(generated_sbatch_option(allowed).option, "") << allowed;
+  EXPECT_EQ(generated_sbatch_option("--nod=8").option, "--nodes");
+  EXPECT_EQ(generated_sbatch_option("--tasks-per-node=2").option, "--ntasks-per-node");
+  EXPECT_EQ(generated_sbatch_option("--exclusive -vt5").word, "-vt5");
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 #include "app/commands.hpp"
 #include "app/plot_script.hpp"
 
+#include "core/sinks.hpp"
 #include "report/compare.hpp"
 #include "report/portability.hpp"
 #include "report/results_writer.hpp"
@@ -96,7 +97,7 @@ int cmd_compare(const CompareArgs& args) {
   }
 
   for (const auto& w : warnings)
-    std::cerr << "miniapp compare: warning: " << w << "\n";
+    std::cerr << "miniapp compare: warning: " << for_terminal(w) << "\n";
   if (args.output.empty()) {
     std::cout << text;
     return reference_code;

@@ -1,5 +1,6 @@
 // `miniapp db import|rebuild` (issue 17): run directories into the history database.
 #include "app/commands.hpp"
+#include "core/sinks.hpp"
 
 #include "report/history_db.hpp"
 
@@ -19,7 +20,7 @@ int cmd_db(const DbArgs& args) {
           done.push_back(std::move(r));
     }
     for (const auto& r : done)
-      std::cout << r.source << ": run " << r.run_id << ", " << r.rows << " row(s), " << r.changed
+      std::cout << r.source << ": run " << for_terminal(r.run_id) << ", " << r.rows << " row(s), " << r.changed
                 << " new or changed" << (r.run_changed ? "" : ", run unchanged") << "\n";
     std::cout << args.db << ": " << done.size() << " run(s) "
               << (args.action == "rebuild" ? "rebuilt" : "imported") << " (schema version "

@@ -2,6 +2,7 @@
 // and what `miniapp compare` and `miniapp report` take from issue 17: runs selected from the
 // database (--db --select) and a check against references (--references). None touches Kokkos.
 #include "app/commands.hpp"
+#include "core/sinks.hpp"
 #include "core/text.hpp"
 #include "app/plot_script.hpp"
 
@@ -33,7 +34,7 @@ std::string history_csv(const std::vector<history::Point>& points) {
         p.unit,    p.pct_of_ceiling >= 0 ? fmt("%.4g", p.pct_of_ceiling) : "",
         p.status,  p.valid};
     for (std::size_t i = 0; i < fields.size(); ++i)
-      os << (i ? "," : "") << csv_escape(fields[i]);
+      os << (i ? "," : "") << for_csv_cell(fields[i]);
     os << "\n";
   }
   return os.str();
@@ -46,18 +47,19 @@ std::string history_table(const std::vector<history::Point>& points) {
   for (const auto& p : points) {
     if (p.case_id != current) {
       current = p.case_id;
-      os << (os.tellp() > 0 ? "\n" : "") << current << " (" << p.unit << ")\n";
+      os << (os.tellp() > 0 ? "\n" : "") << for_terminal(current) << " (" << for_terminal(p.unit)
+         << ")\n";
       char head[160];
-      std::snprintf(head, sizeof head, "  %-20s %12s %10s %-8s %s\n", "started", p.unit.c_str(),
-                    "% ceiling", "status", "run (label, id)");
+      std::snprintf(head, sizeof head, "  %-20s %12s %10s %-8s %s\n", "started",
+                    for_terminal(p.unit).c_str(), "% ceiling", "status", "run (label, id)");
       os << head;
     }
     char line[160];
-    std::snprintf(line, sizeof line, "  %-20s %12s %10s %-8s ", p.start_time.c_str(),
+    std::snprintf(line, sizeof line, "  %-20s %12s %10s %-8s ", for_terminal(p.start_time).c_str(),
                   fmt(p.rate >= 100 ? "%.1f" : "%.3g", p.rate).c_str(),
                   p.pct_of_ceiling >= 0 ? fmt("%.1f", p.pct_of_ceiling).c_str() : "-",
-                  p.status.c_str());
-    os << line << p.label << " [" << p.run_id << "]\n";
+                  for_terminal(p.status).c_str());
+    os << line << for_terminal(p.label) << " [" << for_terminal(p.run_id) << "]\n";
   }
   return os.str();
 }
@@ -215,8 +217,8 @@ int check_compare_references(const CompareArgs& args, const std::vector<compare:
       if (c.status != references::Status::below)
         continue;
       ++below;
-      std::cerr << "miniapp compare: BELOW run " << i + 1 << " (" << runs[i].label()
-                << "): " << references::describe(c, references::case_id(row)) << "\n";
+      std::cerr << "miniapp compare: BELOW run " << i + 1 << " (" << for_terminal(runs[i].label())
+                << "): " << for_terminal(references::describe(c, references::case_id(row))) << "\n";
     }
   std::cerr << "miniapp compare: references (" << refs.file << "): " << met << " row(s) met, "
             << below << " below\n";

@@ -3,6 +3,7 @@
 // made by the plot script as SVG and inlined.
 #include "app/commands.hpp"
 #include "app/plot_script.hpp"
+#include "core/sinks.hpp"
 
 #include "report/compare.hpp"
 #include "report/html_report.hpp"
@@ -71,7 +72,7 @@ int cmd_report(const ReportArgs& args) {
     return kConfigError;
   }
   for (const auto& w : c.warnings)
-    std::cerr << "miniapp report: warning: " << w << "\n";
+    std::cerr << "miniapp report: warning: " << for_terminal(w) << "\n";
 
   report::ReportOptions ropt;
   ropt.title = args.title;

@@ -206,7 +206,7 @@ void print_summary(const Plan& plan, const MpiEnv& mpi, const std::vector<CaseRe
   std::cout << "results written to " << dir << "/\n";
   for (const auto& r : results)
     if (r.status == Status::error || (many && r.status == Status::invalid))
-      std::cerr << who << r.c.id() << ": " << r.message << "\n";
+      std::cerr << who << r.c.id() << ": " << for_terminal(r.message) << "\n";
   if (interrupted)
     std::cerr << who << "interrupted; "
               << std::count_if(results.begin(), results.end(),

@@ -1,8 +1,10 @@
 #include "jobs/jobscript.hpp"
 
 #include "config/yaml_strict.hpp"
+#include "jobs/shell_context.hpp"
 
 #include <cctype>
+#include <cstring>
 #include <stdexcept>
 
 namespace miniapp::jobs {
@@ -45,6 +47,31 @@ std::string position(const std::string& label, const std::string& text, std::siz
   return label + ":" + std::to_string(line) + ":" + std::to_string(col);
 }
 
+// Why a value of kind `fill` is not inert where it stands, in context `where` on the line of
+// `text` that starts at `line` ("" when it is).
+std::string misplaced(Fill fill, ShellContext where, const std::string& text, std::size_t line) {
+  switch (fill) {
+  case Fill::token:
+    return "";
+  case Fill::comment:
+    if (where != ShellContext::comment)
+      return "is text for a comment line; here, outside a comment, the shell would expand it";
+    for (const char* read : {"#SBATCH", "#!"})
+      if (text.compare(line, std::strlen(read), read) == 0)
+        return std::string("is text for a comment line; on a ") + read +
+               " line its words would be read as options";
+    return "";
+  case Fill::words:
+    if (where == ShellContext::code)
+      return "";
+    return where == ShellContext::comment
+               ? "is shell words; in a comment a newline in them would end the comment"
+               : "is shell words, already quoted; inside quotes or a here-document the shell "
+                 "would expand them: write it unquoted (e.g. CONFIG=@@CONFIG@@)";
+  }
+  return "";
+}
+
 } // namespace
 
 std::string job_file_name(const std::string& s) {
@@ -53,13 +80,6 @@ std::string job_file_name(const std::string& s) {
     out +=
         (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-') ? c : '_';
   return out.substr(0, 200);
-}
-
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s)
-    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
 }
 
 std::string shell_quote_job_pattern(const std::string& s) {
@@ -73,20 +93,14 @@ std::string shell_quote_job_pattern(const std::string& s) {
   return out + shell_quote(s.substr(from));
 }
 
-std::string comment_text(const std::string& s) {
-  std::string out = s;
-  for (char& c : out)
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
-      c = ' ';
-  return out;
-}
-
 std::string render_template(const std::string& text, const std::string& label,
-                            const std::map<std::string, std::string>& values,
+                            const std::map<std::string, Placeholder>& values,
                             const std::map<std::string, std::vector<std::string>>& blocks) {
+  const std::vector<ShellContext> where = shell_contexts(text);
   std::string out;
   out.reserve(text.size() * 2);
   std::size_t pos = 0;
+  std::size_t line = 0, scanned = 0; // where the line of the last placeholder starts
   while (pos < text.size()) {
     const std::size_t open = text.find("@@", pos);
     if (open == std::string::npos) {
@@ -94,8 +108,9 @@ std::string render_template(const std::string& text, const std::string& label,
       break;
     }
     const std::size_t close = text.find("@@", open + 2);
-    const std::size_t eol = text.find('\n', open);
-    if (close == std::string::npos || (eol != std::string::npos && close > eol))
+    // A newline between the two (searched up to `close` only: a long line stays linear).
+    if (close == std::string::npos ||
+        std::memchr(text.data() + open, '\n', close - open) != nullptr)
       throw ConfigError(position(label, text, open) +
                         ": '@@' opens a placeholder that is not closed by '@@' on the same line");
     const std::string key = text.substr(open + 2, close - open - 2);
@@ -108,6 +123,10 @@ std::string render_template(const std::string& text, const std::string& label,
         throw ConfigError(position(label, text, open) + ": @@" + key +
                           "@@ stands for whole lines: write it alone on a line as #@@" + key +
                           "@@");
+      if (where[open - 1] != ShellContext::comment)
+        throw ConfigError(position(label, text, open) + ": #@@" + key +
+                          "@@ stands for lines of shell code: it must not be inside quotes or a "
+                          "here-document");
       out.append(text, pos, open - 1 - pos); // without the '#'
       for (const auto& l : block->second)
         out += l + "\n";
@@ -124,8 +143,14 @@ std::string render_template(const std::string& text, const std::string& label,
       throw ConfigError(position(label, text, open) + ": unknown placeholder @@" +
                         comment_text(key.substr(0, 40)) + "@@ (known: " + known + ")");
     }
+    for (; scanned < open; ++scanned) // each byte once over the whole template
+      if (text[scanned] == '\n')
+        line = scanned + 1;
+    const std::string wrong = misplaced(value->second.fill, where[open], text, line);
+    if (!wrong.empty())
+      throw ConfigError(position(label, text, open) + ": @@" + key + "@@ " + wrong);
     out.append(text, pos, open - pos);
-    out += value->second;
+    out += value->second.text;
     pos = close + 2;
   }
   return out;
@@ -133,10 +158,26 @@ std::string render_template(const std::string& text, const std::string& label,
 
 std::string read_job_template(const std::string& path) {
   // The same bounded read as configs and profiles (config/limits.hpp: kMaxFileBytes).
-  std::string text = config::read_text_file(path, "job template");
+  return check_job_template(config::read_text_file(path, "job template"), path);
+}
+
+std::string check_job_template(const std::string& text, const std::string& label) {
   if (text.empty())
-    throw ConfigError(path + ":1:1: the job template is empty");
-  return text;
+    throw ConfigError(label + ":1:1: the job template is empty");
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\0')
+      throw ConfigError(position(label, text, i) +
+                        ": the job template has a NUL byte (a binary file, not a bash script)");
+    if (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'))
+      throw ConfigError(position(label, text, i) +
+                        ": a carriage return that does not end a line (bash would read it as "
+                        "part of a word)");
+    if (text[i] != '\r')
+      out += text[i];
+  }
+  return out;
 }
 
 const std::string& job_template(const std::string& name) {
@@ -199,7 +240,8 @@ std::string render_jobscript(const SystemProfile& sys, const JobRequest& req) {
   const bool own_template = l.own_template;
   if (own_template && req.template_text.empty())
     throw ConfigError(l.template_name + ":1:1: the job template is empty");
-  const std::string& text = own_template ? req.template_text : job_template(l.template_name);
+  const std::string text = own_template ? check_job_template(req.template_text, l.template_name)
+                                        : job_template(l.template_name);
 
   // #SBATCH lines are read by sbatch only (a comment to bash): single lines suffice.
   std::vector<std::string> sbatch;
@@ -254,23 +296,29 @@ std::string render_jobscript(const SystemProfile& sys, const JobRequest& req) {
 
   const std::string gpu_var =
       sys.backend == "hip" ? "ROCR_VISIBLE_DEVICES" : "CUDA_VISIBLE_DEVICES";
-  const std::map<std::string, std::string> values = {
+  const auto plain = [](const std::string& what, const std::string& v) {
+    return Placeholder(token(what, v), Fill::token);
+  };
+  const auto comment = [](const std::string& v) {
+    return Placeholder(comment_text(v), Fill::comment);
+  };
+  const std::map<std::string, Placeholder> values = {
       // Plain tokens (numbers, checked names): safe quoted or not, in #SBATCH lines too.
-      {"JOB_NAME", token("job name", job_file_name("miniapp-" + req.experiment))},
-      {"NODES", std::to_string(l.nodes)},
-      {"RANKS_PER_NODE", std::to_string(l.ranks_per_node)},
-      {"RANKS", std::to_string(l.ranks())},
-      {"CPUS_PER_TASK", std::to_string(l.cpus_per_task)},
-      {"TIME", token("time", l.time)},
-      {"BACKEND", token("backend", sys.backend)},
-      {"GPU_VISIBLE_VAR", gpu_var},
-      // Comment text: one line each.
-      {"SYSTEM", comment_text(sys.name + (sys.description.empty() ? "" : ": " + sys.description))},
-      {"SYSTEM_FILE", comment_text(sys.file)},
-      {"COMMAND", comment_text(req.command)},
+      {"JOB_NAME", plain("job name", job_file_name("miniapp-" + req.experiment))},
+      {"NODES", plain("nodes", std::to_string(l.nodes))},
+      {"RANKS_PER_NODE", plain("ranks per node", std::to_string(l.ranks_per_node))},
+      {"RANKS", plain("ranks", std::to_string(l.ranks()))},
+      {"CPUS_PER_TASK", plain("cpus per task", std::to_string(l.cpus_per_task))},
+      {"TIME", plain("time", l.time)},
+      {"BACKEND", plain("backend", sys.backend)},
+      {"GPU_VISIBLE_VAR", plain("GPU variable", gpu_var)},
+      // Comment text: one line each, in comments only.
+      {"SYSTEM", comment(sys.name + (sys.description.empty() ? "" : ": " + sys.description))},
+      {"SYSTEM_FILE", comment(sys.file)},
+      {"COMMAND", comment(req.command)},
       {"TEMPLATE",
-       comment_text(own_template ? l.template_name : "jobscripts/" + l.template_name + ".sh")},
-      // Shell words, single-quoted.
+       comment(own_template ? l.template_name : "jobscripts/" + l.template_name + ".sh")},
+      // Shell words, single-quoted, in unquoted code only.
       {"MINIAPP", shell_quote(sys.miniapp.empty() ? req.miniapp : sys.miniapp)},
       {"CONFIG", shell_quote(req.config)},
       {"RUN_ARGS", words(run_args)},

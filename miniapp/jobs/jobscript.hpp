@@ -3,6 +3,7 @@
 // site's own file) and a system profile. The script launches `miniapp run CONFIG` and exits with
 // its status. Rendering is one pass: substituted text is never scanned again, every value is
 // quoted for the shell, and comment values are single lines, so no value can become a command.
+#include "core/sinks.hpp"
 #include "jobs/system_profile.hpp"
 
 #include <map>
@@ -44,24 +45,41 @@ struct JobLayout {
 JobLayout layout_job(const SystemProfile& system, const JobRequest& request);
 std::string render_jobscript(const SystemProfile& system, const JobRequest& request);
 
+// What a placeholder's value is, and so where in a template it is inert (jobs/shell_context.hpp):
+enum class Fill {
+  token,   // a plain word ([A-Za-z0-9._:-]): anywhere, quoted or not, #SBATCH lines included
+  comment, // one line of text: only in a comment, and not on a #SBATCH or #! line (read by
+           // sbatch and the kernel)
+  words,   // single-quoted shell words: only in unquoted code (inside "..." or '...' or a
+           // here-document their quotes would not hold)
+};
+struct Placeholder {
+  Placeholder(std::string v, Fill f = Fill::words) : text(std::move(v)), fill(f) {}
+  Placeholder(const char* v) : text(v) {}
+  std::string text;
+  Fill fill = Fill::words;
+};
+
 // Fills each @@KEY@@ of `text` with values[KEY] in one pass, and each line "#@@KEY@@" with the
-// lines of blocks[KEY]. The values must already be shell-safe. An unknown or unterminated
-// placeholder throws config::ConfigError "label:line:col: ...".
+// lines of blocks[KEY] (only in code: a "#" that starts a comment line outside quotes). The values
+// must already be of their kind (token(), comment_text(), shell_quote()). An unknown or
+// unterminated placeholder, or one where its value would not be inert, throws config::ConfigError
+// "label:line:col: ...".
 std::string render_template(const std::string& text, const std::string& label,
-                            const std::map<std::string, std::string>& values,
+                            const std::map<std::string, Placeholder>& values,
                             const std::map<std::string, std::vector<std::string>>& blocks);
 
-// One shell word in single quotes (a ' becomes '\''): nothing inside is expanded.
-std::string shell_quote(const std::string& s);
-// As shell_quote, with each "%j" turned into "${SLURM_JOB_ID}".
+// As shell_quote (core/sinks.hpp), with each "%j" turned into "${SLURM_JOB_ID}".
 std::string shell_quote_job_pattern(const std::string& s);
 // A site's template file, read with a bound (/dev/zero must not fill the memory): at most 1 MiB,
-// not empty, else ConfigError("path:1:1: ...").
+// then check_job_template.
 std::string read_job_template(const std::string& path);
+// A template's text as the renderer takes it: CRLF line ends (a copy edited on Windows) become
+// LF, the script bash runs has LF only; empty, a NUL byte or a lone carriage return throws
+// ConfigError("label:line:col: ...").
+std::string check_job_template(const std::string& text, const std::string& label);
 // Letters, digits, '.', '_' and '-' kept, anything else '_' (job names, file names).
 std::string job_file_name(const std::string& s);
-// Text for a comment line: control characters (newlines included) become spaces.
-std::string comment_text(const std::string& s);
 
 // The embedded templates (jobscripts/<name>.sh).
 const std::string& job_template(const std::string& name);

@@ -1,6 +1,8 @@
 #include "jobs/system_profile.hpp"
+#include "jobs/sbatch_guard.hpp"
 #include "core/environment.hpp"
 #include "core/backends.hpp"
+#include "core/sinks.hpp"
 
 #include "config/yaml_strict.hpp"
 
@@ -29,12 +31,6 @@ const std::vector<std::string> kKeys = {
     "cpu_bind", "modules",       "environment",      "setup",          "miniapp",
     "template", "references"};
 
-// Options the generator writes itself from the profile and the command line; a second copy in
-// sbatch_options would silently win or conflict.
-const std::vector<std::string> kGeneratedOptions = {
-    "--job-name",      "--nodes", "--ntasks",    "--ntasks-per-node", "--gpus-per-task",
-    "--cpus-per-task", "--time",  "--partition", "--account",         "--qos"};
-
 int read_count(const Source& src, const YAML::Node& n, const std::string& what, int min) {
   const std::int64_t v = config::read_int(src, n, what);
   if (v < min || v > 1000000)
@@ -42,20 +38,30 @@ int read_count(const Source& src, const YAML::Node& n, const std::string& what, 
   return int(v);
 }
 
-std::string read_line(const Source& src, const YAML::Node& n, const std::string& what) {
+// One line of text. A NUL would cut it short where the job or the system reads it (a file
+// checked here, another one used there), so it and every other control byte is refused; tabs
+// only where the line is shell code (`setup`).
+std::string read_line(const Source& src, const YAML::Node& n, const std::string& what,
+                      bool tabs = false) {
   const std::string s = config::read_string(src, n, what);
   if (s.find_first_of("\n\r") != std::string::npos)
     src.fail(n, what + " must be a single line");
+  std::string without_tabs = s;
+  if (tabs)
+    std::replace(without_tabs.begin(), without_tabs.end(), '\t', ' ');
+  const std::string problem = path_problem(without_tabs);
+  if (!problem.empty())
+    src.fail(n, what + " " + problem);
   return s;
 }
 
-std::vector<std::string> read_lines(const Source& src, const YAML::Node& n,
-                                    const std::string& what) {
+std::vector<std::string> read_lines(const Source& src, const YAML::Node& n, const std::string& what,
+                                    bool tabs = false) {
   if (!n.IsSequence())
     src.fail(n, what + " must be a list of strings, e.g. [a, b]");
   std::vector<std::string> out;
   for (std::size_t i = 0; i < n.size(); ++i)
-    out.push_back(read_line(src, n[i], what + "[" + std::to_string(i) + "]"));
+    out.push_back(read_line(src, n[i], what + "[" + std::to_string(i) + "]", tabs));
   return out;
 }
 
@@ -182,12 +188,13 @@ SystemProfile parse_system_profile(const std::string& label, const std::string& 
       if (o.rfind("--", 0) != 0 || o.size() < 3)
         src.fail(n,
                  "sbatch_options entries are long options like --constraint=a100, got '" + o + "'");
-      const std::string key = o.substr(0, o.find('='));
-      if (std::find(kGeneratedOptions.begin(), kGeneratedOptions.end(), key) !=
-          kGeneratedOptions.end())
-        src.fail(n, key +
-                        " is written by miniapp jobscript (use the profile key or the command-line "
-                        "option instead)");
+      const GeneratedOption g = generated_sbatch_option(o);
+      if (!g.option.empty())
+        src.fail(n,
+                 (g.word.rfind(g.option, 0) == 0 ? g.option
+                                                 : "'" + g.word + "' is " + g.option + ", which") +
+                     " is written by miniapp jobscript (use the profile key or the command-line "
+                     "option instead)");
     }
   }
   if (root["gpu_bind"])
@@ -207,7 +214,7 @@ SystemProfile parse_system_profile(const std::string& label, const std::string& 
     }
   }
   if (root["setup"])
-    p.setup = read_lines(src, root["setup"], "setup");
+    p.setup = read_lines(src, root["setup"], "setup", true);
   if (root["miniapp"])
     p.miniapp = read_line(src, root["miniapp"], "miniapp");
   if (root["template"]) {

@@ -1,6 +1,7 @@
 #include "report/compare.hpp"
 
 #include "core/host_isa.hpp"
+#include "core/sinks.hpp"
 #include "core/text.hpp"
 #include "kernels/families.hpp"
 #include "report/results_writer.hpp"
@@ -368,7 +369,7 @@ std::string markdown_cell(const std::string& s) {
       out += ch;
     }
   }
-  return out;
+  return for_terminal(out); // markdown is read on terminals too
 }
 
 namespace {
@@ -466,7 +467,7 @@ std::string to_markdown(const Comparison& c) {
 
 std::string to_csv(const Comparison& c) {
   const std::size_t b = c.options.baseline;
-  const auto q = csv_escape;
+  const auto q = for_csv_cell;
   std::ostringstream os;
   os << "case,family,variant,precision,m,n,k,tile,run,run_label,backend,device,host,ranks,threads,"
         "baseline,with_transfers,unit,rate,time_min_s,time_median_s,time_max_s,ratio_to_baseline,"

@@ -1,4 +1,5 @@
 #include "report/console.hpp"
+#include "core/sinks.hpp"
 #include "core/text.hpp"
 #include "core/backends.hpp"
 
@@ -39,7 +40,7 @@ std::string Parallelism::summary() const {
   return count(ranks, "rank") + " x " +
          (devices_per_rank ? count(devices_per_rank, "device")
                            : count(threads_per_rank, "thread")) +
-         " (" + backend + ", " + device + ")";
+         " (" + backend + ", " + for_terminal(device) + ")";
 }
 
 // %ceiling says which ceiling by a letter explained under the table: copy bandwidth for
@@ -65,7 +66,7 @@ struct CeilingLegend {
 };
 
 void print_results_table(std::ostream& os, const Plan& plan, const std::vector<CaseResult>& rows) {
-  os << "\n" << plan.settings.name << " on " << plan.backend << "\n";
+  os << "\n" << for_terminal(plan.settings.name) << " on " << plan.backend << "\n";
   os << std::left << std::setw(13) << "kernel" << std::setw(18) << "variant" << std::setw(8)
      << "type" << std::setw(20) << "size" << std::setw(7) << "tile" << std::right << std::setw(13)
      << "median [s]" << std::setw(12) << "GFLOP/s" << std::setw(11) << "GB/s" << std::setw(11)
@@ -98,7 +99,7 @@ void print_results_table(std::ostream& os, const Plan& plan, const std::vector<C
        << (measured ? fmt("%.2f", r.gbs) : "-") << std::setw(11) << pct << "  " << std::left
        << valid << "\n";
     if (!r.message.empty() && r.status != Status::ok)
-      os << "    " << r.message << "\n";
+      os << "    " << for_terminal(r.message) << "\n";
   }
   for (size_t i = 0; i < legend.keys.size(); ++i)
     os << "%ceiling " << char('a' + i % 26) << ": of the " << legend.keys[i]

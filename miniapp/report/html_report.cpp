@@ -1,7 +1,7 @@
 #include "report/html_report.hpp"
 #include "core/text.hpp"
 
-#include "jobs/jobscript.hpp"
+#include "core/sinks.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -38,13 +38,6 @@ std::string run_title(const compare::Comparison& c, std::size_t i) {
   return "run " + std::to_string(i + 1) + (i == c.options.baseline ? " (baseline)" : "");
 }
 
-// A shell word as typed: plain words stay as they are, anything else single-quoted.
-std::string shell_word(const std::string& w) {
-  const bool plain =
-      !w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                        "0123456789_./=:%,+-@") == std::string::npos;
-  return plain ? w : jobs::shell_quote(w);
-}
 bool shell_name(const std::string& s) {
   if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0])))
     return false;

@@ -2,6 +2,7 @@
 
 #include "config/yaml_strict.hpp"
 #include "core/case.hpp"
+#include "core/sinks.hpp"
 
 #include <cstdio>
 #include <fnmatch.h>
@@ -22,17 +23,27 @@ std::string fmt(double v) {
   return buf;
 }
 
+// A pattern or name matched against rows: a NUL would end it early for fnmatch ("axpby/*\0zzz"
+// matches every axpby row), and no case, backend or device name holds a control byte.
+std::string read_name(const Source& src, const YAML::Node& n, const std::string& what) {
+  const std::string s = config::read_string(src, n, what);
+  const std::string problem = path_problem(s);
+  if (!problem.empty())
+    src.fail(n, what + " " + problem);
+  return s;
+}
+
 Reference read_entry(const Source& src, const YAML::Node& n, std::size_t i) {
   const std::string ctx = "references[" + std::to_string(i) + "]";
   config::require_map(src, n, ctx);
   config::check_keys(src, n, kEntryKeys, ctx);
   Reference r;
   r.where = src.where(n);
-  r.pattern = config::read_string(src, config::require_key(src, n, "case", ctx), ctx + ".case");
+  r.pattern = read_name(src, config::require_key(src, n, "case", ctx), ctx + ".case");
   if (n["backend"])
-    r.backend = config::read_string(src, n["backend"], ctx + ".backend");
+    r.backend = read_name(src, n["backend"], ctx + ".backend");
   if (n["device"])
-    r.device = config::read_string(src, n["device"], ctx + ".device");
+    r.device = read_name(src, n["device"], ctx + ".device");
   if (bool(n["rate"]) == bool(n["pct_of_ceiling"]))
     src.fail(n, ctx + " needs exactly one of 'rate' (GB/s or GFLOP/s) and 'pct_of_ceiling'");
   r.pct = bool(n["pct_of_ceiling"]);

@@ -22,15 +22,6 @@
 
 namespace miniapp {
 
-std::string csv_escape(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos)
-    return s;
-  std::string out = "\"";
-  for (char ch : s)
-    out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-  return out + "\"";
-}
-
 namespace {
 
 // The JSON text of doc; a byte that is not UTF-8 (from a host or device name, say) becomes U+FFFD

@@ -10,6 +10,7 @@
 #include "run/runner.hpp"
 
 #include "core/files.hpp"
+#include "core/sinks.hpp" // csv_escape
 
 #include <nlohmann/json.hpp>
 
@@ -55,6 +56,5 @@ private:
   std::size_t on_disk_size_ = 0; // its size in bytes (padding included)
 };
 
-std::string csv_escape(const std::string& field); // RFC 4180 quoting where needed
 
 } // namespace miniapp
