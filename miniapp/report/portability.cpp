@@ -1,8 +1,8 @@
 #include "report/portability.hpp"
 
+#include "core/sinks.hpp"
 #include "core/text.hpp"
 #include "report/references.hpp"
-#include "report/results_writer.hpp"
 
 #include <algorithm>
 #include <map>
@@ -151,9 +151,9 @@ std::string portability_csv(const Portability& p) {
   std::ostringstream os;
   os << "problem,application,platform,fom,app eff,arch eff\n";
   for (const auto& e : p.entries)
-    os << csv_escape(e.problem) << ',' << csv_escape(e.application) << ',' << csv_escape(e.platform)
-       << ',' << fmt("%.9g", e.fom) << ',' << fmt("%.6g", e.app_eff) << ','
-       << (e.arch_eff < 0 ? std::string() : fmt("%.6g", e.arch_eff)) << '\n';
+    os << for_csv_cell(e.problem) << ',' << for_csv_cell(e.application) << ','
+       << for_csv_cell(e.platform) << ',' << fmt("%.9g", e.fom) << ',' << fmt("%.6g", e.app_eff)
+       << ',' << (e.arch_eff < 0 ? std::string() : fmt("%.6g", e.arch_eff)) << '\n';
   return os.str();
 }
 

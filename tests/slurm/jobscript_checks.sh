@@ -234,9 +234,9 @@ fi
 # A NUL cuts a string short where the system reads it: the file checked is not the one the job
 # gets (issue 23 item 15). NUL and other control bytes are refused where the profile is read.
 printf 'name: x\nbackend: openmp\ncores_per_node: 8\nreferences: "refs.yaml\\0.bak"\n' >"$scratch/p8.yaml"
-refuse 2 'p8.yaml:4:13: references has a NUL byte at offset 9' jobscript "$scratch/small.yaml" --system "$scratch/p8.yaml"
+refuse 2 'p8.yaml:4:13: the value holds a NUL byte' jobscript "$scratch/small.yaml" --system "$scratch/p8.yaml"
 printf 'name: x\nbackend: openmp\ncores_per_node: 8\ntemplate: "t.sh\\0x"\n' >"$scratch/p9.yaml"
-refuse 2 'p9.yaml:4:11: template has a NUL byte at offset 4' jobscript "$scratch/small.yaml" --system "$scratch/p9.yaml"
+refuse 2 'p9.yaml:4:11: the value holds a NUL byte' jobscript "$scratch/small.yaml" --system "$scratch/p9.yaml"
 printf 'name: x\nbackend: openmp\ncores_per_node: 8\nmodules: ["gcc\\e[2J"]\n' >"$scratch/p10.yaml"
 refuse 2 'p10.yaml:4:11: modules\[0\] has the control character 0x1b at offset 3' jobscript "$scratch/small.yaml" --system "$scratch/p10.yaml"
 
