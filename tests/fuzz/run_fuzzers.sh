@@ -47,8 +47,10 @@ fuzz_one() { # fuzz_one NAME SEEDS...: the fuzzer's log in $scratch/NAME.log, it
   echo "$rc" >"$scratch/$name.rc"
 }
 names=()
+declare -A seeds_of
 for spec in "${targets[@]}"; do
   read -r name seeds <<<"$spec"
+  seeds_of[$name]=$seeds
   bin=$build/bin/miniapp-fuzz-$name
   [ -x "$bin" ] || { echo "run_fuzzers.sh: $bin not built (cmake --build --preset fuzz)" >&2; exit 1; }
   while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do wait -n || true; done
@@ -61,7 +63,7 @@ wait
 status=0
 for name in "${names[@]}"; do
   log=$scratch/$name.log
-  seeds=$(for spec in "${targets[@]}"; do read -r n s <<<"$spec"; [ "$n" = "$name" ] && echo "$s"; done)
+  seeds=${seeds_of[$name]}
   if [ "$(cat "$scratch/$name.rc")" = 0 ]; then
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
     echo "fuzz $name: ok, ${runs:-?} runs in ${seconds} s (seeds: $seeds)"
