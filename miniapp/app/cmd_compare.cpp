@@ -4,7 +4,7 @@
 #include "app/plot_script.hpp"
 
 #include "core/sinks.hpp"
-#include "report/compare.hpp"
+#include "report/compare_tables.hpp"
 #include "report/portability.hpp"
 #include "report/results_writer.hpp"
 

@@ -8,6 +8,7 @@
 // transaction; a writer killed at any point leaves the last committed state. Schema: see the
 // migrations in history_db.cpp and docs/history.md.
 #include "report/compare.hpp"
+#include "report/history_filter.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -41,18 +42,6 @@ constexpr int kBusyTimeoutMs = 60000;
 
 // The schema version this program writes (PRAGMA user_version); an older database is migrated.
 int latest_schema_version();
-
-// Which runs (and cases) to take. Globs as fnmatch(3) ('*' matches '/'); empty = any.
-struct Filter {
-  std::string run_id, label, host, backend, device, experiment;
-  std::string since;        // ISO 8601 date or time: runs started at or after it
-  std::string case_pattern; // glob over case ids (references::case_id)
-};
-// One "key=value" condition (run, label, host, backend, device, experiment, since, case) into f.
-// Throws std::invalid_argument naming the keys, or saying what is wrong with the value.
-void add_condition(Filter& f, const std::string& key_value);
-// YYYY-MM-DD, optionally THH:MM[:SS][Z].
-bool valid_since(const std::string& s);
 
 struct ImportResult {
   std::string run_id, source;

@@ -2,6 +2,7 @@
 #include "core/text.hpp"
 
 #include "core/sinks.hpp"
+#include "report/compare_tables.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,6 +1,7 @@
 #include "report/portability.hpp"
 
 #include "core/sinks.hpp"
+#include "report/compare_tables.hpp"
 #include "core/text.hpp"
 #include "report/references.hpp"
 

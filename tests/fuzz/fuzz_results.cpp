@@ -4,7 +4,7 @@
 // and CSV. A std::runtime_error naming the file is the expected answer to a bad input; any other
 // exception (a JSON type error escaping the loader), a crash, a leak, a hang or unbounded memory
 // is a finding (docs/testing.md).
-#include "report/compare.hpp"
+#include "report/compare_tables.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -21,7 +21,7 @@ RULES = [
 # The writers of each sink, and what each must call. results.csv (results_writer.cpp) is a data
 # file the program reads back: csv_escape there, the cells as they are.
 WRITERS = {
-    os.path.join("report", "compare.cpp"): ["for_terminal(", "for_csv_cell"],
+    os.path.join("report", "compare_tables.cpp"): ["for_terminal(", "for_csv_cell"],
     os.path.join("report", "console.cpp"): ["for_terminal("],
     os.path.join("app", "cmd_history.cpp"): ["for_terminal(", "for_csv_cell("],
     os.path.join("app", "cmd_compare.cpp"): ["for_terminal("],
