@@ -311,7 +311,7 @@ TEST(Compare, MarkdownAndCsvCarryTheNumbers) {
   EXPECT_NE(md.find("| 1.20x ~ |"), std::string::npos) << md;
   EXPECT_NE(md.find("| cuda | GPU Y | h-cuda |"), std::string::npos) << md;
   const std::string csv = to_csv(c);
-  EXPECT_NE(csv.find(",2,cuda on GPU Y (h-cuda),cuda,GPU Y,h-cuda,,,false,false,GB/s,"),
+  EXPECT_NE(csv.find(",2,cuda on GPU Y (h-cuda),cuda,GPU Y,h-cuda,,,false,false,kernel,GB/s,"),
             std::string::npos)
       << csv;
   // ratio 4, not noise, no p (no repetition times), valid
@@ -398,7 +398,7 @@ TEST(Compare, SignificanceFromRepetitionTimes) {
   EXPECT_NE(md.find("x ~ (p "), std::string::npos) << md;
   EXPECT_NE(md.find("Mann-Whitney U"), std::string::npos);
   EXPECT_NE(md.find("alpha = 0.05"), std::string::npos);
-  EXPECT_NE(md.find(" run 1 (1x4) rate |"), std::string::npos) << md; // ranks x threads
+  EXPECT_NE(md.find(" run 1 (1x4) kernel rate |"), std::string::npos) << md; // ranks x threads
   EXPECT_NE(to_csv(c).find(",2,false,0.0121858,true,"), std::string::npos) << to_csv(c);
   // With transfers the test runs on h2d + compute + d2h per repetition: still disjoint.
   Options opt;
@@ -565,6 +565,31 @@ TEST(Compare, PaperTable1) {
   EXPECT_NE(full.find("| 128 x 128 | 2 | 0.0246 | 0.1 | 0.492 | 20.0 |"), std::string::npos)
       << full;
   EXPECT_NE(full.find("GPU: cuda on H100"), std::string::npos);
+  EXPECT_NE(full.find("| end-to-end speedup |"), std::string::npos) << full;
+  EXPECT_NE(full.find("seed paper's definition of time"), std::string::npos) << full;
+}
+
+// One meaning per number: every rate, time and ratio header of compare's markdown and CSV names
+// its measure, kernel by default and end-to-end with transfers, and the legend defines it.
+TEST(Compare, EveryRatioNamesItsMeasure) {
+  const auto runs = runs_with_times("serial");
+  for (const bool with_transfers : {false, true}) {
+    Options opt;
+    opt.with_transfers = with_transfers;
+    const Comparison c = compare_runs(runs, opt);
+    const std::string name = with_transfers ? "end-to-end" : "kernel";
+    const std::string md = to_markdown(c);
+    EXPECT_NE(md.find("| " + name + " ratio run 2 / run 1 |"), std::string::npos) << md;
+    EXPECT_NE(md.find("| run 1 (1x4) " + name + " rate | run 1 " + name + " time ms |"),
+              std::string::npos)
+        << md;
+    EXPECT_NE(md.find("Measure: " + name + ", from the median "), std::string::npos) << md;
+    EXPECT_EQ(md.find(with_transfers ? " kernel " : " end-to-end "), std::string::npos) << md;
+    const std::string csv = to_csv(c);
+    EXPECT_NE(csv.find(std::string(",") + (with_transfers ? "true" : "false") + "," + name + ","),
+              std::string::npos)
+        << csv;
+  }
 }
 
 } // namespace

@@ -134,6 +134,14 @@ TEST(HtmlReport, ShowsTheMarksCompareComputed) {
        at = page.find("<tr class=\"case\">", at + 1))
     ++rows;
   EXPECT_EQ(rows, 2u);
+  // The headers name the measure the numbers are (docs/compare.md, "Measures").
+  EXPECT_NE(page.find(">kernel ratio<br>run 2 / run 1</th>"), std::string::npos);
+  EXPECT_NE(page.find("<th>kernel rate</th>"), std::string::npos);
+  compare::Options opt;
+  opt.with_transfers = true;
+  const std::string e2e = html_report(compare::compare_runs(runs, opt), runs, {});
+  EXPECT_NE(e2e.find(">end-to-end ratio<br>run 2 / run 1</th>"), std::string::npos);
+  EXPECT_NE(e2e.find("Measure: end-to-end, from the median total time"), std::string::npos);
 }
 
 TEST(HtmlReport, ReproduceCommandQuotesWordsAndKeepsTheEnvironmentThatMatters) {

@@ -155,6 +155,15 @@ std::string Run::shape() const {
          (threads > 0 ? std::to_string(threads) : std::string("?"));
 }
 
+const char* measure_name(bool with_transfers) {
+  return with_transfers ? "end-to-end" : "kernel";
+}
+std::string measure_definition(bool with_transfers) {
+  return std::string("Measure: ") + measure_name(with_transfers) + ", from the " +
+         (with_transfers ? "median total time (host-to-device + compute + device-to-host)"
+                         : "median compute time (the kernel launches alone)");
+}
+
 std::string Run::label() const {
   if (!given_label.empty())
     return given_label;

@@ -80,6 +80,15 @@ enum class RateKind { Auto, Gflops, Gbs };
 // serial, openmp, threads, hpx: device memory is host memory there.
 bool host_backend(const std::string& backend);
 
+// The two measures a time, and every rate, ratio and speedup made from it, can stand for; every
+// output names its measure in its column headers (docs/compare.md, "Measures"):
+//   kernel      the median compute time: the kernel launches alone, data already on the device
+//   end-to-end  the median total time: host-to-device copies + compute + device-to-host copies
+//               (the seed paper's method; on host backends there are no copies and the two agree)
+const char* measure_name(bool with_transfers);
+// One sentence defining it, for the legends under the tables.
+std::string measure_definition(bool with_transfers);
+
 struct Options {
   std::size_t baseline = 0;    // index into the runs
   bool with_transfers = false; // time = total_median_s (h2d + compute + d2h), the paper's method

@@ -86,9 +86,7 @@ std::string to_markdown(const Comparison& c) {
      << (c.options.rate == RateKind::Gflops ? "GFLOP/s"
          : c.options.rate == RateKind::Gbs  ? "GB/s"
                                             : "GFLOP/s for matmul, GB/s otherwise")
-     << ", from the "
-     << (c.options.with_transfers ? "median total time (host-to-device + compute + device-to-host)"
-                                  : "median compute time")
+     << ". " << measure_definition(c.options.with_transfers)
      << ". Time: median [min, max] in ms over the repetitions"
      << (c.options.with_transfers ? " (range estimated: compute range + median transfer time)" : "")
      << ". Ratio: rate / rate of run " << b + 1
@@ -99,14 +97,15 @@ std::string to_markdown(const Comparison& c) {
         "Runs without repetition times (results.csv, older results.json) show no p; `~` then "
         "marks overlapping [min, max] time ranges.\n\n";
 
+  const std::string measure = measure_name(c.options.with_transfers);
   os << "| case | size | tile | unit |";
   for (std::size_t i = 0; i < nr; ++i)
     os << " run " << i + 1
-       << (c.runs[i].shape() == "?" ? std::string() : " (" + c.runs[i].shape() + ")")
-       << " rate | run " << i + 1 << " time ms |";
+       << (c.runs[i].shape() == "?" ? std::string() : " (" + c.runs[i].shape() + ")") << " "
+       << measure << " rate | run " << i + 1 << " " << measure << " time ms |";
   for (std::size_t i = 0; i < nr; ++i)
     if (i != b)
-      os << " run " << i + 1 << " / run " << b + 1 << " |";
+      os << " " << measure << " ratio run " << i + 1 << " / run " << b + 1 << " |";
   os << "\n|" << std::string("---|---|---|---|");
   for (std::size_t i = 0; i < nr; ++i)
     os << "---:|---:|";
@@ -152,7 +151,8 @@ std::string to_csv(const Comparison& c) {
   const auto q = for_csv_cell;
   std::ostringstream os;
   os << "case,family,variant,precision,m,n,k,tile,run,run_label,backend,device,host,ranks,threads,"
-        "baseline,with_transfers,unit,rate,time_min_s,time_median_s,time_max_s,ratio_to_baseline,"
+        "baseline,with_transfers,measure,unit,rate,time_min_s,time_median_s,time_max_s,ratio_to_"
+        "baseline,"
         "within_noise,p_value,valid,notes,run_warnings,case_id\n";
   // Run-level warnings once per run (on its first row), not on every row.
   std::vector<std::string> run_notes(c.runs.size());
@@ -174,7 +174,8 @@ std::string to_csv(const Comparison& c) {
          << q(r.label()) << "," << q(r.backend) << "," << q(r.device) << "," << q(r.host) << ","
          << (r.ranks > 0 ? std::to_string(r.ranks) : "") << ","
          << (r.threads > 0 ? std::to_string(r.threads) : "") << "," << (i == b ? "true" : "false")
-         << "," << (c.options.with_transfers ? "true" : "false") << "," << l.unit << ",";
+         << "," << (c.options.with_transfers ? "true" : "false") << ","
+         << measure_name(c.options.with_transfers) << "," << l.unit << ",";
       if (cell.present) {
         os << fmt("%.6g", cell.rate) << "," << fmt("%.6g", cell.t_min) << ","
            << fmt("%.6g", cell.t_median) << "," << fmt("%.6g", cell.t_max) << ",";
@@ -217,7 +218,8 @@ std::string paper_table1_markdown(const std::vector<Run>& runs,
   };
   os << "CPU: " << who(0) << "  \n"
      << "GPU: " << (gpu ? who(1) : std::string("pending")) << "\n\n";
-  os << "| N x N | CPU time (ms) | CPU GFLOPS | GPU time (ms) | GPU GFLOPS | speedup |\n"
+  os << "| N x N | CPU end-to-end time (ms) | CPU end-to-end GFLOPS | GPU end-to-end time (ms) | "
+        "GPU end-to-end GFLOPS | end-to-end speedup |\n"
         "| --- | ---: | ---: | ---: | ---: | ---: |\n";
   std::vector<const Line*> lines;
   for (const auto& l : c.lines)
@@ -245,11 +247,13 @@ std::string paper_table1_markdown(const std::vector<Run>& runs,
   }
   if (lines.empty())
     os << "| (no axpby/flat/float32 square cases in the CPU run) | | | | | |\n";
-  os << "\nTime: median over the repetitions of host-to-device copy + compute + device-to-host "
-        "copy "
-        "(on a host backend the copies are none, so it is the compute time). GFLOPS = 3 N^2 / "
-        "time. "
-        "Speedup = GPU GFLOPS / CPU GFLOPS.\n";
+  os << "\nMeasure: end-to-end. Time: median over the repetitions of host-to-device copy + "
+        "compute + device-to-host copy (on a host backend there are no copies, so it is the "
+        "compute time). This is the seed paper's definition of time (data to the GPU + GPU "
+        "processing + data from the GPU), with the median of the repetitions where the paper "
+        "averages 10 runs. GFLOPS = 3 N^2 / time, the paper's. End-to-end speedup = GPU GFLOPS / "
+        "CPU GFLOPS = CPU time / GPU time (the paper's speedup). `miniapp compare` without "
+        "`--with-transfers` gives the kernel measure instead.\n";
   if (!c.warnings.empty()) {
     os << "\nWarnings:\n\n";
     for (const auto& w : c.warnings)

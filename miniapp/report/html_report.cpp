@@ -95,11 +95,14 @@ void comparison_table(std::ostringstream& os, const compare::Comparison& c) {
        << "<br><span class=\"runlabel\">" << html_escape(c.runs[i].label()) << "</span></th>";
   for (std::size_t i = 0; i < nr; ++i)
     if (i != b)
-      os << "<th rowspan=\"2\" class=\"ratio\" data-run=\"" << i + 1 << "\">run " << i + 1
+      os << "<th rowspan=\"2\" class=\"ratio\" data-run=\"" << i + 1 << "\">"
+         << compare::measure_name(c.options.with_transfers) << " ratio<br>run " << i + 1
          << " / run " << b + 1 << "</th>";
   os << "</tr>\n<tr>";
   for (std::size_t i = 0; i < nr; ++i)
-    os << "<th>rate</th><th>time ms<br><span class=\"runlabel\">median [min, max]</span></th>";
+    os << "<th>" << compare::measure_name(c.options.with_transfers) << " rate</th><th>"
+       << compare::measure_name(c.options.with_transfers)
+       << " time ms<br><span class=\"runlabel\">median [min, max]</span></th>";
   os << "</tr>\n</thead>\n<tbody>\n";
   for (const auto& l : c.lines) {
     os << "<tr class=\"case\"><th>" << html_escape(compare::case_label(l)) << "</th><td>"
@@ -362,9 +365,7 @@ std::string html_report(const compare::Comparison& c, const std::vector<compare:
      << (c.options.rate == compare::RateKind::Gflops ? "GFLOP/s"
          : c.options.rate == compare::RateKind::Gbs  ? "GB/s"
                                                      : "GFLOP/s for matmul, GB/s otherwise")
-     << ", from the "
-     << (c.options.with_transfers ? "median total time (host-to-device + compute + device-to-host)"
-                                  : "median compute time")
+     << ". " << html_escape(compare::measure_definition(c.options.with_transfers))
      << ". Time: median [min, max] in ms over the repetitions. Ratio: rate / rate of run " << b + 1
      << "; <b>*</b> the difference is significant, <b>~</b> it is within the noise (two-sided "
         "Mann-Whitney U test of the repetition times at alpha = "
