@@ -3,6 +3,7 @@
 
 #include "core/sinks.hpp"
 #include "report/compare_tables.hpp"
+#include "report/portability_svg.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -387,6 +388,7 @@ std::string html_report(const compare::Comparison& c, const std::vector<compare:
     os << "</ul>\n";
   }
 
+  os << portability_section(compare::performance_portability(runs, c.options.with_transfers));
   plots_section(os, opt);
 
   os << "<h2>Runs</h2>\n<p class=\"legend\">Highlighted: differs from the baseline, run " << b + 1

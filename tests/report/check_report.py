@@ -4,7 +4,7 @@
 The report of the shipped Table 1 runs (docs/data/paper_table1-openmp, the CPU run, and
 docs/data/paper_table1-cuda, the GPU run) must, as Chromium renders it: show the comparison
 table with one row per case and both runs' columns, the plots as SVG with a real size on the
-page, and the metadata with the backend difference highlighted; fit the window's width; and give a
+page, the performance-portability heat map and a cascade plot per problem, and the metadata with the backend difference highlighted; fit the window's width; and give a
 screenshot that is not blank. A copy of the GPU run whose device name and command line hold
 markup must show that markup as text, with no script run.
 
@@ -111,7 +111,8 @@ def check_without_matplotlib_and_refusals(tmp):
     dom = Dom(open(os.path.join(out, "index.html")).read())
     note = [e["text"] for e in dom.elements if e["attrs"].get("id") == "plots-note"]
     check(note and "python3-matplotlib" in note[0], f"the note on the missing plots: {note}")
-    check(not dom.find("svg"), "no plots without matplotlib")
+    check(not [e for e in dom.find("svg") if "portability" not in e["ids"]],
+          "no plots without matplotlib (the portability figures are the program's own)")
     check(len(dom.find("tr", inside_id="comparison", **{"class": "case"})) == 6,
           "the table is there without matplotlib")
     # Never through a symbolic link; a run that cannot be read is a usage error.
@@ -141,7 +142,18 @@ def check_table1(chrome, page):
     check("NVIDIA H200" in heads["2"], f"run 2 column: {heads['2']!r}")
     check(len([e for e in dom.find("td", inside_id="comparison") if e["attrs"].get("data-run")
                == "2"]) == 6, "a rate of run 2 in every case row")
-    check(len(dom.find("svg")) == 3, f"{len(dom.find('svg'))} inline SVG plots, want 3")
+    plots = [e for e in dom.find("svg") if "portability" not in e["ids"]]
+    check(len(plots) == 3, f"{len(plots)} inline SVG plots, want 3")
+    # Performance portability: the heat map with a PP per problem, one cascade per problem.
+    pp = dom.find("svg", inside_id="portability")
+    check(len(pp) == 1 + 6, f"{len(pp)} portability figures, want the heat map and 6 cascades")
+    heat = dom.find("figure", inside_id="pp-heat-map")
+    check(heat and all(f"axpby/float32/{n}x{n}" in heat[0]["text"]
+                       for n in (128, 256, 512, 1024, 2048, 4096)), "a heat map row per problem")
+    check(all(w in heat[0]["text"] for w in ("PP", "cuda", "on NVIDIA H200")), "the heat map columns")
+    cascades = [e["text"] for e in dom.find("figcaption", inside_id="portability")
+                if e["text"].startswith("cascade: ")]
+    check(len(cascades) == 6, f"cascade captions {cascades}")
     # The metadata: backend row, the GPU run's cell highlighted, the baseline's not.
     rows = [e for e in dom.find("tr", inside_id="metadata") if "tbody" in e["parents"]]
     backend = [r for r in rows if r["text"].startswith("backend")]
@@ -165,7 +177,8 @@ window.addEventListener('load', () => {{
   const d = document.getElementById('r').contentDocument;
   const box = e => {{ const r = e.getBoundingClientRect(); return [r.width, r.height]; }};
   document.getElementById('out').textContent = JSON.stringify({{
-    svgs: [...d.querySelectorAll('svg')].map(box),
+    svgs: [...d.querySelectorAll('svg')].filter(s => !s.closest('#portability')).map(box),
+    pp: [...d.querySelectorAll('#portability svg')].map(box),
     table: box(d.getElementById('comparison')),
     metadata: box(d.getElementById('metadata')),
     page: d.documentElement.scrollWidth, view: d.documentElement.clientWidth,
@@ -178,8 +191,9 @@ window.addEventListener('load', () => {{
     check(out and out[0]["text"].strip(), "the probe page measured nothing")
     m = json.loads(out[0]["text"])
     check(len(m["svgs"]) == 3, f"{len(m['svgs'])} SVGs laid out")
-    for w, h in m["svgs"]:
+    for w, h in m["svgs"] + m["pp"]:
         check(w >= 300 and h >= 150, f"an SVG plot laid out at {w} x {h} px")
+    check(len(m["pp"]) == 7, f"{len(m['pp'])} portability figures laid out")
     check(m["table"][0] > 400 and m["table"][1] > 150, f"comparison table at {m['table']}")
     check(m["page"] <= m["view"], f"the page ({m['page']} px) is wider than the window "
           f"({m['view']} px)")

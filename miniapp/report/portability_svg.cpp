@@ -1,0 +1,291 @@
+#include "report/portability_svg.hpp"
+
+#include "core/text.hpp"
+#include "report/html_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace miniapp {
+namespace report {
+
+namespace {
+
+using compare::Portability;
+using compare::PpEntry;
+
+// matplotlib's tab10, the plot script's palette for up to 10 runs: platform i has colour i.
+const char* const kColours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+                                "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+const char* colour(std::size_t i) {
+  return kColours[i % (sizeof kColours / sizeof kColours[0])];
+}
+
+// Applications take ColorBrewer's Dark2, so that their lines are not read as platforms.
+const char* app_colour(std::size_t i) {
+  static const char* const dark2[] = {"#1b9e77", "#d95f02", "#7570b3", "#e7298a",
+                                      "#66a61e", "#e6ab02", "#a6761d", "#666666"};
+  return dark2[i % 8];
+}
+
+// White (0) to dark blue (1), as matplotlib's "Blues".
+std::string blue_scale(double t) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "#%02x%02x%02x", int(247 - t * 239), int(251 - t * 203),
+                int(255 - t * 148));
+  return buf;
+}
+
+std::string num(double v) {
+  return fmt("%.1f", v);
+}
+
+std::size_t platform_index(const Portability& p, const std::string& platform) {
+  return std::size_t(std::find(p.platforms.begin(), p.platforms.end(), platform) -
+                     p.platforms.begin());
+}
+
+// An entry's efficiency in the figures: a failure counts as 0 (PP's rule).
+double efficiency(const PpEntry& e, bool architectural) {
+  return e.failed ? 0 : architectural ? e.arch_eff : e.app_eff;
+}
+// The figures draw the architectural efficiency where every platform's row of the problem has a
+// ceiling: it compares the platforms with their own limits. The application efficiency (the
+// default of the P3 library's cascades) is relative to the fastest application compared, so a
+// problem with one application reads 1 everywhere.
+bool architectural(const Portability& p, const std::string& problem) {
+  return std::all_of(p.entries.begin(), p.entries.end(), [&](const PpEntry& e) {
+    return e.problem != problem || e.failed || e.arch_eff >= 0;
+  });
+}
+
+void text(std::ostringstream& os, double x, double y, const std::string& s,
+          const char* anchor = "start", const char* extra = "") {
+  os << "<text x=\"" << num(x) << "\" y=\"" << num(y) << "\" text-anchor=\"" << anchor << "\""
+     << extra << ">" << html_escape(s) << "</text>\n";
+}
+
+void open_svg(std::ostringstream& os, double w, double h, const std::string& title) {
+  os << "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " << num(w) << " " << num(h)
+     << "\" width=\"" << num(w) << "\" height=\"" << num(h)
+     << "\" font-family=\"DejaVu Sans, sans-serif\" font-size=\"12\">\n<title>"
+     << html_escape(title) << "</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+}
+
+} // namespace
+
+std::vector<std::string> portability_problems(const Portability& p) {
+  std::vector<std::string> out;
+  for (const auto& s : p.scores)
+    if (out.empty() || out.back() != s.problem)
+      out.push_back(s.problem);
+  return out;
+}
+
+std::string cascade_svg(const Portability& p, const std::string& problem) {
+  // The applications of the problem, each with its entries best first.
+  std::vector<std::pair<std::string, std::vector<const PpEntry*>>> apps;
+  const bool arch = architectural(p, problem);
+  const auto efficiency = [&](const PpEntry& e) { return miniapp::report::efficiency(e, arch); };
+  double top_eff = 1;
+  for (const auto& s : p.scores) {
+    if (s.problem != problem)
+      continue;
+    std::vector<const PpEntry*> entries;
+    for (const auto& e : p.entries)
+      if (e.problem == problem && e.application == s.application) {
+        entries.push_back(&e);
+        top_eff = std::max(top_eff, efficiency(e));
+      }
+    std::stable_sort(entries.begin(), entries.end(), [&](const PpEntry* a, const PpEntry* b) {
+      return efficiency(*a) > efficiency(*b);
+    });
+    apps.emplace_back(s.application, std::move(entries));
+  }
+  const std::size_t nh = std::max<std::size_t>(1, p.platforms.size());
+  const double left = 56, plot_w = 440, top = 34, plot_h = 220, legend_x = left + plot_w + 24;
+  const double row_h = 18, panel_top = top + plot_h + 62;
+  const double height =
+      panel_top + row_h * double(apps.size()) + 16 + 16 * double(p.platforms.size()) + 10;
+  const double width = 760;
+  // at most about 8 grid lines: steps of 0.25, 0.5, 1, 2, ...; the axis ends on a step
+  double step = 0.25;
+  while (top_eff / step > 8)
+    step *= 2;
+  const double y_max = std::ceil(top_eff / step - 1e-9) * step;
+  const auto x_of = [&](std::size_t k) { return left + (double(k) + 0.5) * plot_w / double(nh); };
+  const auto y_of = [&](double e) { return top + plot_h * (1 - e / y_max); };
+
+  std::ostringstream os;
+  open_svg(os, width, std::max(height, top + plot_h + 60), "cascade: " + problem);
+  text(os, left, 18, "Cascade: " + problem, "start", " font-weight=\"bold\"");
+  for (double g = 0; g <= y_max + 1e-9; g += step) {
+    os << "<line x1=\"" << num(left) << "\" x2=\"" << num(left + plot_w) << "\" y1=\""
+       << num(y_of(g)) << "\" y2=\"" << num(y_of(g)) << "\" stroke=\""
+       << (std::fabs(g - 1) < 1e-9 ? "#888" : "#e3e3e3") << "\"/>\n";
+    text(os, left - 6, y_of(g) + 4, fmt("%.2f", g), "end");
+  }
+  for (std::size_t k = 0; k < nh; ++k)
+    text(os, x_of(k), top + plot_h + 16, std::to_string(k + 1), "middle");
+  text(os, left + plot_w / 2, top + plot_h + 32, "platforms, most efficient first", "middle");
+  text(os, 14, top + plot_h / 2, arch ? "architectural efficiency" : "application efficiency",
+       "middle", (" transform=\"rotate(-90 14 " + num(top + plot_h / 2) + ")\"").c_str());
+
+  for (std::size_t a = 0; a < apps.size(); ++a) {
+    const auto& entries = apps[a].second;
+    std::string solid, dashed;
+    std::vector<double> so_far;
+    for (std::size_t k = 0; k < entries.size(); ++k) {
+      so_far.push_back(efficiency(*entries[k]));
+      solid += num(x_of(k)) + "," + num(y_of(so_far.back())) + " ";
+      dashed += num(x_of(k)) + "," + num(y_of(compare::harmonic_pp(so_far))) + " ";
+    }
+    const char* c = app_colour(a);
+    os << "<polyline fill=\"none\" stroke=\"" << c << "\" stroke-width=\"2\" points=\"" << solid
+       << "\"/>\n<polyline fill=\"none\" stroke=\"" << c
+       << "\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\" points=\"" << dashed << "\"/>\n";
+    for (std::size_t k = 0; k < entries.size(); ++k)
+      os << "<circle cx=\"" << num(x_of(k)) << "\" cy=\"" << num(y_of(efficiency(*entries[k])))
+         << "\" r=\"3.5\" fill=\"" << c << "\"/>\n";
+    const double ly = top + 8 + 18 * double(a);
+    os << "<line x1=\"" << num(legend_x) << "\" x2=\"" << num(legend_x + 22) << "\" y1=\""
+       << num(ly) << "\" y2=\"" << num(ly) << "\" stroke=\"" << c << "\" stroke-width=\"2\"/>\n";
+    text(os, legend_x + 28, ly + 4, apps[a].first);
+  }
+  const double note_y = top + 8 + 18 * double(apps.size()) + 8;
+  text(os, legend_x, note_y, "solid: efficiency on the platform;", "start",
+       " font-size=\"11\" fill=\"#555\"");
+  text(os, legend_x, note_y + 14, "dashed: PP over the first k", "start",
+       " font-size=\"11\" fill=\"#555\"");
+
+  // Which platform is at each position, per application.
+  text(os, left, panel_top - 8, "platform at each position (number and colour):", "start",
+       " font-size=\"11\" fill=\"#555\"");
+  const double cell_w = std::min(40.0, plot_w / double(nh) - 4);
+  for (std::size_t a = 0; a < apps.size(); ++a) {
+    const double y = panel_top + row_h * double(a);
+    const auto& entries = apps[a].second;
+    for (std::size_t k = 0; k < entries.size(); ++k) {
+      const std::size_t pi = platform_index(p, entries[k]->platform);
+      os << "<rect x=\"" << num(x_of(k) - cell_w / 2) << "\" y=\"" << num(y) << "\" width=\""
+         << num(cell_w) << "\" height=\"" << num(row_h - 3) << "\" fill=\"" << colour(pi)
+         << "\"/>\n";
+      text(os, x_of(k), y + row_h - 7, std::to_string(pi + 1) + (entries[k]->failed ? "!" : ""),
+           "middle", " fill=\"white\" font-size=\"11\"");
+    }
+    text(os, legend_x, y + row_h - 7, apps[a].first, "start", " font-size=\"11\"");
+  }
+  const double key_y = panel_top + row_h * double(apps.size()) + 14;
+  for (std::size_t i = 0; i < p.platforms.size(); ++i) {
+    const double y = key_y + 16 * double(i);
+    os << "<rect x=\"" << num(left) << "\" y=\"" << num(y - 10) << "\" width=\"12\" height=\"12\" "
+       << "fill=\"" << colour(i) << "\"/>\n";
+    text(os, left + 18, y, std::to_string(i + 1) + ": " + p.platforms[i]);
+  }
+  os << "</svg>\n";
+  return os.str();
+}
+
+std::string efficiency_heat_map_svg(const Portability& p) {
+  const double label_w = 330, cell_w = 150, row_h = 22, top = 62;
+  const std::size_t np = p.platforms.size(), cols = np + 2; // + PP of both efficiencies
+  const double width = label_w + cell_w * double(cols) + 10;
+  const double height = top + row_h * double(p.scores.size()) + 40;
+  std::ostringstream os;
+  open_svg(os, width, height, "efficiencies by platform");
+  text(os, 4, 18, "Architectural efficiency (application efficiency in brackets) and PP", "start",
+       " font-weight=\"bold\"");
+  for (std::size_t i = 0; i < cols; ++i) {
+    const double x = label_w + cell_w * (double(i) + 0.5);
+    // "backend on device" in two lines, each cut to the cell
+    std::string first = i == np ? "PP" : i == np + 1 ? "PP" : p.platforms[i], second;
+    if (i >= np)
+      second = i == np ? "(architectural)" : "(application)";
+    else if (const auto on = first.find(" on "); on != std::string::npos) {
+      second = first.substr(on + 1);
+      first.resize(on);
+    }
+    const auto cut = [](const std::string& t) { return t.size() > 24 ? t.substr(0, 23) + "~" : t; };
+    text(os, x, top - 24, cut(first), "middle", " font-size=\"11\"");
+    text(os, x, top - 10, cut(second), "middle", " font-size=\"11\"");
+  }
+  for (std::size_t r = 0; r < p.scores.size(); ++r) {
+    const auto& s = p.scores[r];
+    const double y = top + row_h * double(r);
+    text(os, 4, y + 15, s.problem + "  " + s.application, "start", " font-size=\"11\"");
+    for (std::size_t i = 0; i < cols; ++i) {
+      const double x = label_w + cell_w * double(i);
+      std::string label, fill = "#f2f2f2", ink = "#333";
+      if (i >= np) {
+        label = s.text(i == np ? s.arch_pp : s.app_pp);
+        label = label.size() > 24 ? label.substr(0, 23) + "~" : label;
+      } else {
+        const auto e = std::find_if(p.entries.begin(), p.entries.end(), [&](const PpEntry& x) {
+          return x.problem == s.problem && x.application == s.application &&
+                 x.platform == p.platforms[i];
+        });
+        if (e == p.entries.end()) {
+          label = "not run";
+        } else if (e->failed) {
+          label = "failed";
+          fill = "#c0392b";
+          ink = "white";
+        } else {
+          const double shade = e->arch_eff >= 0 ? e->arch_eff : e->app_eff;
+          const double t = std::clamp(shade, 0.0, 1.0); // above 1 the darkest; the text says so
+          fill = blue_scale(t);
+          ink = t > 0.55 ? "white" : "#111";
+          label = (e->arch_eff < 0 ? std::string("-") : fmt("%.2f", e->arch_eff)) +
+                  (e->arch_eff > 1 ? " >1" : "") + " (" + fmt("%.2f", e->app_eff) + ")";
+        }
+      }
+      os << "<rect x=\"" << num(x + 1) << "\" y=\"" << num(y + 1) << "\" width=\""
+         << num(cell_w - 2) << "\" height=\"" << num(row_h - 2) << "\" fill=\"" << fill << "\"/>\n";
+      text(os, x + cell_w / 2, y + 15, label, "middle",
+           (" font-size=\"11\" fill=\"" + ink + "\"").c_str());
+    }
+  }
+  text(os, 4, height - 14,
+       "Colour: architectural efficiency (application efficiency where the row has no ceiling), "
+       "white 0 to dark blue 1; above 1 shown as measured (>1).",
+       "start", " font-size=\"11\" fill=\"#555\"");
+  os << "</svg>\n";
+  return os.str();
+}
+
+std::string portability_section(const Portability& p) {
+  std::ostringstream os;
+  os << "<section id=\"portability\">\n<h2>Performance portability</h2>\n<p class=\"legend\">"
+        "Platforms: "
+     << p.platforms.size()
+     << " (a run's backend and device). For each problem (family, precision, size) and "
+        "application (variant and parameters): the application efficiency on a platform is the "
+        "best time for the problem there, across the applications and runs compared, over this "
+        "application's time; the architectural efficiency is the rate over the ceiling measured "
+        "in the same run. PP is their harmonic mean over the platforms (Pennycook, Sewall and "
+        "Lee, 2019): 0 when the application failed on one, <i>incomplete</i> when it did not "
+        "run on all. The cascade plots (Sewall et al., 2020) sort each application's platforms "
+        "from the most to the least efficient. docs/compare.md defines each number.</p>\n";
+  if (p.scores.empty()) {
+    os << "<p class=\"note\">No rows to compare.</p>\n</section>\n";
+    return os.str();
+  }
+  os << "<figure class=\"plot\" id=\"pp-heat-map\">" << efficiency_heat_map_svg(p)
+     << "<figcaption>efficiency heat map</figcaption></figure>\n<div class=\"plots\">\n";
+  const std::vector<std::string> problems = portability_problems(p);
+  for (std::size_t i = 0; i < problems.size() && i < kMaxCascades; ++i)
+    os << "<figure class=\"plot cascade\">" << cascade_svg(p, problems[i])
+       << "<figcaption>cascade: " << html_escape(problems[i]) << "</figcaption></figure>\n";
+  os << "</div>\n";
+  if (problems.size() > kMaxCascades)
+    os << "<p class=\"note\">" << problems.size() - kMaxCascades
+       << " more problems: <code>miniapp compare --table portability</code> lists every "
+          "one.</p>\n";
+  os << "</section>\n";
+  return os.str();
+}
+
+} // namespace report
+} // namespace miniapp

@@ -1,0 +1,114 @@
+// The report's performance-portability figures (report/portability_svg.hpp): the cascade sorts
+// each application's platforms from the most to the least efficient and draws PP over the first
+// k; the heat map has a cell per application and platform; text from results files is escaped.
+#include "report/portability_svg.hpp"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+
+namespace miniapp {
+namespace report {
+namespace {
+
+using compare::Portability;
+using compare::PpEntry;
+using compare::PpScore;
+
+Portability three_platforms() {
+  Portability p;
+  p.platforms = {"openmp on CPU <A>", "cuda on H100", "hip on MI100"};
+  // architectural efficiencies 0.3, 0.9, 0.6: the cascade's order is H100, MI100, CPU
+  p.entries = {{"matmul/float32/256", "tiled", p.platforms[0], 3, 1, 0.3, false},
+               {"matmul/float32/256", "tiled", p.platforms[1], 1, 1, 0.9, false},
+               {"matmul/float32/256", "tiled", p.platforms[2], 2, 1, 0.6, false}};
+  PpScore s;
+  s.problem = "matmul/float32/256";
+  s.application = "tiled";
+  s.ran = s.platforms = 3;
+  s.app_pp = 1;
+  s.arch_pp = compare::harmonic_pp({0.9, 0.6, 0.3});
+  p.scores = {s};
+  return p;
+}
+
+// The y of each circle (a marker per platform), in drawing order.
+std::vector<double> marker_ys(const std::string& svg) {
+  std::vector<double> ys;
+  const std::regex circle("<circle cx=\"[0-9.]+\" cy=\"([0-9.]+)\"");
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), circle); it != std::sregex_iterator();
+       ++it)
+    ys.push_back(std::stod((*it)[1]));
+  return ys;
+}
+
+TEST(PortabilityFigures, CascadeSortsPlatformsAndDrawsPpSoFar) {
+  const Portability p = three_platforms();
+  const std::string svg = cascade_svg(p, "matmul/float32/256");
+  EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+  EXPECT_NE(svg.find("architectural efficiency"), std::string::npos); // every row has a ceiling
+  const auto ys = marker_ys(svg);
+  ASSERT_EQ(ys.size(), 3u);
+  EXPECT_LT(ys[0], ys[1]); // 0.9 above 0.6 above 0.3 (SVG's y grows downwards)
+  EXPECT_LT(ys[1], ys[2]);
+  // Under the plot: the platform at each position, by number (1-based, in run order): 2, 3, 1.
+  const std::regex numbers(">([123])</text>");
+  std::string order;
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), numbers);
+       it != std::sregex_iterator(); ++it)
+    order += (*it)[1];
+  EXPECT_NE(order.find("231"), std::string::npos) << order;
+  // The dashed line ends at the PP over all three: 0.4909 of the axis.
+  EXPECT_NE(svg.find("stroke-dasharray"), std::string::npos);
+  // Markup in a platform name is text.
+  EXPECT_EQ(svg.find("<A>"), std::string::npos);
+  EXPECT_NE(svg.find("CPU &lt;A&gt;"), std::string::npos);
+  EXPECT_EQ(svg.find("<script"), std::string::npos);
+}
+
+TEST(PortabilityFigures, ApplicationEfficiencyWhereARowHasNoCeiling) {
+  Portability p = three_platforms();
+  p.entries[2].arch_eff = -1;
+  const std::string svg = cascade_svg(p, "matmul/float32/256");
+  EXPECT_NE(svg.find("application efficiency"), std::string::npos);
+  EXPECT_EQ(svg.find("architectural efficiency"), std::string::npos);
+}
+
+TEST(PortabilityFigures, HeatMapHasACellPerPlatformAndThePp) {
+  Portability p = three_platforms();
+  p.entries[0].failed = true;
+  p.scores[0].failed = true;
+  const std::string svg = efficiency_heat_map_svg(p);
+  EXPECT_NE(svg.find(">0.90 (1.00)</text>"), std::string::npos) << svg;
+  EXPECT_NE(svg.find(">0.60 (1.00)</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">failed</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">0 (failed on a platform)</text>"), std::string::npos);
+  EXPECT_EQ(svg.find("<A>"), std::string::npos);
+  // A platform that did not run it.
+  p.entries.pop_back();
+  p.scores[0].failed = false;
+  p.scores[0].ran = 2;
+  EXPECT_NE(efficiency_heat_map_svg(p).find(">not run</text>"), std::string::npos);
+}
+
+TEST(PortabilityFigures, SectionHasAHeatMapAndACascadePerProblem) {
+  Portability p = three_platforms();
+  for (int i = 0; i < int(kMaxCascades) + 2; ++i) {
+    p.entries.push_back(p.entries[0]);
+    p.entries.back().problem = "axpby/float32/" + std::to_string(1000 + i);
+    p.scores.push_back(p.scores[0]);
+    p.scores.back().problem = p.entries.back().problem;
+  }
+  const std::string html = portability_section(p);
+  std::size_t cascades = 0;
+  for (auto at = html.find("class=\"plot cascade\""); at != std::string::npos;
+       at = html.find("class=\"plot cascade\"", at + 1))
+    ++cascades;
+  EXPECT_EQ(cascades, kMaxCascades);
+  EXPECT_NE(html.find("id=\"pp-heat-map\""), std::string::npos);
+  EXPECT_NE(html.find("3 more problems"), std::string::npos) << html.substr(html.size() - 300);
+}
+
+} // namespace
+} // namespace report
+} // namespace miniapp
