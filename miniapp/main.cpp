@@ -242,6 +242,10 @@ int run_command_line(int argc, char** argv) {
       ->check(CLI::IsMember({"markdown", "csv"}))
       ->capture_default_str();
   compare->add_option("-o,--output", compare_args.output, "Write to FILE instead of stdout");
+  compare->add_option(
+      "--name", compare_args.names,
+      "Name a run in tables and legends: RUN=LABEL, RUN as given or its number from 1 "
+      "(repeatable); runs whose labels are equal get their directory's name added");
   compare
       ->add_option("--rate", compare_args.rate, "auto (matmul GFLOP/s, others GB/s), gflops or gbs")
       ->check(CLI::IsMember({"auto", "gflops", "gbs"}))
@@ -322,6 +326,9 @@ int run_command_line(int argc, char** argv) {
   plot->add_option("--format", plot_args.format, "File formats, comma-separated: png, svg, pdf")
       ->capture_default_str();
   plot->add_option("--dpi", plot_args.dpi, "PNG resolution")->capture_default_str();
+  plot->add_option("--name", plot_args.names,
+                   "Name a run in tables and legends: RUN=LABEL, RUN as given or its number from 1 "
+                   "(repeatable); runs whose labels are equal get their directory's name added");
 
   ReportArgs report_args;
   auto* report = app.add_subcommand(
@@ -336,6 +343,10 @@ int run_command_line(int argc, char** argv) {
                    "Directory for index.html (created if missing)")
       ->required();
   report->add_option("--title", report_args.title, "Title of the page")->capture_default_str();
+  report->add_option(
+      "--name", report_args.names,
+      "Name a run in tables and legends: RUN=LABEL, RUN as given or its number from 1 "
+      "(repeatable); runs whose labels are equal get their directory's name added");
   report->add_flag("--with-transfers", report_args.with_transfers,
                    "Rates from total time: host-to-device + compute + device-to-host");
   // app/cmd_history.cpp

@@ -89,6 +89,9 @@ def shape_of(meta):
     return f"{ranks or '?'}x{threads or '?'}"
 
 
+HOST_BACKENDS = ("serial", "openmp", "threads", "hpx")  # as compare::host_backend
+
+
 def make_run(meta, rows, path):
     if not isinstance(meta, dict):
         meta = {}
@@ -97,9 +100,12 @@ def make_run(meta, rows, path):
     shape = shape_of(meta)
     label = str(meta.get("label") or "")
     if not label:
+        if backend not in HOST_BACKENDS and shape:  # a device backend: its host threads idle
+            ranks = shape.split("x")[0]
+            shape = f"{ranks} rank" + ("" if ranks in ("1", "?") else "s")
         label = backend + (f" {shape}" if shape else "") + (f" on {device}" if device else "") + \
             (f" ({host})" if host else "")
-    elif shape and shape not in label:
+    elif shape and shape not in label and backend in HOST_BACKENDS:
         label += f" [{shape}]"
     return {"label": label, "backend": backend, "rows": rows, "source": path}
 
@@ -320,8 +326,13 @@ def precisions(runs, fam):
     return out
 
 
+def measure(with_transfers):
+    """The measure a time stands for, as compare names it (docs/compare.md, "Measures")."""
+    return "end-to-end" if with_transfers else "kernel"
+
+
 def suffix(with_transfers):
-    return " (with transfers)" if with_transfers else ""
+    return f" ({measure(with_transfers)})"
 
 
 def legend(run_labels, colors, series, styles):
@@ -372,21 +383,44 @@ def plain_ticks(axis, unit=""):
             else (1.0,)
         axis.set_major_locator(ticker.LogLocator(base=10, subs=subs))
     elif axis.get_scale() == "log" and axis.get_transform().base == 2:
-        axis.set_major_locator(ticker.LogLocator(base=2, numticks=24))
+        axis.set_major_locator(ticker.LogLocator(base=2, numticks=MAX_TICKS))
     axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}{unit}"))
     axis.set_minor_formatter(ticker.NullFormatter())
 
 
-def x_setup(ax, xaxis, categories, values, square):
+MAX_TICKS = 8  # tick labels per axis: more overlap on a slide
+
+
+def thinned(items):
+    """At most MAX_TICKS of items, evenly spread, the first and last kept."""
+    if len(items) <= MAX_TICKS:
+        return list(items)
+    step = (len(items) - 1) / (MAX_TICKS - 1)
+    return [items[round(i * step)] for i in range(MAX_TICKS)]
+
+
+def x_setup(ax, xaxis, categories, values, square, sizes):
+    """sizes: {x value: the family's size text ("N=512", "512x256", "512x512x64")}."""
     xlabel = X_AXES[xaxis][0]
     if xaxis == "size":
-        xlabel = "N (N x N problems)" if square else "problem size m*n*k"
+        three = any(t.count("x") == 2 for t in sizes.values())
+        xlabel = "N (N x N problems)" if square else \
+            ("m x n x k, placed at m*n*k" if three else "m x n, placed at m*n")
     if categories:
-        ax.set_xticks(range(len(categories)))
-        ax.set_xticklabels(categories, rotation=30, ha="right", fontsize=8)
+        ticks = thinned(list(range(len(categories))))
+        ax.set_xticks(ticks)
+        ax.set_xticklabels([categories[i] for i in ticks], rotation=30, ha="right", fontsize=8)
     elif values and min(values) > 0:
         ax.set_xscale("log", base=2)
-        plain_ticks(ax.xaxis)
+        if xaxis == "size" and not square:  # the real sizes at their places, not powers of 2
+            from matplotlib import ticker
+            ticks = thinned(sorted(sizes))
+            ax.xaxis.set_major_locator(ticker.FixedLocator(ticks))
+            ax.xaxis.set_major_formatter(ticker.FixedFormatter([sizes[t] for t in ticks]))
+            ax.xaxis.set_minor_formatter(ticker.NullFormatter())
+            ax.tick_params(axis="x", labelrotation=30, labelsize=8)
+        else:
+            plain_ticks(ax.xaxis)
     ax.set_xlabel(xlabel)
 
 
@@ -413,7 +447,8 @@ def plot_family(runs, fam, xaxis, writer, title, stem, ylabel, value_of, errors,
     panels = [(p, d) for p, d in panels if d]
     if not panels:
         return False
-    colors = palette(len(runs)) if xaxis != "run" else ["0.2"] * len(runs)
+    # each run keeps its colour (given when loaded) in every plot, the speedup's included
+    colors = [run["color"] for run in runs] if xaxis != "run" else ["0.2"] * len(runs)
     series = []
     for _, d in panels:
         for (_, s) in d:
@@ -431,7 +466,7 @@ def plot_family(runs, fam, xaxis, writer, title, stem, ylabel, value_of, errors,
                 for x, _, _ in pts:
                     if x not in categories:
                         categories.append(x)
-        values = []
+        values, sizes = [], {}
         for (i, s), pts in d.items():
             color = colors[series.index(s)] if xaxis == "run" else colors[i]
             yerr = None
@@ -441,8 +476,9 @@ def plot_family(runs, fam, xaxis, writer, title, stem, ylabel, value_of, errors,
                 yerr = [[a for a, _ in lo_hi], [b for _, b in lo_hi]]
             draw(ax, [(p[0], p[1]) for p in pts], xaxis, categories, color, styles[s], yerr)
             values += [p[0] for p in pts if not categories]
+            sizes.update({p[0]: size_text(p[2]) for p in pts if not categories})
         square = all(size_text(p[2]).startswith("N=") for pts in d.values() for p in pts)
-        x_setup(ax, xaxis, categories, values, square)
+        x_setup(ax, xaxis, categories, values, square, sizes)
         ax.set_yscale("log")
         plain_ticks(ax.yaxis, "x" if logy_ratio else "")
         if logy_ratio:
@@ -450,14 +486,17 @@ def plot_family(runs, fam, xaxis, writer, title, stem, ylabel, value_of, errors,
         ax.set_ylabel(ylabel)
         ax.set_title(f"{fam} {prec}", fontsize=10)
         ax.grid(True, which="both", alpha=0.3)
+    from matplotlib.lines import Line2D
     if xaxis == "run":
-        from matplotlib.lines import Line2D
         handles = ([Line2D([], [], color=c, marker=styles[s][0], linestyle=styles[s][1])
                     for s, c in zip(series, colors)], series)
     else:
         shown = sorted({i for _, d in panels for (i, _) in d})  # runs with a point drawn
         handles = legend([runs[i]["label"] for i in shown], [colors[i] for i in shown], series,
                          styles)
+        if errors:  # say what the bars are
+            handles[0].append(Line2D([], [], color="0.3", marker="|", markersize=12, linestyle=""))
+            handles[1].append("error bars: slowest to fastest repetition")
     writer.save(fig, title, stem, handles, axes[-1])
     return True
 
@@ -491,7 +530,8 @@ def plot_speedup(runs, base, writer, with_transfers, xaxis):
     for fam in families(others):
         if plot_family(others, fam, xaxis, writer,
                        f"miniapp {fam}: speedup vs {runs[base]['backend']}{suffix(with_transfers)}",
-                       f"speedup-{fam}", f"speedup vs {runs[base]['label']}", ratio, None,
+                       f"speedup-{fam}", f"{measure(with_transfers)} speedup vs {runs[base]['label']}",
+                       ratio, None,
                        logy_ratio=True):
             wrote = True
         else:
@@ -514,7 +554,7 @@ def plot_roofline(runs, writer, with_transfers):
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
     fig, ax = plt.subplots(figsize=(10, 5.2), layout="constrained")
-    colors = palette(len(runs))
+    colors = [run["color"] for run in runs]
     markers = {"matmul": "o", "axpby": "s", "tile_average": "^", "tile_index": "D"}
     xs, ys, fams = [], [], []
     for i, run in enumerate(runs):
@@ -583,6 +623,30 @@ def plot_roofline(runs, writer, with_transfers):
     return True
 
 
+def name_runs(p, runs, paths, names):
+    """--name RUN=LABEL, then equal labels get their directory's name: the rule of
+    compare::name_runs (report/compare.hpp), so a legend names runs as compare's table does."""
+    for item in names:
+        run, _, label = item.partition("=")
+        if not run or not label:
+            p.error(f"--name {item}: expected RUN=LABEL (RUN a run as given, or its number from 1)")
+        if run in paths:
+            i = paths.index(run)
+        elif run.isdigit() and 1 <= int(run) <= len(runs):
+            i = int(run) - 1
+        else:
+            p.error(f"--name {item}: {run} is not one of the runs (give it as on the command line, "
+                    "or its number from 1)")
+        runs[i]["label"] = label
+    labels = [r["label"] for r in runs]
+    for r in runs:
+        if labels.count(r["label"]) > 1:
+            where = r["source"].rstrip("/")
+            if where.endswith(("/results.json", "/results.csv")):
+                where = os.path.dirname(where)
+            r["label"] += f" [{os.path.basename(where)}]"
+
+
 def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("runs", nargs="+", help="run directories, results.json/.csv, miniapp-bench JSON")
@@ -595,6 +659,8 @@ def parse_args(argv):
     p.add_argument("--format", default="png",
                    help="comma-separated file formats: png, svg, pdf (default png)")
     p.add_argument("--dpi", type=int, default=200, help="PNG resolution (default 200)")
+    p.add_argument("--name", action="append", default=[], metavar="RUN=LABEL",
+                   help="name a run in legends: RUN as given or its number from 1 (repeatable)")
     a = p.parse_args(argv)
     a.formats = [f.strip().lower() for f in a.format.split(",") if f.strip()]
     bad = [f for f in a.formats if f not in ("png", "svg", "pdf")]
@@ -620,6 +686,7 @@ def run(argv):
             paths.insert(0, a.baseline)
             base = 0
     runs = [load_run(x) for x in paths]
+    name_runs(p, runs, paths, a.name)
     if a.kind == "speedup" and len(runs) < 2:
         p.error("a speedup plot needs two or more runs")
 
@@ -628,6 +695,8 @@ def run(argv):
     # Labels, family and variant names come from the inputs: "$" is text, never TeX math (an
     # unbalanced one would otherwise stop the plot).
     matplotlib.rcParams["text.parse_math"] = False
+    for r, c in zip(runs, palette(len(runs))):  # one colour per run in every plot
+        r["color"] = c
     os.makedirs(a.output_dir, exist_ok=True)
     writer = Writer(a.output_dir, a.formats, a.dpi)
     if a.kind in ("rate", "all"):

@@ -595,3 +595,40 @@ TEST(Compare, EveryRatioNamesItsMeasure) {
 } // namespace
 } // namespace compare
 } // namespace miniapp
+
+namespace miniapp {
+namespace compare {
+namespace {
+
+// Runs are named for tables and legends: --name RUN=LABEL by path or number; runs that would
+// still share a label get their directory's name; a GPU run's label gives ranks, not host threads.
+TEST(CompareNames, NameRunsByPathOrNumberAndTellEqualLabelsApart) {
+  compare::Run a, b, c;
+  a.backend = b.backend = c.backend = "cuda";
+  a.device = b.device = c.device = "H100";
+  a.ranks = b.ranks = c.ranks = 1;
+  a.threads = b.threads = c.threads = 16;
+  a.source = "runs/pageable/";
+  b.source = "runs/pinned/results.json";
+  c.source = "runs/third";
+  EXPECT_EQ(a.label(), "cuda 1 rank on H100"); // host threads idle on a device backend
+  std::vector<compare::Run> runs = {a, b};
+  name_runs(runs, {"runs/pageable/", "runs/pinned/results.json"}, {});
+  EXPECT_EQ(runs[0].label(), "cuda 1 rank on H100 [pageable]");
+  EXPECT_EQ(runs[1].label(), "cuda 1 rank on H100 [pinned]");
+  runs = {a, b, c};
+  name_runs(runs, {"runs/pageable/", "x", "runs/third"}, {"2=pinned", "runs/third=third"});
+  EXPECT_EQ(runs[0].label(), "cuda 1 rank on H100"); // no longer shared
+  EXPECT_EQ(runs[1].label(), "pinned");
+  EXPECT_EQ(runs[2].label(), "third");
+  EXPECT_THROW(name_runs(runs, {}, {"4=x"}), std::invalid_argument);
+  EXPECT_THROW(name_runs(runs, {}, {"label-without-run"}), std::invalid_argument);
+  EXPECT_THROW(name_runs(runs, {}, {"1="}), std::invalid_argument);
+  compare::Run host = a;
+  host.backend = "openmp";
+  EXPECT_EQ(host.label(), "openmp 1x16 on H100");
+}
+
+} // namespace
+} // namespace compare
+} // namespace miniapp

@@ -6,6 +6,7 @@ MINIAPP_PLOT_PY (scripts/miniapp-plot.py) in the environment.
 """
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -211,14 +212,15 @@ class CompareCli(unittest.TestCase):
         out = os.path.join(self.tmp, "plots")
         p = self.miniapp("plot", self.cpu, self.gpu, "-o", out)
         self.assertEqual(p.returncode, 0, p.stderr)
-        self.check_png(os.path.join(out, "rate-axpby.png"), "miniapp axpby: rate vs size")
-        self.check_png(os.path.join(out, "rate-matmul.png"), "miniapp matmul: rate vs size")
-        self.check_png(os.path.join(out, "speedup-axpby.png"), "miniapp axpby: speedup vs openmp")
-        self.check_png(os.path.join(out, "roofline.png"), "miniapp roofline: measured ceilings")
+        self.check_png(os.path.join(out, "rate-axpby.png"), "miniapp axpby: rate vs size (kernel)")
+        self.check_png(os.path.join(out, "rate-matmul.png"), "miniapp matmul: rate vs size (kernel)")
+        self.check_png(os.path.join(out, "speedup-axpby.png"), "miniapp axpby: speedup vs openmp (kernel)")
+        self.check_png(os.path.join(out, "roofline.png"), "miniapp roofline: measured ceilings (kernel)")
         self.assertEqual(len(p.stdout.split()), 5, p.stdout)  # + speedup-matmul.png
         # One legend entry per run and one per variant, however many cases.
         self.assertEqual(png_text(os.path.join(out, "rate-axpby.png")).get("Description"),
-                         "legend: openmp on CPU X (h) | cuda on GPU Y (h) | flat")
+                         "legend: openmp on CPU X (h) | cuda on GPU Y (h) | flat | "
+                         "error bars: slowest to fastest repetition")
 
     def test_plot_script_directly_with_transfers(self):
         out = os.path.join(self.tmp, "plots-direct")
@@ -226,7 +228,7 @@ class CompareCli(unittest.TestCase):
                             "--with-transfers"], capture_output=True, text=True, timeout=120)
         self.assertEqual(p.returncode, 0, p.stderr)
         self.check_png(os.path.join(out, "rate-axpby.png"),
-                       "miniapp axpby: rate vs size (with transfers)")
+                       "miniapp axpby: rate vs size (end-to-end)")
         self.assertFalse(os.path.exists(os.path.join(out, "roofline.png")))
 
     def test_schema_2_nulls_against_schema_1(self):
@@ -295,6 +297,37 @@ class CompareCli(unittest.TestCase):
         # Ticks at 1, 2, 5 x 10^k written as ratios (a log axis: 0.25x does not read as 0).
         self.assertTrue("<!-- 1x -->" in svg and "<!-- 2x -->" in svg, "no 1x/2x tick labels")
 
+    def test_plot_names_colours_sizes_and_error_bars(self):
+        # Two runs of one backend and device (pinned vs not, say) would share a label: each gets
+        # its directory's name; --name renames one; each run keeps its colour in every plot; a
+        # family of non-square sizes names them on its axis, with at most 8 tick labels.
+        a, b = os.path.join(self.tmp, "gpu-pageable"), os.path.join(self.tmp, "gpu-pinned")
+        rows = [dict(row("axpby", "flat", n, 1e-4, 1.1e-4, 1.3e-4), m=n // 2) for n in
+                (64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768)]
+        write_run(a, "cuda", "G", "c1", rows)
+        write_run(b, "cuda", "G", "c2", rows)
+        out = os.path.join(self.tmp, "plots-names")
+        p = self.plot(self.cpu, a, b, "-o", out, "--kind", "all", "--format", "svg",
+                      "--name", "1=the CPU", "--baseline", "2")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(os.path.join(out, "rate-axpby.svg")) as f:
+            rate = f.read()
+        with open(os.path.join(out, "speedup-axpby.svg")) as f:
+            speedup = f.read()
+        for label in ("the CPU", "cuda on G (h) [gpu-pageable]", "cuda on G (h) [gpu-pinned]"):
+            self.assertIn(label, rate)
+        self.assertIn("error bars: slowest to fastest repetition", rate)
+        self.assertIn("m x n, placed at m*n", rate)
+        self.assertIn("16384x32768", rate)  # the largest size by name
+        self.assertLessEqual(len(re.findall(r"<g id=\"xtick_\d+\"", rate)), 2 * 8)  # 2 panels
+        # run 3's colour (tab10's third, #2ca02c) is the same in the rate and the speedup plot
+        self.assertIn("#2ca02c", rate)
+        self.assertIn("#2ca02c", speedup)
+        self.assertIn("kernel speedup vs cuda on G (h) [gpu-pageable]", speedup)
+        bad = self.plot(self.cpu, "-o", out, "--name", "7=x")
+        self.assertEqual(bad.returncode, 2, bad.stderr)
+        self.assertIn("--name 7=x", bad.stderr)
+
     def test_plot_bench_json(self):
         bench = {"context": {"miniapp_backend": "openmp", "miniapp_device": "CPU Z",
                              "miniapp_concurrency": "2"},
@@ -314,7 +347,7 @@ class CompareCli(unittest.TestCase):
         out = os.path.join(self.tmp, "plots-bench")
         p = self.miniapp("plot", path, "-o", out)
         self.assertEqual(p.returncode, 0, p.stderr)
-        self.check_png(os.path.join(out, "rate-axpby.png"), "miniapp axpby: rate vs size")
+        self.check_png(os.path.join(out, "rate-axpby.png"), "miniapp axpby: rate vs size (kernel)")
         self.assertIn("openmp 1x2 on CPU Z | flat | team",
                       png_text(os.path.join(out, "rate-axpby.png"))["Description"])
         self.assertTrue(os.path.isfile(os.path.join(out, "roofline.png")))

@@ -67,6 +67,12 @@ int cmd_compare(const CompareArgs& args) {
   // Runs from the history database (app/cmd_history.cpp); a check against references.
   if (const int c = add_selected_runs("compare", args.db, args.select, !args.inputs.empty(), runs))
     return c;
+  try {
+    compare::name_runs(runs, inputs, args.names);
+  } catch (const std::exception& e) {
+    std::cerr << "miniapp compare: " << e.what() << "\n";
+    return kConfigError;
+  }
   const int reference_code = check_compare_references(args, runs);
   if (reference_code == kConfigError)
     return reference_code;
@@ -133,6 +139,8 @@ int cmd_plot(const PlotArgs& args) {
     argv.push_back("--with-transfers");
   argv.insert(argv.end(),
               {"--x", args.x_axis, "--format", args.format, "--dpi", std::to_string(args.dpi)});
+  for (const auto& name : args.names)
+    argv.insert(argv.end(), {"--name", name});
   std::string why;
   const int rc = run_plot_script(script, argv, "", why); // its output is the user's
   if (rc >= 0)

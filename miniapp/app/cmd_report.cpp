@@ -66,6 +66,12 @@ int cmd_report(const ReportArgs& args) {
   if (const int code = add_selected_runs("report", args.db, args.select, !inputs.empty(), runs))
     return code;
   try {
+    compare::name_runs(runs, inputs, args.names);
+  } catch (const std::exception& e) {
+    std::cerr << "miniapp report: " << e.what() << "\n";
+    return kConfigError;
+  }
+  try {
     c = compare::compare_runs(runs, opt);
   } catch (const std::exception& e) {
     std::cerr << "miniapp report: " << e.what() << "\n";

@@ -61,6 +61,7 @@ struct CompareArgs {
   std::string references;          // check the runs against a references file
   std::string db;                  // add the runs --select picks from this database
   std::vector<std::string> select; // KEY=VALUE conditions (history::add_condition)
+  std::vector<std::string> names;  // RUN=LABEL (compare::name_runs)
 };
 
 // `miniapp db import|rebuild` and `miniapp history` (app/cmd_db.cpp, cmd_history.cpp).
@@ -86,6 +87,7 @@ struct PlotArgs {
   std::string x_axis = "size"; // size | tile | variant | run
   std::string format = "png";  // comma-separated: png, svg, pdf
   int dpi = 200;
+  std::vector<std::string> names; // RUN=LABEL, passed on to the script
 };
 
 struct ReportArgs {
@@ -96,6 +98,7 @@ struct ReportArgs {
   bool with_transfers = false;
   std::string db;                  // add the runs --select picks from this database
   std::vector<std::string> select; // KEY=VALUE conditions (history::add_condition)
+  std::vector<std::string> names;  // RUN=LABEL (compare::name_runs)
 };
 
 struct ListArgs {

@@ -168,7 +168,9 @@ std::string Run::label() const {
   if (!given_label.empty())
     return given_label;
   std::string s = backend.empty() ? "unknown backend" : backend;
-  if (ranks > 0 || threads > 0)
+  if (!backend.empty() && !host_backend(backend) && ranks > 0)
+    s += " " + std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks"); // host threads idle
+  else if (ranks > 0 || threads > 0)
     s += " " + shape();
   if (!device.empty())
     s += " on " + device;
@@ -176,6 +178,46 @@ std::string Run::label() const {
     s += " (" + host + ")";
   return s;
 }
+void name_runs(std::vector<Run>& runs, const std::vector<std::string>& inputs,
+               const std::vector<std::string>& names) {
+  for (const auto& item : names) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+      throw std::invalid_argument("--name " + item +
+                                  ": expected RUN=LABEL (RUN a run as given, "
+                                  "or its number from 1)");
+    const std::string run = item.substr(0, eq), label = item.substr(eq + 1);
+    std::size_t index = runs.size();
+    for (std::size_t i = 0; i < inputs.size() && i < runs.size(); ++i)
+      if (inputs[i] == run || runs[i].source == run)
+        index = i;
+    if (index == runs.size() && !run.empty() &&
+        run.find_first_not_of("0123456789") == std::string::npos && run.size() < 6 &&
+        std::stoul(run) >= 1 && std::stoul(run) <= runs.size())
+      index = std::stoul(run) - 1;
+    if (index == runs.size())
+      throw std::invalid_argument("--name " + item + ": " + run +
+                                  " is not one of the runs compared (give it as on the command "
+                                  "line, or its number from 1)");
+    runs[index].given_label = label;
+  }
+  // Runs that would share a label take their source's last part too (pinned vs unpinned runs
+  // of one config, say), so no two runs look alike in a legend or a table.
+  std::map<std::string, int> count;
+  for (const auto& r : runs)
+    ++count[r.label()];
+  for (auto& r : runs)
+    if (count[r.label()] > 1) {
+      std::string where = r.source;
+      while (where.size() > 1 && where.back() == '/')
+        where.pop_back();
+      if (where.size() > 13 && (where.compare(where.size() - 13, 13, "/results.json") == 0 ||
+                                where.compare(where.size() - 12, 12, "/results.csv") == 0))
+        where.resize(where.rfind('/'));
+      r.given_label = r.label() + " [" + where.substr(where.rfind('/') + 1) + "]";
+    }
+}
+
 Comparison compare_runs(const std::vector<Run>& runs, const Options& opt) {
   if (runs.empty())
     throw std::runtime_error("nothing to compare: no runs given");

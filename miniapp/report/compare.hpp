@@ -130,6 +130,13 @@ struct Comparison {
   std::vector<std::string> run_warnings; // the run-level ones alone (also in warnings)
 };
 
+// Names the runs for tables and legends: each "RUN=LABEL" of `names` (RUN a run as given in
+// `inputs`, or its number from 1) sets that run's label; then runs whose labels are still equal
+// get their directory's name appended ("cuda 1 rank on H100 (gpu01) [paper_table1-cuda-pinned]").
+// Throws std::invalid_argument for an item that is not RUN=LABEL or names no run.
+void name_runs(std::vector<Run>& runs, const std::vector<std::string>& inputs,
+               const std::vector<std::string>& names);
+
 // Rows are joined on their case_id when every row of every run has one (schema 2: every case
 // parameter, seed and pinned included, tells cases apart), else on (family, variant, precision,
 // m, n, k, tile), which schema 1 files also hold.

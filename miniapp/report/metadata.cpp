@@ -1,6 +1,8 @@
 #include "core/version.hpp"
 #include "report/metadata.hpp"
 
+#include "report/compare.hpp"
+
 #include "report/console.hpp"
 #include "report/run_id.hpp"
 
@@ -90,7 +92,11 @@ std::string utf8_clean(const std::string& s) {
 
 std::string default_label(const std::string& backend, int ranks, int threads,
                           const std::string& device, const std::string& host) {
-  std::string s = backend + " " + std::to_string(ranks) + "x" + std::to_string(threads);
+  // On a device backend the host threads do not compute: the label gives the ranks alone.
+  std::string s =
+      backend + " " +
+      (compare::host_backend(backend) ? std::to_string(ranks) + "x" + std::to_string(threads)
+                                      : std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks"));
   if (!device.empty())
     s += " on " + device;
   if (!host.empty())

@@ -288,7 +288,7 @@ def test_plot():
     with open(one) as f:
         svg = f.read()
     # The plot script stores the title and the legend in the file's metadata.
-    expect("<svg" in svg and "<dc:title>miniapp axpby: rate vs run</dc:title>" in svg,
+    expect("<svg" in svg and "<dc:title>miniapp axpby: rate vs run (kernel)</dc:title>" in svg,
            "an SVG of the axpby rates per run", svg[:600])
     expect("legend: flat N=1024" in svg, "the case is the plot's series", svg[:2000])
 
