@@ -123,6 +123,7 @@ KokkosSession::KokkosSession(std::vector<std::string> args) : args_(std::move(ar
   for (auto& a : args_)
     ptrs_.push_back(a.data());
   int argc = int(ptrs_.size());
+  compat::export_kokkos_tools_environment();
   // Kokkos prints its warnings with printf: point stdout at stderr while it starts.
   std::fflush(stdout);
   const int saved = dup(STDOUT_FILENO);

@@ -4,6 +4,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <string>
+#include <cstdlib>
 #include <vector>
 
 #ifndef KOKKOS_VERSION
@@ -124,6 +125,18 @@ inline const std::vector<KokkosFlag>& kokkos_flags() {
     }
   };
   return flags;
+}
+
+// Kokkos tools libraries named in the environment: KOKKOS_TOOLS_LIBS is Kokkos 4's name (the one
+// every tools guide uses); Kokkos 3.4 reads only KOKKOS_PROFILE_LIBRARY, and would load nothing.
+// Before Kokkos::initialize: on 3.4 the 4.x name is copied to the 3.4 one (an explicit
+// KOKKOS_PROFILE_LIBRARY wins); 4.x reads both itself.
+inline void export_kokkos_tools_environment() {
+#if KOKKOS_VERSION < 40000
+  const char* libs = std::getenv("KOKKOS_TOOLS_LIBS");
+  if (libs && *libs)
+    setenv("KOKKOS_PROFILE_LIBRARY", libs, 0);
+#endif
 }
 
 // A second instance of ExecSpace for copies that run beside the default instance's kernels
