@@ -39,4 +39,18 @@ void check_scratch(const char* label, std::size_t bytes, int level = 0) {
                       ") but the backend allows " + std::to_string(max));
 }
 
+// A team kernel with `bytes` of team scratch per team at `level`: the team size that fits with the
+// scratch set (scratch lowers the backend's limit; fit_team_size), then the labelled launch.
+template <class Policy, class Body>
+void launch_with_scratch(const char* label, const typename Policy::execution_space& exec,
+                         int league, const Body& body, int wanted, int requested, std::size_t bytes,
+                         int level = 0) {
+  Policy probe(exec, league, Kokkos::AUTO);
+  probe.set_scratch_size(level, Kokkos::PerTeam(bytes));
+  const int ts = fit_team_size(probe, body, wanted, requested, label);
+  Policy policy(exec, league, ts);
+  policy.set_scratch_size(level, Kokkos::PerTeam(bytes));
+  Kokkos::parallel_for(label, policy, body);
+}
+
 } // namespace miniapp::kernels

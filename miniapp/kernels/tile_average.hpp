@@ -36,12 +36,8 @@ void tile_average_leader(const Exec& exec, const VX& X, const VOut& avg, int S, 
       avg(ti, tj) = sum / T(rows * cols);
     }
   };
-  Policy probe(exec, league, Kokkos::AUTO);
-  probe.set_scratch_size(0, Kokkos::PerTeam(bytes));
-  const int ts = fit_team_size(probe, body, S * S, team_size, "miniapp::tile_average::leader");
-  Policy policy(exec, league, ts);
-  policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
-  Kokkos::parallel_for("miniapp::tile_average::leader", policy, body);
+  launch_with_scratch<Policy>("miniapp::tile_average::leader", exec, league, body, S * S, team_size,
+                              bytes);
 }
 
 // One team per strip of tiles (S rows high): each thread of the team takes one tile, the vector

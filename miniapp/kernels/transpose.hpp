@@ -95,12 +95,7 @@ void transpose_tiled(const Exec& exec, const VA& A, const VB& B, int tile, int t
   constexpr bool host =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible;
   const int wanted = host ? 1 : (TS * TS < 256 ? TS * TS : 256);
-  Policy probe(exec, int(league), Kokkos::AUTO);
-  probe.set_scratch_size(0, Kokkos::PerTeam(bytes));
-  const int ts = fit_team_size(probe, body, wanted, team_size, label);
-  Policy policy(exec, int(league), ts);
-  policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
-  Kokkos::parallel_for(label, policy, body);
+  launch_with_scratch<Policy>(label, exec, int(league), body, wanted, team_size, bytes);
 }
 
 // The exact host check: B must be A^T element for element (a transpose computes nothing, so any

@@ -1,0 +1,43 @@
+#pragma once
+// What the matmul kernels share (kernels/matmul.hpp lists them): the unroll pragma of the device
+// compilers and 16-byte fragments of team scratch.
+#include <Kokkos_Core.hpp>
+
+// Full unrolling of the fixed-trip loops of the register-blocked kernel, where the device compiler
+// understands the pragma (nvcc, hipcc); host compilers unroll by their own heuristics.
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define MINIAPP_UNROLL _Pragma("unroll")
+#else
+#define MINIAPP_UNROLL
+#endif
+
+namespace miniapp::kernels {
+
+// 16 bytes of T: one shared-memory load instruction (LDS.128 on NVIDIA, ds_read_b128 on AMD) for
+// 4 floats or 2 doubles of a fragment, instead of 4 or 2 scalar loads.
+template <class T>
+struct alignas(16) Fragment {
+  static constexpr int width = int(16 / sizeof(T));
+  T v[width];
+};
+
+// `groups` fragments starting at `first`, `step` elements apart, into out[groups * width].
+template <int groups, class T>
+KOKKOS_INLINE_FUNCTION void fragments(const T* first, int step, T* out) {
+  constexpr int V = Fragment<T>::width;
+  MINIAPP_UNROLL
+  for (int g = 0; g < groups; ++g) {
+    const Fragment<T> f = *reinterpret_cast<const Fragment<T>*>(first + g * step);
+    MINIAPP_UNROLL
+    for (int v = 0; v < V; ++v)
+      out[g * V + v] = f.v[v];
+  }
+}
+
+template <class T, int TWc>
+struct RowFragments {
+  static constexpr int V = Fragment<T>::width;
+  static constexpr bool used = TWc > 0 && TWc % V == 0;
+};
+
+} // namespace miniapp::kernels

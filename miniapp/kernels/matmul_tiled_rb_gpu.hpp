@@ -1,0 +1,223 @@
+#pragma once
+// matmul tiled_rb, the GPU shape: two scratch stages, 16-byte fragments, warp tiling, float32's
+// 16-byte global loads; labelled miniapp::matmul::tiled_rb.
+#include "kernels/launch_limits.hpp"
+#include "kernels/matmul_common.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace miniapp::kernels {
+
+// The GPU shape of tiled_rb: a BM x BN tile per team of (BM/TM) x (BN/TN) threads, each thread a
+// TM x TN block of sums in registers for the whole k loop.
+//   - two scratch stages: the next k-tile is read from global memory into registers while the
+//     current one is multiplied, then stored into the other stage; one barrier per k-tile
+//   - fragments: a thread's rows (columns) are TM/V (TN/V) runs of V = 16/sizeof(T) contiguous
+//     elements, each read from scratch with one 16-byte load
+//   - warp tiling: a warp is a 4 x 8 block of the thread grid, so per k step it reads 4 distinct
+//     fragments of A and 8 of B (64 + 128 bytes: each one shared-memory wavefront, the rest
+//     broadcast) for TM x TN FMAs per thread
+//   - float32 reads global memory 16 bytes at a time where rows allow it (PipelinedLoads): the
+//     scalar loads' address arithmetic and spills held it at 59% of cuBLAS SGEMM, 16-byte loads
+//     reach 81% (H100, run 11)
+//   - LaunchBounds<threads, Teams>: registers capped so that Teams teams share an SM (2: run 6)
+// Needs a team of exactly `threads`; any other team size takes matmul_tiled_rb_impl.
+template <int BM, int BN, int BK, int TM, int TN>
+struct PipelinedBlocking {
+  static constexpr int GR = BM / TM, GC = BN / TN; // thread grid
+  static constexpr int threads = GR * GC;
+  static_assert(GC % 8 == 0 && GR % 4 == 0, "warps are 4 x 8 blocks of the thread grid");
+  static_assert(BM * BK % threads == 0 && BK * BN % threads == 0, "whole tiles per load");
+};
+
+// How a thread of the pipelined kernel reads its share of a k-tile from global memory: element by
+// element (any shape, any alignment), or, with Vec, 16 bytes at a time (one LDG.128 for 4 floats
+// or 2 doubles, and one 16-byte scratch store for B) where rows are whole 16-byte runs: K and N
+// multiples of V, row strides too, data 16-byte aligned (vector_loads_fit below). Static members,
+// not locals: the extended lambda reads them inside `if constexpr`.
+// Which element types take 16-byte loads at all: float32 (and int32). With them the float64 shapes
+// spill more and ran slower on the H100, 24.4% against 27.9% of cuBLAS DGEMM at 4096 (run 11).
+template <class T>
+inline constexpr bool vector_loads_for = sizeof(T) == 4;
+
+template <class T, int BM, int BN, int BK, int threads, bool Vec>
+struct PipelinedLoads {
+  static constexpr int V = Fragment<T>::width;
+  static constexpr bool vec = Vec && vector_loads_for<T> && BK % V == 0 && BN % V == 0;
+  static constexpr int unit = vec ? V : 1;                                 // elements per load
+  static constexpr int a_units = BM * BK / unit, b_units = BK * BN / unit; // per k-tile
+  static constexpr int CA = (a_units + threads - 1) / threads;             // loads per thread
+  static constexpr int CB = (b_units + threads - 1) / threads;
+  // Whether load l of a k-tile exists (the last round of loads may be partial).
+  KOKKOS_INLINE_FUNCTION static constexpr bool a_has(int l) {
+    return a_units % threads == 0 || l < a_units;
+  }
+  KOKKOS_INLINE_FUNCTION static constexpr bool b_has(int l) {
+    return b_units % threads == 0 || l < b_units;
+  }
+};
+
+// U elements of X from row r, column c into out: one 16-byte load (Vec, U = 16 / sizeof(T)) or
+// one element (U = 1); zeros where `in` is false (past the matrix).
+template <bool Vec, int U, class View, class T>
+KOKKOS_INLINE_FUNCTION void load_unit(const View& X, const T* ptr, std::size_t ld, int r, int c,
+                                      bool in, T* out) {
+  if constexpr (Vec) {
+    Fragment<T> f = {};
+    if (in)
+      f = *reinterpret_cast<const Fragment<T>*>(ptr + r * ld + c);
+    MINIAPP_UNROLL
+    for (int v = 0; v < U; ++v)
+      out[v] = f.v[v];
+  } else {
+    out[0] = in ? X(r, c) : T(0);
+  }
+}
+
+// U elements from `in` to dst: one 16-byte store (Vec) or one element.
+template <bool Vec, int U, class T>
+KOKKOS_INLINE_FUNCTION void store_unit(T* dst, const T* in) {
+  if constexpr (Vec) {
+    Fragment<T> f;
+    MINIAPP_UNROLL
+    for (int v = 0; v < U; ++v)
+      f.v[v] = in[v];
+    *reinterpret_cast<Fragment<T>*>(dst) = f;
+  } else {
+    dst[0] = in[0];
+  }
+}
+
+template <class T, class VA, class VB>
+bool vector_loads_fit(const VA& A, const VB& B) {
+  constexpr int V = Fragment<T>::width;
+  auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+  return A.extent(1) % V == 0 && B.extent(1) % V == 0 && A.stride(1) == 1 && B.stride(1) == 1 &&
+         A.stride(0) % V == 0 && B.stride(0) % V == 0 && aligned(A.data()) && aligned(B.data());
+}
+
+template <int BM, int BN, int BK, int TM, int TN, int Teams, bool Vec, class Exec, class VA,
+          class VB, class VC>
+void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const VC& C) {
+  using T = typename VC::non_const_value_type;
+  using Cfg = PipelinedBlocking<BM, BN, BK, TM, TN>;
+  constexpr int GR = Cfg::GR, GC = Cfg::GC, threads = Cfg::threads;
+  constexpr int V = Fragment<T>::width;
+  static_assert(TM % V == 0 && TN % V == 0, "whole fragments per thread");
+  // A's k-major rows, padded 16 bytes: the transposing stores of one warp fall in distinct banks.
+  constexpr int AS = BM + V;
+  constexpr int stage = BK * AS + BK * BN; // elements per scratch stage
+  using Load = PipelinedLoads<T, BM, BN, BK, threads, Vec>;
+  using Policy = Kokkos::TeamPolicy<Exec, Kokkos::LaunchBounds<threads, Teams>>;
+  using Member = typename Policy::member_type;
+  const int M = C.extent(0), N = C.extent(1), K = A.extent(1);
+  const int tiles_n = (N + BN - 1) / BN;
+  const int league = ((M + BM - 1) / BM) * tiles_n;
+  const std::size_t bytes = 2 * sizeof(T) * std::size_t(stage) + 16; // + alignment slack
+  check_scratch<Policy>("miniapp::matmul::tiled_rb", bytes);
+  const T* a_ptr = A.data();
+  const T* b_ptr = B.data();
+  const std::size_t lda = A.stride(0), ldb = B.stride(0);
+
+  auto body = KOKKOS_LAMBDA(const Member& team) {
+    T* smem = static_cast<T*>(team.team_scratch(0).get_shmem_aligned(bytes - 16, 16));
+    const int row0 = (team.league_rank() / tiles_n) * BM;
+    const int col0 = (team.league_rank() % tiles_n) * BN;
+    const int rank = team.team_rank(), warp = rank / 32, lane = rank % 32;
+    const int ty = (warp / (GC / 8)) * 4 + lane / 8, tx = (warp % (GC / 8)) * 8 + lane % 8;
+    T acc[TM][TN];
+    MINIAPP_UNROLL
+    for (int i = 0; i < TM; ++i) {
+      MINIAPP_UNROLL
+      for (int j = 0; j < TN; ++j)
+        acc[i][j] = 0;
+    }
+    // The next k-tile, in flight during the multiply. Coalesced: consecutive ranks read
+    // consecutive k (A) and columns (B); zero padding past the matrix.
+    T next_a[Load::CA * Load::unit], next_b[Load::CB * Load::unit];
+    auto fetch = [&](int k0) {
+      constexpr int U = Load::unit, ka = BK / U, nb = BN / U; // loads per row of each tile
+      MINIAPP_UNROLL
+      for (int q = 0; q < Load::CA; ++q) {
+        const int l = rank + q * threads, r = row0 + l / ka, c = k0 + (l % ka) * U;
+        const bool in = Load::a_has(l) && r < M && c < K;
+        load_unit<Load::vec, U>(A, a_ptr, lda, r, c, in, next_a + q * U);
+      }
+      MINIAPP_UNROLL
+      for (int q = 0; q < Load::CB; ++q) {
+        const int l = rank + q * threads, r = k0 + l / nb, c = col0 + (l % nb) * U;
+        const bool in = Load::b_has(l) && r < K && c < N;
+        load_unit<Load::vec, U>(B, b_ptr, ldb, r, c, in, next_b + q * U);
+      }
+    };
+    auto store = [&](int s) {
+      constexpr int U = Load::unit, ka = BK / U;
+      T* As = smem + s * stage;
+      T* Bs = As + BK * AS;
+      MINIAPP_UNROLL
+      for (int q = 0; q < Load::CA; ++q) {
+        const int l = rank + q * threads;
+        if (Load::a_has(l)) {
+          MINIAPP_UNROLL
+          for (int v = 0; v < U; ++v) // A transposed: k-major
+            As[((l % ka) * U + v) * AS + l / ka] = next_a[q * U + v];
+        }
+      }
+      MINIAPP_UNROLL
+      for (int q = 0; q < Load::CB; ++q) {
+        const int l = rank + q * threads;
+        if (Load::b_has(l))
+          store_unit<Load::vec, U>(Bs + l * U, next_b + q * U);
+      }
+    };
+    auto multiply = [&](int s) {
+      const T* As = smem + s * stage;
+      const T* Bs = As + BK * AS;
+      MINIAPP_UNROLL
+      for (int kk = 0; kk < BK; ++kk) {
+        T a[TM], b[TN];
+        fragments<TM / V>(As + kk * AS + ty * V, GR * V, a);
+        fragments<TN / V>(Bs + kk * BN + tx * V, GC * V, b);
+        MINIAPP_UNROLL
+        for (int i = 0; i < TM; ++i) {
+          MINIAPP_UNROLL
+          for (int j = 0; j < TN; ++j)
+            acc[i][j] += a[i] * b[j];
+        }
+      }
+    };
+
+    fetch(0);
+    store(0);
+    team.team_barrier();
+    int s = 0;
+    for (int k0 = 0; k0 < K; k0 += BK) {
+      const bool more = k0 + BK < K;
+      if (more)
+        fetch(k0 + BK); // in flight during the multiply
+      multiply(s);
+      if (more)
+        store(s ^ 1); // the stage everyone finished reading before the last barrier
+      team.team_barrier();
+      s ^= 1;
+    }
+    MINIAPP_UNROLL
+    for (int i = 0; i < TM; ++i) {
+      const int r = row0 + (i / V) * GR * V + ty * V + i % V;
+      MINIAPP_UNROLL
+      for (int j = 0; j < TN; ++j) {
+        const int c = col0 + (j / V) * GC * V + tx * V + j % V;
+        if (r < M && c < N)
+          C(r, c) = acc[i][j];
+      }
+    }
+  };
+  Policy policy(exec, league, threads);
+  policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
+  Kokkos::parallel_for("miniapp::matmul::tiled_rb", policy, body);
+}
+
+} // namespace miniapp::kernels
