@@ -1,5 +1,8 @@
 // `miniapp compare` (join runs, rates and ratios, markdown or CSV) and `miniapp plot` (runs the
 // shipped matplotlib script). Neither touches Kokkos: they read finished runs.
+#include "app/command.hpp"
+
+#include <memory>
 #include "app/commands.hpp"
 #include "app/plot_script.hpp"
 
@@ -147,6 +150,79 @@ int cmd_plot(const PlotArgs& args) {
     return rc;
   std::cerr << "miniapp plot: " << why << " (matplotlib needs Debian's python3-matplotlib)\n";
   return kRuntimeError;
+}
+
+void add_compare_command(CLI::App& app, std::vector<Command>& commands) {
+  auto args = std::make_shared<CompareArgs>();
+  auto* compare = app.add_subcommand(
+      "compare",
+      "Join runs on their cases: each run's rate, ratios to a baseline, noise, warnings");
+  compare->add_option("runs", args->inputs, "Run directories or results.json/.csv files");
+  compare->add_option("--baseline", args->baseline,
+                      "Base of the ratios: run number (from 1) or a run directory; default run 1");
+  compare->add_option("--format", args->format, "markdown or csv")
+      ->check(CLI::IsMember({"markdown", "csv"}))
+      ->capture_default_str();
+  compare->add_option("-o,--output", args->output, "Write to FILE instead of stdout");
+  compare->add_option(
+      "--name", args->names,
+      "Name a run in tables and legends: RUN=LABEL, RUN as given or its number from 1 "
+      "(repeatable); runs whose labels are equal get their directory's name added");
+  compare->add_option("--rate", args->rate, "auto (matmul GFLOP/s, others GB/s), gflops or gbs")
+      ->check(CLI::IsMember({"auto", "gflops", "gbs"}))
+      ->capture_default_str();
+  compare->add_flag("--with-transfers", args->with_transfers,
+                    "Rates from total time: host-to-device + compute + device-to-host");
+  compare
+      ->add_option("--table", args->table,
+                   "paper1: the paper's Table 1 (axpby/flat/float32, N x N) from CPU_RUN "
+                   "[GPU_RUN], markdown; portability: performance portability (PP) of each "
+                   "variant per problem over the runs' platforms (with --format csv: the P3 "
+                   "library's columns)")
+      ->check(CLI::IsMember({"paper1", "portability"}));
+  // app/cmd_history.cpp
+  compare->add_option("--references", args->references,
+                      "Check the runs against a references file; exit 5 when a row is below");
+  compare->add_option("--db", args->db, "History database to select runs from (--select)");
+  compare
+      ->add_option(
+          "--select", args->select,
+          "With --db: KEY=VALUE conditions (run, label, host, backend, device, "
+          "experiment, since, case; globs), e.g. --select label='openmp*' since=2026-11-01")
+      ->take_all();
+
+  commands.push_back(
+      {compare, Needs::nothing, [args](const MpiEnv*) { return cmd_compare(*args); }});
+}
+
+void add_plot_command(CLI::App& app, std::vector<Command>& commands) {
+  auto args = std::make_shared<PlotArgs>();
+  auto* plot = app.add_subcommand(
+      "plot", "Plots of runs or miniapp-bench JSON (rate, speedup, roofline; PNG/SVG/PDF) via "
+              "miniapp-plot (matplotlib)");
+  plot->add_option("runs", args->inputs,
+                   "Run directories, results.json/.csv files or miniapp-bench JSON")
+      ->required();
+  plot->add_option("-o,--output-dir", args->output_dir, "Directory for the plot files")
+      ->capture_default_str();
+  plot->add_option("--kind", args->kind, "rate, speedup, roofline or all")
+      ->check(CLI::IsMember({"rate", "speedup", "roofline", "all"}))
+      ->capture_default_str();
+  plot->add_option("--baseline", args->baseline,
+                   "Base of the speedups: run number (from 1) or a run directory; default run 1");
+  plot->add_flag("--with-transfers", args->with_transfers,
+                 "Rates from total time: host-to-device + compute + device-to-host");
+  plot->add_option("--x", args->x_axis, "x axis: size, tile, variant or run")
+      ->check(CLI::IsMember({"size", "tile", "variant", "run"}))
+      ->capture_default_str();
+  plot->add_option("--format", args->format, "File formats, comma-separated: png, svg, pdf")
+      ->capture_default_str();
+  plot->add_option("--dpi", args->dpi, "PNG resolution")->capture_default_str();
+  plot->add_option("--name", args->names,
+                   "Name a run in tables and legends: RUN=LABEL, RUN as given or its number from 1 "
+                   "(repeatable); runs whose labels are equal get their directory's name added");
+
+  commands.push_back({plot, Needs::nothing, [args](const MpiEnv*) { return cmd_plot(*args); }});
 }
 
 } // namespace miniapp

@@ -1,4 +1,7 @@
 // `miniapp db import|rebuild` (issue 17): run directories into the history database.
+#include "app/command.hpp"
+
+#include <memory>
 #include "app/commands.hpp"
 #include "core/sinks.hpp"
 
@@ -20,8 +23,9 @@ int cmd_db(const DbArgs& args) {
           done.push_back(std::move(r));
     }
     for (const auto& r : done)
-      std::cout << r.source << ": run " << for_terminal(r.run_id) << ", " << r.rows << " row(s), " << r.changed
-                << " new or changed" << (r.run_changed ? "" : ", run unchanged") << "\n";
+      std::cout << r.source << ": run " << for_terminal(r.run_id) << ", " << r.rows << " row(s), "
+                << r.changed << " new or changed" << (r.run_changed ? "" : ", run unchanged")
+                << "\n";
     std::cout << args.db << ": " << done.size() << " run(s) "
               << (args.action == "rebuild" ? "rebuilt" : "imported") << " (schema version "
               << db.schema_version() << ")\n";
@@ -33,6 +37,20 @@ int cmd_db(const DbArgs& args) {
     return kRuntimeError;
   }
   return kOk;
+}
+
+void add_db_command(CLI::App& app, std::vector<Command>& commands) {
+  auto args = std::make_shared<DbArgs>();
+  auto* db = app.add_subcommand(
+      "db", "The history database: import run directories (import), or rebuild it from them");
+  db->add_option("action", args->action, "import or rebuild")
+      ->check(CLI::IsMember({"import", "rebuild"}))
+      ->required();
+  db->add_option("runs", args->runs,
+                 "Run directories or results.json files (a directory of runs imports each)")
+      ->required();
+  db->add_option("--db", args->db, "The SQLite database file (created if missing)")->required();
+  commands.push_back({db, Needs::nothing, [args](const MpiEnv*) { return cmd_db(*args); }});
 }
 
 } // namespace miniapp

@@ -1,6 +1,9 @@
 // `miniapp history` (a case's figure across runs, machines and time, from the history database)
 // and what `miniapp compare` and `miniapp report` take from issue 17: runs selected from the
 // database (--db --select) and a check against references (--references). None touches Kokkos.
+#include "app/command.hpp"
+
+#include <memory>
 #include "app/commands.hpp"
 #include "core/sinks.hpp"
 #include "core/text.hpp"
@@ -223,6 +226,34 @@ int check_compare_references(const CompareArgs& args, const std::vector<compare:
   std::cerr << "miniapp compare: references (" << refs.file << "): " << met << " row(s) met, "
             << below << " below\n";
   return below > 0 ? kBelowReference : kOk;
+}
+
+void add_history_command(CLI::App& app, std::vector<Command>& commands) {
+  auto args = std::make_shared<HistoryArgs>();
+  auto* history = app.add_subcommand(
+      "history", "A case's figure across the runs, machines and time of a history database");
+  history
+      ->add_option("--db", args->db,
+                   "The SQLite database file (opened read-only: nothing in it changes)")
+      ->required();
+  history->add_option("--case", args->case_pattern,
+                      "Glob over case ids, e.g. 'axpby/flat/float32/*'");
+  history->add_option("--label", args->label, "Glob over run labels");
+  history->add_option("--since", args->since,
+                      "Runs started on or after this date (YYYY-MM-DD[THH:MM[:SS]Z])");
+  history
+      ->add_option("--select", args->select,
+                   "More KEY=VALUE conditions (run, host, backend, device, experiment)")
+      ->take_all();
+  history->add_option("--format", args->format, "table or csv")
+      ->check(CLI::IsMember({"table", "csv"}))
+      ->capture_default_str();
+  history->add_option("--plot", args->plot,
+                      "Also draw the rates per run into FILE (.png, .svg or .pdf; one file per "
+                      "kernel family, FILE-FAMILY.EXT, when several)");
+
+  commands.push_back(
+      {history, Needs::nothing, [args](const MpiEnv*) { return cmd_history(*args); }});
 }
 
 } // namespace miniapp

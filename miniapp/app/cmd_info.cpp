@@ -1,4 +1,7 @@
 // `miniapp info` and `miniapp describe`.
+#include "app/command.hpp"
+
+#include <memory>
 #include "core/version.hpp"
 #include "app/commands.hpp"
 
@@ -95,6 +98,36 @@ int cmd_describe(std::int64_t rows, std::int64_t cols, const std::string& tile,
     return kRuntimeError;
   }
   return kOk;
+}
+
+void add_info_command(CLI::App& app, std::vector<Command>& commands) {
+  auto* info = app.add_subcommand(
+      "info", "Kokkos version, backends, devices, ranks x threads, MPI (without starting it)");
+
+  commands.push_back({info, Needs::kokkos, [](const MpiEnv* mpi) { return cmd_info(*mpi); }});
+}
+
+void add_describe_command(CLI::App& app, std::vector<Command>& commands) {
+  struct DescribeArgs {
+    std::int64_t rows = 8, cols = 9;
+    std::string tile = "2x3", backend = "auto", color = "auto";
+  };
+  auto args = std::make_shared<DescribeArgs>();
+  auto* describe = app.add_subcommand(
+      "describe", "Print each element's global, tile and local index (C++ AMP tiled_index)");
+  describe->add_option("--rows", args->rows, "Matrix rows")->capture_default_str();
+  describe->add_option("--cols", args->cols, "Matrix columns")->capture_default_str();
+  describe->add_option("--tile", args->tile, "Tile shape RxC")->capture_default_str();
+  describe->add_option("--backend", args->backend, "Backend (auto = default)")
+      ->capture_default_str();
+  describe->add_option("--color", args->color, "auto, always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
+
+  commands.push_back({describe, Needs::kokkos, [args](const MpiEnv*) {
+                        return cmd_describe(args->rows, args->cols, args->tile, args->backend,
+                                            args->color);
+                      }});
 }
 
 } // namespace miniapp

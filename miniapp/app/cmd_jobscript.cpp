@@ -1,5 +1,8 @@
 // `miniapp jobscript`: a Slurm job script for an experiment on a system, checked like `miniapp
 // validate` first; with --submit, handed to sbatch.
+#include "app/command.hpp"
+
+#include <memory>
 #include "app/commands.hpp"
 
 #include "config/config.hpp"
@@ -212,6 +215,54 @@ int cmd_jobscript(const JobscriptArgs& args, const MpiEnv& mpi) {
   std::cerr << "miniapp jobscript: submitted job " << id << std::endl;
   std::cout << id << std::endl;
   return kOk;
+}
+
+void add_jobscript_command(CLI::App& app, std::vector<Command>& commands, const CommandLine& line) {
+  auto args = std::make_shared<JobscriptArgs>();
+  auto* jobscript = app.add_subcommand(
+      "jobscript", "Write a Slurm job script for CONFIG on a system (validates CONFIG first)");
+  jobscript->add_option("config", args->config, "Experiment config (YAML)")->required();
+  jobscript
+      ->add_option("--system", args->system,
+                   "System profile: a YAML file, or a name from jobscripts/systems "
+                   "(generic-gpu, generic-amd-gpu, generic-cpu, local)")
+      ->required();
+  jobscript->add_option("--nodes", args->nodes, "Nodes")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
+  jobscript
+      ->add_option("--ranks-per-node", args->ranks_per_node,
+                   "MPI ranks per node (default: the profile's ranks_per_node, else 1; each rank "
+                   "gets one GPU on GPU systems, so at most gpus_per_node)")
+      ->check(CLI::Range(1, 1000000));
+  jobscript->add_option("--time", args->time,
+                        "Wall time limit, e.g. 00:30:00 (default: the profile's)");
+  jobscript->add_option("-o,--output", args->output_file,
+                        "Write the script to FILE (default: stdout; with --submit "
+                        "miniapp-<name>-<system>.sh)");
+  jobscript->add_option(
+      "--output-dir", args->output_dir,
+      "The run's exact results directory (miniapp run --output-dir); %j = job id");
+  jobscript->add_option("--results-dir", args->results_dir,
+                        "Base for run directories <name>-<UTC time>-job<ID> (output.directory)");
+  jobscript->add_option("--set", args->overrides, "Override a config field (passed on to the run)")
+      ->take_all();
+  jobscript->add_option("--miniapp", args->miniapp,
+                        "The program the job runs (default: this one, or the profile's 'miniapp')");
+  jobscript->add_flag("--submit", args->submit, "Submit with sbatch and print the job id");
+  jobscript->add_flag(
+      "--exclusive", args->exclusive,
+      "Ask for whole nodes (#SBATCH --exclusive; always on for multi-node GPU jobs)");
+  jobscript
+      ->add_option("--hint", args->hint,
+                   "#SBATCH --hint: nomultithread (one thread per core) or multithread")
+      ->check(CLI::IsMember({"nomultithread", "multithread"}));
+  jobscript->add_option("--template", args->template_file,
+                        "A site's own job template (placeholders as in docs/jobs.md; default: the "
+                        "profile's 'template', else the built-in openmp or gpu one)");
+  args->command_line = line.text;
+  commands.push_back(
+      {jobscript, Needs::kokkos, [args](const MpiEnv* mpi) { return cmd_jobscript(*args, *mpi); }});
 }
 
 } // namespace miniapp

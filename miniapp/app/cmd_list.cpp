@@ -1,6 +1,9 @@
 // `miniapp list`: what a config may name, read from where each fact lives (the family table's
 // families, variants, parameters and defaults, the plan's range checks, the system profile
 // directories, the backends compiled in), so this listing cannot drift from what `run` accepts.
+#include "app/command.hpp"
+
+#include <memory>
 #include "app/commands.hpp"
 
 #include "config/config.hpp"
@@ -188,6 +191,23 @@ int cmd_list(const ListArgs& args) {
        << "backends compiled in: " << join(compiled_backends(), ", ")
        << " (auto = " << default_backend() << ")\n";
   return kOk;
+}
+
+void add_list_command(CLI::App& app, std::vector<Command>& commands) {
+  auto args = std::make_shared<ListArgs>();
+  auto* list = app.add_subcommand(
+      "list", "Families, variants, parameters (defaults, ranges), system profiles, backends");
+  list->add_option("what", args->what, "all, " + join(list_sections(), ", "))
+      ->check(CLI::IsMember([] {
+        auto s = list_sections();
+        s.insert(s.begin(), "all");
+        return s;
+      }()))
+      ->capture_default_str();
+  list->add_flag("--names", args->names,
+                 "Bare names, one per line (for scripts and shell completion)");
+
+  commands.push_back({list, Needs::nothing, [args](const MpiEnv*) { return cmd_list(*args); }});
 }
 
 } // namespace miniapp

@@ -1,6 +1,9 @@
 // `miniapp report RUN... [--db FILE --select KEY=VALUE...] -o DIR`: DIR/index.html, one
 // self-contained page (report/html_report.hpp) with the comparison of the runs and their plots,
 // made by the plot script as SVG and inlined.
+#include "app/command.hpp"
+
+#include <memory>
 #include "app/commands.hpp"
 #include "app/plot_script.hpp"
 #include "core/sinks.hpp"
@@ -103,6 +106,35 @@ int cmd_report(const ReportArgs& args) {
   }
   std::cerr << "miniapp report: wrote " << out << " (" << ropt.plots.size() << " plots)\n";
   return kOk;
+}
+
+void add_report_command(CLI::App& app, std::vector<Command>& commands) {
+  auto args = std::make_shared<ReportArgs>();
+  auto* report = app.add_subcommand(
+      "report", "One self-contained HTML page about runs: comparison table, plots (inline SVG), "
+                "metadata side by side, warnings, commands that reproduce them");
+  report->add_option("runs", args->inputs,
+                     "Run directories or results.json/.csv files (or --db with --select)");
+  report->add_option("--baseline", args->baseline,
+                     "Base of the ratios: run number (from 1) or a run directory; default run 1");
+  report
+      ->add_option("-o,--output-dir", args->output_dir,
+                   "Directory for index.html (created if missing)")
+      ->required();
+  report->add_option("--title", args->title, "Title of the page")->capture_default_str();
+  report->add_option(
+      "--name", args->names,
+      "Name a run in tables and legends: RUN=LABEL, RUN as given or its number from 1 "
+      "(repeatable); runs whose labels are equal get their directory's name added");
+  report->add_flag("--with-transfers", args->with_transfers,
+                   "Rates from total time: host-to-device + compute + device-to-host");
+  // app/cmd_history.cpp
+  report->add_option("--db", args->db, "History database to select runs from (--select)");
+  report
+      ->add_option("--select", args->select,
+                   "With --db: KEY=VALUE conditions, as compare --select (docs/history.md)")
+      ->take_all();
+  commands.push_back({report, Needs::nothing, [args](const MpiEnv*) { return cmd_report(*args); }});
 }
 
 } // namespace miniapp

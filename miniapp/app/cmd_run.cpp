@@ -1,5 +1,8 @@
 // `miniapp run` and `miniapp validate`: config -> plan -> run -> report. Arguments, the config
 // phase and printing are here; run/driver.hpp runs the cases on one rank or many.
+#include "app/command.hpp"
+
+#include <memory>
 #include "app/commands.hpp"
 #include "app/load_plan.hpp"
 #include "app/run_extras.hpp"
@@ -269,6 +272,49 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
     code = extras.finish(sink.writer(), code, std::cout, std::cerr); // 5 when a row is below
   }
   return code;
+}
+
+void add_run_command(CLI::App& app, std::vector<Command>& commands, const CommandLine& line) {
+  auto args = std::make_shared<RunArgs>();
+  auto* run = app.add_subcommand("run", "Validate CONFIG, run every case, write results");
+  run->add_option("config", args->config, "Experiment config (YAML)")->required();
+  run->add_option("--set", args->overrides,
+                  "Override a config field: key.path=value (YAML value), e.g. repetitions=5, "
+                  "backend=serial, cases.0.n=[64,128]")
+      ->take_all();
+  run->add_option("--output-dir", args->output_dir,
+                  "Exact run directory to create (must not exist); default: "
+                  "<output.directory>/<name>-<UTC time>[-job<SLURM_JOB_ID>]");
+  run->add_flag("--print", args->print, "Print result matrices up to 16x16");
+  run->add_flag("--quiet", args->quiet, "Do not print the plan before running");
+  run->add_option("--label", args->label,
+                  "Name of the run in compare tables and plot legends; default: backend, "
+                  "ranks x threads, device, host");
+  args->argv = line.argv;
+  // references and the history database (app/run_extras.hpp, docs/history.md).
+  run->add_option("--references", args->references,
+                  "Check each row against a references file (docs/history.md); rows below are "
+                  "marked and the run exits 5");
+  run->add_option("--db", args->db,
+                  "Record every row in this history database (SQLite) as it is written");
+
+  commands.push_back(
+      {run, Needs::ranks, [args](const MpiEnv* mpi) { return cmd_run(*args, *mpi); }});
+}
+
+void add_validate_command(CLI::App& app, std::vector<Command>& commands) {
+  auto args = std::make_shared<RunArgs>();
+  auto* validate = app.add_subcommand("validate", "Check CONFIG and print the expanded plan");
+  validate->add_option("config", args->config, "Experiment config (YAML)")->required();
+  validate->add_option("--set", args->overrides, "Override a config field")->take_all();
+  validate
+      ->add_option("--ranks", args->ranks,
+                   "Check the plan for N MPI ranks (process grid, blocks per rank, memory per "
+                   "rank, single-rank cases) without starting them")
+      ->check(CLI::Range(1, 1 << 20));
+
+  commands.push_back(
+      {validate, Needs::ranks, [args](const MpiEnv* mpi) { return cmd_validate(*args, *mpi); }});
 }
 
 } // namespace miniapp

@@ -1,0 +1,47 @@
+#pragma once
+// The subcommands of `miniapp`, each registered by its own app/cmd_*.cpp: its options on the CLI11
+// app, what it needs started before it runs, and how it runs. main.cpp builds the app from these,
+// parses, starts what the chosen command needs (app/kokkos_launch.hpp, parallel/mpi_env.hpp) and
+// runs it through run_command (one error-to-exit-code path, app/commands.hpp).
+#include "parallel/mpi_env.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace miniapp {
+
+enum class Needs {
+  nothing, // files only: the launcher's rank 0 alone, before MPI or Kokkos (compare, plot, ...)
+  kokkos,  // Kokkos, on the launcher's rank 0 alone, MPI not started (jobscript, info, describe)
+  ranks,   // every rank: MPI where a launcher started the ranks, then Kokkos (run, validate)
+};
+
+struct Command {
+  CLI::App* cli = nullptr;
+  Needs needs = Needs::nothing;
+  std::function<int(const MpiEnv*)> run; // the MpiEnv is null for Needs::nothing
+};
+
+// The command line as given: every word (recorded by `run` in results.json) and the words that
+// are not Kokkos flags, shell-quoted ("miniapp jobscript ..." in a job script's header).
+struct CommandLine {
+  std::vector<std::string> argv;
+  std::string text;
+};
+
+void add_run_command(CLI::App& app, std::vector<Command>& commands, const CommandLine& line);
+void add_validate_command(CLI::App& app, std::vector<Command>& commands);
+void add_jobscript_command(CLI::App& app, std::vector<Command>& commands, const CommandLine& line);
+void add_info_command(CLI::App& app, std::vector<Command>& commands);
+void add_list_command(CLI::App& app, std::vector<Command>& commands);
+void add_describe_command(CLI::App& app, std::vector<Command>& commands);
+void add_compare_command(CLI::App& app, std::vector<Command>& commands);
+void add_db_command(CLI::App& app, std::vector<Command>& commands);
+void add_history_command(CLI::App& app, std::vector<Command>& commands);
+void add_plot_command(CLI::App& app, std::vector<Command>& commands);
+void add_report_command(CLI::App& app, std::vector<Command>& commands);
+
+} // namespace miniapp
