@@ -164,15 +164,11 @@ void add_compare_command(CLI::App& app, std::vector<Command>& commands) {
       ->check(CLI::IsMember({"markdown", "csv"}))
       ->capture_default_str();
   compare->add_option("-o,--output", args->output, "Write to FILE instead of stdout");
-  compare->add_option(
-      "--name", args->names,
-      "Name a run in tables and legends: RUN=LABEL, RUN as given or its number from 1 "
-      "(repeatable); runs whose labels are equal get their directory's name added");
+  compare->add_option("--name", args->names, kNameOptionHelp);
   compare->add_option("--rate", args->rate, "auto (matmul GFLOP/s, others GB/s), gflops or gbs")
       ->check(CLI::IsMember({"auto", "gflops", "gbs"}))
       ->capture_default_str();
-  compare->add_flag("--with-transfers", args->with_transfers,
-                    "Rates from total time: host-to-device + compute + device-to-host");
+  compare->add_flag("--with-transfers", args->with_transfers, kWithTransfersHelp);
   compare
       ->add_option("--table", args->table,
                    "paper1: the paper's Table 1 (axpby/flat/float32, N x N) from CPU_RUN "
@@ -210,17 +206,14 @@ void add_plot_command(CLI::App& app, std::vector<Command>& commands) {
       ->capture_default_str();
   plot->add_option("--baseline", args->baseline,
                    "Base of the speedups: run number (from 1) or a run directory; default run 1");
-  plot->add_flag("--with-transfers", args->with_transfers,
-                 "Rates from total time: host-to-device + compute + device-to-host");
+  plot->add_flag("--with-transfers", args->with_transfers, kWithTransfersHelp);
   plot->add_option("--x", args->x_axis, "x axis: size, tile, variant or run")
       ->check(CLI::IsMember({"size", "tile", "variant", "run"}))
       ->capture_default_str();
   plot->add_option("--format", args->format, "File formats, comma-separated: png, svg, pdf")
       ->capture_default_str();
   plot->add_option("--dpi", args->dpi, "PNG resolution")->capture_default_str();
-  plot->add_option("--name", args->names,
-                   "Name a run in tables and legends: RUN=LABEL, RUN as given or its number from 1 "
-                   "(repeatable); runs whose labels are equal get their directory's name added");
+  plot->add_option("--name", args->names, kNameOptionHelp);
 
   commands.push_back({plot, Needs::nothing, [args](const MpiEnv*) { return cmd_plot(*args); }});
 }

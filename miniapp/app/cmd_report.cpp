@@ -122,12 +122,8 @@ void add_report_command(CLI::App& app, std::vector<Command>& commands) {
                    "Directory for index.html (created if missing)")
       ->required();
   report->add_option("--title", args->title, "Title of the page")->capture_default_str();
-  report->add_option(
-      "--name", args->names,
-      "Name a run in tables and legends: RUN=LABEL, RUN as given or its number from 1 "
-      "(repeatable); runs whose labels are equal get their directory's name added");
-  report->add_flag("--with-transfers", args->with_transfers,
-                   "Rates from total time: host-to-device + compute + device-to-host");
+  report->add_option("--name", args->names, kNameOptionHelp);
+  report->add_flag("--with-transfers", args->with_transfers, kWithTransfersHelp);
   // app/cmd_history.cpp
   report->add_option("--db", args->db, "History database to select runs from (--select)");
   report

@@ -32,6 +32,13 @@ struct CommandLine {
   std::string text;
 };
 
+// Help texts of options several commands share (compare, plot, report), said once.
+inline constexpr const char* kNameOptionHelp =
+    "Name a run in tables and legends: RUN=LABEL, RUN as given or its number from 1 "
+    "(repeatable); runs whose labels are equal get their directory's name added";
+inline constexpr const char* kWithTransfersHelp =
+    "Rates from total time: host-to-device + compute + device-to-host (the end-to-end measure)";
+
 void add_run_command(CLI::App& app, std::vector<Command>& commands, const CommandLine& line);
 void add_validate_command(CLI::App& app, std::vector<Command>& commands);
 void add_jobscript_command(CLI::App& app, std::vector<Command>& commands, const CommandLine& line);
