@@ -147,6 +147,42 @@ TEST(MeasuredCeilings, EachRowGetsItsLevelsCeilingMeasuredOnceAndOnlyWhenUsed) {
   EXPECT_EQ(other.ceiling, 0);
 }
 
+// A row that beats its level's ceiling by more than 5% has the level measured again (at most
+// twice), the largest kept: a measurement taken while another process had the cores reads low.
+TEST(MeasuredCeilings, ALevelBeatenByARowIsMeasuredAgain) {
+  std::vector<double> rates{10, 40, 30, 99};
+  std::size_t calls = 0;
+  CeilingMeasures m;
+  m.levels = [] { return host_levels(epyc_vm(), 1); };
+  m.bandwidth_gbs = [&](std::uint64_t) { return rates.at(calls++); };
+  MeasuredCeilings ceilings("serial", m);
+  CaseResult first = streaming_row(192 * KiB, 38); // 10 is beaten: measured again, 40 holds
+  ceilings.attach(first, "serial");
+  EXPECT_EQ(calls, 2u);
+  EXPECT_DOUBLE_EQ(first.ceiling, 40);
+  CaseResult within = streaming_row(192 * KiB, 41); // within 5%: not measured again
+  ceilings.attach(within, "serial");
+  EXPECT_EQ(calls, 2u);
+  CaseResult far = streaming_row(192 * KiB, 60); // twice again per level at most: once more (30)
+  ceilings.attach(far, "serial");
+  EXPECT_EQ(calls, 3u);
+  EXPECT_DOUBLE_EQ(far.ceiling, 40);
+  EXPECT_DOUBLE_EQ(far.pct_of_ceiling, 150);
+  ceilings.attach(far, "serial");
+  EXPECT_EQ(calls, 3u);
+  std::ostringstream os;
+  ceilings.print(os);
+  EXPECT_NE(os.str().find("the largest of 3 measurements"), std::string::npos) << os.str();
+
+  CeilingMeasures broken = m; // a measurement of nothing gives no ceiling, not an endless loop
+  broken.bandwidth_gbs = [](std::uint64_t) { return 0.0; };
+  MeasuredCeilings none("serial", broken);
+  CaseResult r = streaming_row(192 * KiB, 38);
+  none.attach(r, "serial");
+  EXPECT_EQ(r.ceiling, 0);
+  EXPECT_TRUE(r.ceiling_level.empty());
+}
+
 TEST(MeasuredCeilings, VendorGemmIsMarkedUncertainWhenItsEstimatesDoNotSettle) {
   Fake fake;
   fake.vendor = {{117, 29, 117, 5, false}};

@@ -47,12 +47,15 @@ public:
   void print(std::ostream& os) const;
 
 private:
-  double level_gbs(std::size_t level);
+  // The level's bandwidth for a row of `rate` GB/s (see the .cpp: measured again when beaten).
+  double level_gbs(std::size_t level, double rate);
+  static constexpr int kRemeasures = 2;
 
   std::string backend_;
   CeilingMeasures measures_;
   std::vector<MemoryLevel> levels_; // empty until a case needs a level
   std::vector<double> level_gbs_;   // 0: not measured
+  std::vector<int> level_measures_; // how often each level was measured
   std::map<std::tuple<int, std::int64_t, std::int64_t, std::int64_t>, StableEstimate> vendor_;
 };
 
