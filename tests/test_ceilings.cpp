@@ -209,6 +209,16 @@ TEST(MeasuredCeilings, VendorGemmIsMarkedUncertainWhenItsEstimatesDoNotSettle) {
   EXPECT_NE(os.str().find("uncertain: 5 estimates from 29.0 to 117.0"), std::string::npos)
       << os.str();
 
+  Fake beaten; // a row more than 5% above: estimated again, the larger kept
+  beaten.vendor = {{4, 4, 4.1, 3, true}, {180, 175, 180, 2, true}};
+  MeasuredCeilings again("serial", beaten.measures());
+  CaseResult fast = r;
+  fast.gflops = 183.6;
+  again.attach(fast, "serial");
+  EXPECT_EQ(beaten.vendor_calls, 2);
+  EXPECT_DOUBLE_EQ(fast.ceiling, 180);
+  EXPECT_DOUBLE_EQ(fast.pct_of_ceiling, 102);
+
   Fake settled;
   MeasuredCeilings stable("serial", settled.measures());
   CaseResult s = r;

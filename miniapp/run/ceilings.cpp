@@ -76,10 +76,12 @@ StableEstimate measure_vendor_gemm(const Case& of, const std::string& backend) {
   // launches each until two agree.
   const double one = summarize(time_launches(fence, launch, 2, 1)).median;
   const int reps = reps_for(one, 0.1, 10, 2000);
+  // Each estimate is the best launch of its batch (as a level's bandwidth): a median over a batch
+  // that another process interrupted read 4 GFLOP/s where the vendor case itself ran at 180.
   return estimate_until_stable([&] {
     const std::vector<double> t = time_launches(
         fence, launch, 1, reps, [] { return true; }, 0); // warm already
-    return k->work().flops / summarize(t).median * 1e-9;
+    return k->work().flops / *std::min_element(t.begin(), t.end()) * 1e-9;
   });
 }
 
@@ -133,7 +135,13 @@ void MeasuredCeilings::attach(CaseResult& r, const std::string& backend) {
         vendor_[key] = StableEstimate{-1, -1, -1, 0, false}; // no vendor BLAS for this case
       }
     }
-    const StableEstimate& g = vendor_[key];
+    StableEstimate& g = vendor_[key];
+    // Beaten by more than 5%: estimated again, as a level's bandwidth is (level_gbs).
+    for (int again = 0; g.value > 0 && r.gflops > 1.05 * g.value && again < kRemeasures; ++again) {
+      const StableEstimate e = measures_.vendor_gflops(r.c);
+      if (e.value > g.value)
+        g = e;
+    }
     if (g.value > 0) {
       r.ceiling_name = g.stable ? "vendor GEMM"
                                 : "vendor GEMM (uncertain: " + fmt("%.1f", g.low) + " to " +

@@ -24,8 +24,9 @@ namespace miniapp {
 double measure_copy_bandwidth(const std::string& backend, std::size_t bytes_per_array, int reps);
 double measure_pinned_h2d_bandwidth(const std::string& backend, std::size_t bytes, int reps);
 // GFLOP/s of the vendor GEMM at the shape and precision of `of` (a matmul case), timed like the
-// cases (core/timing.hpp), each estimate over about 0.1 s of launches, repeated until two agree
-// within 5% (at most 5 estimates, about 1 s). Throws when there is no vendor GEMM.
+// cases (core/timing.hpp): estimates of about 0.1 s of launches each (the best launch counts),
+// repeated until two agree within 5% (at most 5 estimates, about 1 s). Throws when there is no
+// vendor GEMM.
 StableEstimate measure_vendor_gemm(const Case& of, const std::string& backend);
 
 // What MeasuredCeilings measures with: the backend's own by default, stand-ins in tests.
