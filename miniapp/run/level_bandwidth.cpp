@@ -101,7 +101,7 @@ double best_rate(const Exec& exec, const View& x, const View& y, const View& z,
   const auto fence = [&] { exec.fence(); };
   const double one = time_fenced(fence, sample);
   const std::vector<double> t = time_launches(
-      fence, sample, 1, reps_for(one, 0.06, 8, 200), [] { return true; }, 0.01);
+      fence, sample, 1, reps_for(one, 0.025, 5, 100), [] { return true; }, 0.005);
   return double(passes) * pass_bytes / *std::min_element(t.begin(), t.end()) * 1e-9;
 }
 

@@ -18,6 +18,6 @@ namespace miniapp {
 // so a working set of a few KiB is still timed well above the timer's resolution and a launch's
 // overhead; the best sample counts (a ceiling is what the level delivered, not its typical rate).
 double measure_level_bandwidth(const std::string& backend, std::uint64_t working_set_bytes,
-                               std::uint64_t sample_bytes = std::uint64_t(256) << 20);
+                               std::uint64_t sample_bytes = std::uint64_t(64) << 20);
 
 } // namespace miniapp
