@@ -78,7 +78,11 @@ double best_rate(const Exec& exec, const View& x, const View& y, const View& z,
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible;
   const std::int64_t n = std::int64_t(x.extent(0));
   const double pass_bytes = (Add ? 3.0 : 2.0) * double(n) * sizeof(float);
-  const int passes = int(std::clamp(double(sample_bytes) / pass_bytes, 2.0, 1e6));
+  // GPUs: at least 1 GiB a sample. A sample is a chain of launches there, and the one fence
+  // (several microseconds) over two launches of a 100 MB working set would cost about 10%: more
+  // than a case of 800 MB timed one launch at a time pays.
+  const double bytes = host ? double(sample_bytes) : std::max(double(sample_bytes), 0x1p30);
+  const int passes = int(std::clamp(bytes / pass_bytes, 2.0, 1e6));
   const float s = 0.5f; // the arrays hold zeros: no denormals, no overflow
   std::function<void()> sample;
   if constexpr (host) {
