@@ -81,6 +81,12 @@ TEST(MemoryLevels, EachLevelIsMeasuredOnTheSmallestWorkingSetItIsChargedWith) {
   for (std::size_t i = 1; i < levels.size(); ++i) // and level_for charges it to that very level
     EXPECT_EQ(level_for(levels, double(measuring_working_set(levels, i)) + 1), i);
   EXPECT_EQ(measuring_working_set(host_levels({}, 1), 0), 256 * MiB);
+  // A topology that reports absurd caches does not make the measurement fill the memory.
+  const auto huge =
+      host_levels({{1, std::uint64_t(1) << 40, 1}, {2, std::uint64_t(1) << 50, 1}}, 1);
+  EXPECT_EQ(measuring_working_set(huge, 0), 1024 * MiB);
+  EXPECT_EQ(measuring_working_set(huge, 1), 1024 * MiB);
+  EXPECT_EQ(measuring_working_set(huge, 2), 1024 * MiB);
 }
 
 // Stand-in measurements: a level's bandwidth is 1e6 / its working set in KiB, and every call is

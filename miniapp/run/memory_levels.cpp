@@ -69,10 +69,13 @@ std::vector<CacheLevel> host_caches() {
 }
 
 std::uint64_t measuring_working_set(const std::vector<MemoryLevel>& levels, std::size_t level) {
+  // At most 1 GiB, whatever sizes the topology reports (a VM's made-up cache sizes are no reason
+  // to fill the machine's memory).
+  constexpr std::uint64_t most = std::uint64_t(1) << 30;
   if (level > 0 && level < levels.size())
-    return std::uint64_t(kLevelHoldsFactor * double(levels[level - 1].bytes));
+    return std::min(most, std::uint64_t(kLevelHoldsFactor * double(levels[level - 1].bytes)));
   if (!levels.empty() && levels[0].bytes > 0)
-    return levels[0].bytes / 2;
+    return std::min(most, levels[0].bytes / 2);
   return std::uint64_t(256) << 20;
 }
 

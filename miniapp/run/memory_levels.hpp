@@ -47,7 +47,7 @@ std::vector<CacheLevel> host_caches();
 // kLevelHoldsFactor x the level below (half of the level for the first). Within a level the rate
 // falls as the working set grows (part of a small one still hits the level below): measured at
 // 16 MiB, the L3 of a 2-core EPYC VM (1 MiB L2) read 81 GB/s where axpby with 3 MiB reached 91.
-// Memory without any cache known: 256 MiB.
+// Memory without any cache known: 256 MiB. Never more than 1 GiB.
 std::uint64_t measuring_working_set(const std::vector<MemoryLevel>& levels, std::size_t level);
 
 } // namespace miniapp
