@@ -1,6 +1,7 @@
 // Issue 22: a bandwidth ceiling for each memory level. The levels from hwloc-like cache lists, the
 // level a working set is charged to, the working set each level is measured on, attach() with
 // stand-in measurements, and the vendor GEMM estimate repeated until it settles.
+#include "core/backends.hpp"
 #include "run/ceilings.hpp"
 #include "run/level_bandwidth.hpp"
 #include "run/memory_levels.hpp"
@@ -9,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <sstream>
 #include <stdexcept>
 
@@ -287,6 +289,16 @@ TEST(LevelBandwidth, SmallWorkingSetReadsFasterThanMemory) {
   EXPECT_GT(l1, 0);
   EXPECT_GT(memory, 0);
   EXPECT_GT(l1, memory);
+}
+
+// Every backend compiled in (the GPU's too, in a CUDA or HIP build) measures a level: a finite
+// rate above zero, in a working set of 4 MiB (an L2 on a GPU, an L3 on most hosts).
+TEST(LevelBandwidth, EveryCompiledBackendMeasuresALevel) {
+  for (const std::string& backend : compiled_backends()) {
+    const double gbs = measure_level_bandwidth(backend, 4 * MiB, 16 * MiB);
+    EXPECT_GT(gbs, 0) << backend;
+    EXPECT_TRUE(std::isfinite(gbs)) << backend;
+  }
 }
 
 } // namespace
