@@ -9,7 +9,8 @@ INPUT is a run directory (results.json or results.csv inside), either file, or t
 rate-<family>.<fmt> (one panel per precision; colour = run, marker = variant or size; error bars
 from the fastest to the slowest repetition), speedup-<family>.<fmt> (rate / rate of the baseline run
 on the same case, log axis) and roofline.<fmt> (achieved GFLOP/s at the arithmetic intensity
-flops/bytes under the measured ceilings, each labelled with its precision; with --with-transfers
+flops/bytes under the measured ceilings: one bandwidth slope per memory level measured, labelled
+with the level, and the compute roofs, each labelled with its precision; with --with-transfers
 the roof is the best measured host<->device transfer rate). Legends sit outside the axes, one
 entry per run and one per series. Each plot's title is also stored in the file's Title metadata.
 Rates: GFLOP/s for matmul, GB/s for the other families (as in `miniapp compare`).
@@ -591,8 +592,11 @@ def plot_roofline(runs, writer, with_transfers):
         for r in run["rows"]:
             if r["ceiling_value"] > 0 and not (with_transfers and r.get("ceiling_unit") == "GB/s"
                                                and r.get("transfers") == "copies"):
-                # A compute ceiling holds for its precision (and, for vendor GEMM, its size).
+                # A compute ceiling holds for its precision (and, for vendor GEMM, its size); a
+                # bandwidth ceiling for its memory level (one slope per level measured).
                 name = r.get("ceiling", "")
+                if r.get("ceiling_level"):
+                    name = f"{r['ceiling_level']} {name}"
                 if r.get("ceiling_unit") == "GFLOP/s":
                     name += f" {r['precision']} {size_text(r)}"
                 roofs.add((name, r["ceiling_value"], r.get("ceiling_unit", "")))

@@ -390,6 +390,26 @@ class CompareCli(unittest.TestCase):
         self.assertEqual(sorted(os.listdir(os.path.join(self.tmp, "evil-out"))), ["inner"])
         self.assertFalse(os.path.exists(os.path.join(self.tmp, "escaped.png")))
 
+    def test_roofline_draws_one_slope_per_memory_level(self):
+        # Issue 22: each row names the level whose bandwidth is its ceiling; the roofline draws
+        # every level's slope once, labelled with the level, beside the vendor GEMM roof.
+        run = os.path.join(self.tmp, "levels")
+        small, big, mm = (row("axpby", "flat", 64, 1e-6, 1e-6, 1e-6),
+                          row("axpby", "flat", 4096, 1e-2, 1e-2, 1e-2),
+                          row("matmul", "flat", 256, 1e-3, 1e-3, 1e-3))
+        small.update({"ceiling_level": "L2", "ceiling_value": 120.0})
+        big.update({"ceiling_level": "memory", "ceiling_value": 20.0})
+        big2 = dict(big, n=2048, m=2048)
+        write_run(run, "openmp", "CPU", "lv", [small, big, big2, mm])
+        out = os.path.join(self.tmp, "levels-out")
+        p = self.plot(run, "-o", out, "--kind", "roofline")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        legend = png_text(os.path.join(out, "roofline.png"))["Description"]
+        self.assertIn("openmp on CPU (h): L2 copy bandwidth: 120 GB/s", legend)
+        self.assertIn("openmp on CPU (h): memory copy bandwidth: 20 GB/s", legend)
+        self.assertEqual(legend.count("memory copy bandwidth"), 1, legend)
+        self.assertIn("vendor GEMM float32 N=256: 200 GFLOP/s", legend)
+
     def test_plot_labels_are_text_not_tex(self):
         run = os.path.join(self.tmp, "dollar")
         write_run(run, "openmp", "CPU", "d", [row("axpby", "flat", 64, 1e-3, 1e-3, 1e-3)])

@@ -64,6 +64,34 @@ TEST(ConsoleTable, NoMarkWithinTheCeiling) {
   EXPECT_EQ(os.str().find("in place"), std::string::npos) << os.str();
 }
 
+// Issue 22: rows of different memory levels get their own letters, named by level; a vendor GEMM
+// ceiling whose estimates never settled is footnoted as uncertain.
+TEST(ConsoleTable, EachLevelHasItsLetterAndUncertainGemmIsFootnoted) {
+  Plan plan;
+  CaseResult l2 = axpby_row(false, 50);
+  l2.ceiling_level = "L2";
+  l2.ceiling = 100;
+  CaseResult memory = axpby_row(false, 80);
+  memory.ceiling_level = "memory";
+  CaseResult mm = axpby_row(false, 50);
+  mm.c = resolved("matmul", "tiled", 256, 256, 256);
+  mm.ceiling_name = "vendor GEMM (uncertain: 29.0 to 117.0)";
+  mm.ceiling_unit = "GFLOP/s";
+  std::ostringstream os;
+  print_results_table(os, plan, {l2, memory, mm});
+  const std::string out = os.str();
+  EXPECT_NE(out.find("%ceiling a: of the L2 copy bandwidth, 100.0 GB/s"), std::string::npos) << out;
+  EXPECT_NE(out.find("%ceiling b: of the memory copy bandwidth, 10.0 GB/s"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("%ceiling c: of the vendor GEMM (uncertain: 29.0 to 117.0)"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("%ceiling uncertain: the vendor GEMM's estimates did not agree"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("%ceiling *"), std::string::npos) << out;
+}
+
 // The size column: MxNxK where the case's variant reads k (matmul), MxN elsewhere, whatever the
 // family's name; "in place" only where the variant reads in_place.
 TEST(ConsoleTable, SizeAndInPlaceFollowTheParametersTheCaseUses) {

@@ -71,6 +71,7 @@ struct FixedCeiling final : CeilingProvider {
   void attach(CaseResult& r, const std::string&) override {
     ++asked;
     r.ceiling_name = "copy bandwidth";
+    r.ceiling_level = r.work.bytes > 0 ? "L2" : "no working set";
     r.ceiling = 1000;
     r.ceiling_unit = "GB/s";
   }
@@ -152,6 +153,8 @@ TEST(Driver, RunsEveryCaseAndAnUnsupportedOneDoesNotStopTheOthers) {
   EXPECT_EQ(r.ceiling, 1000);
   EXPECT_DOUBLE_EQ(r.pct_of_ceiling, 100.0 * r.gbs / 1000);
   EXPECT_EQ(r.ceiling_name, "copy bandwidth"); // no " x N ranks" on one rank
+  // The ceiling saw the case's working set and its level reached the row (issue 22).
+  EXPECT_EQ(r.ceiling_level, "L2");
 }
 
 TEST(Driver, ValidationFailureGivesExit4AndKeepsRunning) {

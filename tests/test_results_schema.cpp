@@ -237,8 +237,9 @@ TEST(ResultsSchema, MatmulRowIsTypedAndExact) {
     if (f.type != FieldType::number_list)
       names.push_back(f.name);
   EXPECT_EQ(split(w.csv_lines[0]), names);
-  EXPECT_EQ(names.back(), "shape"); // the newest column (issue 12), appended
-  EXPECT_EQ(names.end()[-2], "reference_status");
+  EXPECT_EQ(names.back(), "ceiling_level"); // the newest column (issue 22), appended
+  EXPECT_EQ(names.end()[-2], "shape");
+  EXPECT_EQ(names.end()[-3], "reference_status");
   const auto cells = split(w.csv_lines[1]);
   ASSERT_EQ(cells.size(), names.size());
   const auto cell = [&](const std::string& name) {
@@ -330,11 +331,32 @@ TEST(ResultsSchema, ShapeColumnNamesTheShapeThatRan) {
   EXPECT_EQ(w.doc["results"].at(0)["shape"], shapes.front());
   EXPECT_EQ(w.doc["results"].at(1)["shape"], shapes.back());
   EXPECT_TRUE(w.doc["results"].at(2)["shape"].is_null());
-  EXPECT_EQ(csv_columns().back(), "shape");
+  EXPECT_EQ(csv_columns().end()[-2], "shape");
   const compare::Run run = compare::load_run(w.dir);
   ASSERT_EQ(run.rows.size(), 3u);
   EXPECT_EQ(run.rows[0].shape, shapes.front());
   EXPECT_FALSE(run.rows[2].uses(Param::shape));
+}
+
+// Issue 22: ceiling_level names the memory level whose bandwidth is the row's ceiling, in both
+// files; null (an empty CSV cell) where the ceiling is a GEMM's or there is none.
+TEST(ResultsSchema, CeilingLevelColumnInBothFiles) {
+  Case ax = case_of("axpby", "flat", 8, 8);
+  Case mm = case_of("matmul", "flat", 8, 8, 8);
+  mm.index = 1;
+  const Plan plan = plan_for({ax, mm});
+  CaseResult in_l2 = result_of(ax);
+  in_l2.ceiling_level = "L2";
+  const TempDir tmp;
+  const Written w = write(tmp, plan, {in_l2, result_of(mm)});
+  EXPECT_EQ(w.doc["results"].at(0)["ceiling_level"], "L2");
+  EXPECT_TRUE(w.doc["results"].at(1)["ceiling_level"].is_null());
+  ASSERT_EQ(w.csv_lines.size(), 3u);
+  const auto header = split(w.csv_lines[0]);
+  ASSERT_EQ(header.back(), "ceiling_level");
+  EXPECT_EQ(split(w.csv_lines[1]).back(), "L2");
+  EXPECT_EQ(split(w.csv_lines[2]).size(), header.size()); // an empty last cell, not a missing one
+  EXPECT_EQ(split(w.csv_lines[2]).back(), "");
 }
 
 // the reference fields are results columns like any other: written to both files (null
@@ -365,17 +387,18 @@ TEST(ResultsSchema, ReferenceFieldsInBothFiles) {
 
   const auto header = split(w.csv_lines.at(0));
   ASSERT_GE(header.size(), 3u);
-  // (then the shape column, appended after them: empty for these cases)
-  EXPECT_EQ(std::vector<std::string>(header.end() - 4, header.end()),
-            (std::vector<std::string>{"reference", "reference_unit", "reference_status", "shape"}));
+  // (then the shape and ceiling_level columns, appended after them: empty for these cases)
+  EXPECT_EQ(std::vector<std::string>(header.end() - 5, header.end()),
+            (std::vector<std::string>{"reference", "reference_unit", "reference_status", "shape",
+                                      "ceiling_level"}));
   ASSERT_EQ(w.csv_lines.size(), 4u);
   const auto tail = [&](std::size_t line) {
     const auto cells = split(w.csv_lines.at(line));
-    return std::vector<std::string>(cells.end() - 4, cells.end());
+    return std::vector<std::string>(cells.end() - 5, cells.end());
   };
-  EXPECT_EQ(tail(1), (std::vector<std::string>{"900.0", "GB/s", "below", ""}));
-  EXPECT_EQ(tail(2), (std::vector<std::string>{"", "", "none", ""}));
-  EXPECT_EQ(tail(3), (std::vector<std::string>{"", "", "", ""}));
+  EXPECT_EQ(tail(1), (std::vector<std::string>{"900.0", "GB/s", "below", "", ""}));
+  EXPECT_EQ(tail(2), (std::vector<std::string>{"", "", "none", "", ""}));
+  EXPECT_EQ(tail(3), (std::vector<std::string>{"", "", "", "", ""}));
 
   for (const auto& run :
        {compare::load_run(w.dir + "/results.json"), compare::load_run(w.dir + "/results.csv")}) {

@@ -52,6 +52,7 @@ DeviceInfo device_info(const std::string& backend) {
     if (cudaGetDeviceProperties(&prop, dev) == cudaSuccess) {
       info.name = prop.name;
       info.memory_bytes = prop.totalGlobalMem;
+      info.l2_bytes = std::uint64_t(prop.l2CacheSize);
     }
   }
 #endif
@@ -62,6 +63,7 @@ DeviceInfo device_info(const std::string& backend) {
     if (hipGetDevice(&dev) == hipSuccess && hipGetDeviceProperties(&prop, dev) == hipSuccess) {
       info.name = prop.name;
       info.memory_bytes = prop.totalGlobalMem;
+      info.l2_bytes = std::uint64_t(prop.l2CacheSize);
     }
   }
 #endif

@@ -9,6 +9,7 @@ struct DeviceInfo {
   std::string name;               // GPU name, or the host CPU model
   std::uint64_t memory_bytes = 0; // device memory (GPU) or host memory (host backends)
   int concurrency = 0;            // Kokkos concurrency of the backend's execution space
+  std::uint64_t l2_bytes = 0; // GPU L2 cache (0 on host backends: run/memory_levels.hpp asks hwloc)
 };
 
 DeviceInfo device_info(const std::string& backend);

@@ -59,6 +59,9 @@ struct CaseResult {
   double ceiling = 0;        // in the unit of the compared rate (GB/s or GFLOP/s)
   double pct_of_ceiling = 0; // 100 * rate / ceiling
   std::string ceiling_unit;
+  // The memory level whose bandwidth is the ceiling ("L1", "L2", "L3", "memory"; "" for GEMM):
+  // the smallest that holds the case's working set, work.bytes (run/memory_levels.hpp).
+  std::string ceiling_level;
   // Multi-rank runs (run/driver.cpp): compute/h2d/d2h/total above are then
   // the slowest rank's per repetition; these spread each rank's median over the ranks.
   struct Spread {

@@ -43,13 +43,15 @@ std::string Parallelism::summary() const {
          " (" + backend + ", " + for_terminal(device) + ")";
 }
 
-// %ceiling says which ceiling by a letter explained under the table: copy bandwidth for
-// streaming kernels, the vendor GEMM of the same precision and size for products.
+// %ceiling says which ceiling by a letter explained under the table: the copy bandwidth of the
+// memory level a streaming kernel's working set lives in, the vendor GEMM of the same precision
+// and size for products.
 struct CeilingLegend {
   std::vector<std::string> keys;
   std::vector<std::string> values; // the ceiling's value when every row of that key shares it
   std::string letter(const CaseResult& r) {
-    std::string key = r.ceiling_name;
+    std::string key =
+        r.ceiling_level.empty() ? r.ceiling_name : r.ceiling_level + " " + r.ceiling_name;
     if (key.find("GEMM") != std::string::npos)
       key += " " + std::string(to_string(r.c.precision)) + " (same size)";
     const std::string value = fmt("%.1f ", r.ceiling) + r.ceiling_unit;
@@ -73,7 +75,7 @@ void print_results_table(std::ostream& os, const Plan& plan, const std::vector<C
      << "%ceiling"
      << "  " << std::left << "valid\n";
   CeilingLegend legend;
-  bool above = false;
+  bool above = false, uncertain = false;
   for (const auto& r : rows) {
     const Case& c = r.c;
     const bool measured = r.status == Status::ok || r.status == Status::invalid;
@@ -82,9 +84,10 @@ void print_results_table(std::ostream& os, const Plan& plan, const std::vector<C
                                                       : std::string(to_string(r.status));
     std::string pct = "-";
     if (measured && r.ceiling > 0) {
-      // Above 100%: the data stayed in cache, so the memory ceiling did not bind.
+      // Above 100%: the row beat the ceiling measured for it (see the footnote).
       const bool over = r.pct_of_ceiling > 100;
       above = above || over;
+      uncertain = uncertain || r.ceiling_name.find("uncertain") != std::string::npos;
       pct = fmt("%.1f", r.pct_of_ceiling) + (over ? "*" : " ") + legend.letter(r);
     }
     // An in-place case (axpby R = A) moves a third less data than out of place: say which it is.
@@ -105,8 +108,12 @@ void print_results_table(std::ostream& os, const Plan& plan, const std::vector<C
     os << "%ceiling " << char('a' + i % 26) << ": of the " << legend.keys[i]
        << (legend.values[i].empty() ? "" : ", " + legend.values[i]) << ", measured in this run\n";
   if (above)
-    os << "%ceiling *: above 100%: a copy-bandwidth row ran from cache (that ceiling is memory's), "
-          "a GEMM row beat the vendor library\n";
+    os << "%ceiling *: above 100%: the row beat the ceiling of its memory level, or a GEMM row "
+          "beat the vendor library (a few percent: timing noise; more: the ceiling's measurement "
+          "was disturbed)\n";
+  if (uncertain)
+    os << "%ceiling uncertain: the vendor GEMM's estimates did not agree within 5% (the range "
+          "given); the % is of the largest\n";
 }
 
 void print_rank_table(std::ostream& os, const std::vector<CaseResult>& rows, int ranks) {

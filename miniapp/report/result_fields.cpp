@@ -133,6 +133,10 @@ std::vector<ResultField> make_fields() {
     const std::string s = shape_that_runs(r.c, x.plan.backend);
     return s.empty() ? json() : json(s);
   });
+  // issue 22: the memory level whose bandwidth is the row's ceiling (run/memory_levels.hpp); null
+  // for GEMM ceilings and rows without a ceiling.
+  add("ceiling_level", T::text,
+      [text_or_null](const CaseResult& r, auto&) { return text_or_null(r.ceiling_level); });
   return f;
 }
 } // namespace

@@ -1,36 +1,63 @@
 #pragma once
 // Ceilings measured in the same process as the kernels, so every rate can be stated as a ratio:
-//   copy       device copy bandwidth (deep_copy between device views; on host backends a Kokkos
-//              copy kernel with the backend's thread count, i.e. a STREAM-like copy), bytes read
-//              plus bytes written
-//   vendor     the vendor GEMM (cuBLAS / OpenBLAS) at the same size and precision
-//   transfer   host-to-device bandwidth from pinned host memory (GPU backends)
+//   level bandwidth  for each memory level a case's working set lives in (run/memory_levels.hpp:
+//                    L1, L2, L3 and memory on the host, L2 and device memory on GPUs), the faster
+//                    of a copy and an add kernel inside that level (run/level_bandwidth.hpp),
+//                    bytes read plus written
+//   vendor           the vendor GEMM (cuBLAS / OpenBLAS) at the same size and precision,
+//                    estimated until two consecutive estimates agree (run/stable_estimate.hpp)
+//   transfer         host-to-device bandwidth from pinned host memory (GPU backends)
+#include "run/memory_levels.hpp"
 #include "run/runner.hpp"
+#include "run/stable_estimate.hpp"
 
+#include <functional>
 #include <map>
 #include <ostream>
 #include <string>
 #include <tuple>
+#include <vector>
 
 namespace miniapp {
 
+// Device copy (deep_copy on GPUs, a copy kernel on host backends): miniapp-bench's copy figure.
 double measure_copy_bandwidth(const std::string& backend, std::size_t bytes_per_array, int reps);
 double measure_pinned_h2d_bandwidth(const std::string& backend, std::size_t bytes, int reps);
 // GFLOP/s of the vendor GEMM at the shape and precision of `of` (a matmul case), timed like the
-// cases (core/timing.hpp) over about 0.2 s of launches. Throws when there is no vendor GEMM.
-double measure_vendor_gemm(const Case& of, const std::string& backend);
+// cases (core/timing.hpp): estimates of about 0.1 s of launches each (the best launch counts),
+// repeated until two agree within 5% (at most 5 estimates, about 1 s). Throws when there is no
+// vendor GEMM.
+StableEstimate measure_vendor_gemm(const Case& of, const std::string& backend);
+
+// What MeasuredCeilings measures with: the backend's own by default, stand-ins in tests.
+struct CeilingMeasures {
+  std::function<std::vector<MemoryLevel>()> levels;
+  std::function<double(std::uint64_t working_set_bytes)> bandwidth_gbs;
+  std::function<StableEstimate(const Case&)> vendor_gflops; // throws when there is none
+};
+CeilingMeasures measures_on(const std::string& backend);
 
 class MeasuredCeilings : public CeilingProvider {
 public:
-  explicit MeasuredCeilings(std::string backend) : backend_(std::move(backend)) {}
+  explicit MeasuredCeilings(std::string backend);
+  MeasuredCeilings(std::string backend, CeilingMeasures measures);
+  // Sets ceiling_name, ceiling_level, ceiling, ceiling_unit and pct_of_ceiling. The working set
+  // is r.work.bytes; each level and each GEMM shape is measured the first time a case needs it.
   void attach(CaseResult& r, const std::string& backend) override;
+  // One line per level and per GEMM shape measured.
   void print(std::ostream& os) const;
-  double copy_gbs();
 
 private:
+  // The level's bandwidth for a row of `rate` GB/s (see the .cpp: measured again when beaten).
+  double level_gbs(std::size_t level, double rate);
+  static constexpr int kRemeasures = 2;
+
   std::string backend_;
-  double copy_gbs_ = 0;
-  std::map<std::tuple<int, std::int64_t, std::int64_t, std::int64_t>, double> vendor_gflops_;
+  CeilingMeasures measures_;
+  std::vector<MemoryLevel> levels_; // empty until a case needs a level
+  std::vector<double> level_gbs_;   // 0: not measured
+  std::vector<int> level_measures_; // how often each level was measured
+  std::map<std::tuple<int, std::int64_t, std::int64_t, std::int64_t>, StableEstimate> vendor_;
 };
 
 } // namespace miniapp

@@ -384,6 +384,7 @@ private:
     local.c = k.local_case();
     local.gflops = r.gflops;
     local.gbs = r.gbs;
+    local.work = k.local_work(); // the working set that picks the memory level
     // Not "vendor" on several ranks: attach() then measures the vendor GEMM on this block
     // instead of taking the row's own rate (which, for a vendor row, would be this very
     // measurement).
@@ -397,6 +398,7 @@ private:
           local.ceiling_name + (many_ ? " x " + std::to_string(comm_.size()) + " ranks" : "");
       r.ceiling = sum;
       r.ceiling_unit = local.ceiling_unit;
+      r.ceiling_level = local.ceiling_level;
       r.pct_of_ceiling = 100.0 * (r.ceiling_unit == "GB/s" ? r.gbs : r.gflops) / sum;
     }
   }
