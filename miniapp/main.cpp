@@ -3,11 +3,13 @@
 #include "core/version.hpp"
 #include "app/commands.hpp"
 #include "app/kokkos_launch.hpp"
+#include "config/limits.hpp"
 #include "config/yaml_strict.hpp"
 #include "parallel/device_map.hpp"
 #include "parallel/mpi_env.hpp"
 #include "core/backends.hpp"
 #include "core/sinks.hpp"
+#include "report/run_pooling.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -138,6 +140,11 @@ int run_command_line(int argc, char** argv) {
   run->add_option("--label", run_args.label,
                   "Name of the run in compare tables and plot legends; default: backend, "
                   "ranks x threads, device, host");
+  run->add_option("--rounds", run_args.rounds,
+                  "Run the whole case list N times in turn (1..K, 1..K, ...); each row pools "
+                  "its rounds and records each round's median, which compare tests across runs")
+      ->check(CLI::Range(1, config::limits::kMaxRounds))
+      ->capture_default_str();
   run_args.argv.assign(argv, argv + argc);
   // references and the history database (app/run_extras.hpp, docs/history.md).
   run->add_option("--references", run_args.references,
@@ -248,6 +255,14 @@ int run_command_line(int argc, char** argv) {
       ->capture_default_str();
   compare->add_flag("--with-transfers", compare_args.with_transfers,
                     "Rates from total time: host-to-device + compute + device-to-host");
+  compare->add_flag("--no-pool", compare_args.no_pool,
+                    "Keep runs of one config, label and host apart (by default they are pooled "
+                    "into one side, tested across runs with the round as the unit)");
+  compare
+      ->add_option("--ignore-param", compare_args.ignore_param,
+                   "Join cases as if this tuning parameter were equal, to compare its values: "
+                   "tile, team_size or shape")
+      ->check(CLI::IsMember(compare::ignorable_params()));
   compare
       ->add_option("--table", compare_args.table,
                    "paper1: the paper's Table 1 (axpby/flat/float32, N x N) from CPU_RUN "

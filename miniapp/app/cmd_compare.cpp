@@ -53,6 +53,8 @@ int cmd_compare(const CompareArgs& args) {
   std::vector<compare::Run> runs;
   compare::Options opt;
   opt.with_transfers = args.with_transfers;
+  opt.pool = !args.no_pool;
+  opt.ignore_param = args.ignore_param;
   opt.rate = args.rate == "gflops" ? compare::RateKind::Gflops
              : args.rate == "gbs"  ? compare::RateKind::Gbs
                                    : compare::RateKind::Auto;

@@ -164,6 +164,12 @@ public:
     writer_->add(row);
     progress_.case_done(row);
   }
+  void update(std::size_t index, const CaseResult& r) override {
+    CaseResult row = r;
+    extras_.mark(row, plan_);
+    writer_->update(index, row);
+    progress_.case_done(row);
+  }
   void finish(bool interrupted) override {
     progress_.finish();
     if (const std::string error =
@@ -188,7 +194,8 @@ private:
   parallel::TransportChoice transport_; // the one the driver makes too (same facts, all ranks)
 #endif
   std::unique_ptr<ResultsWriter> writer_;
-  Progress progress_{std::cerr, plan_.cases.size(), isatty(STDERR_FILENO) != 0};
+  Progress progress_{std::cerr, plan_.cases.size() * std::size_t(std::max(1, args_.rounds)),
+                     isatty(STDERR_FILENO) != 0};
 };
 
 // Rank 0's summary after the run: the tables, the failures, how the run ended.
@@ -259,6 +266,7 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
   DriverOptions opt;
   opt.print = args.print;
   opt.fault = &fault;
+  opt.rounds = args.rounds;
   const RunOutcome out = run_experiment(plan, mpi, sink, ceilings, opt);
   if (out.failed_code)
     return out.failed_code;

@@ -5,6 +5,8 @@
 #include "core/text.hpp"
 #include "kernels/families.hpp"
 #include "report/results_writer.hpp"
+#include "report/run_pooling.hpp"
+#include "core/host_load.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -176,12 +178,20 @@ std::string Run::label() const {
     s += " (" + host + ")";
   return s;
 }
-Comparison compare_runs(const std::vector<Run>& runs, const Options& opt) {
-  if (runs.empty())
+Comparison compare_runs(const std::vector<Run>& given, const Options& given_opt) {
+  if (given.empty())
     throw std::runtime_error("nothing to compare: no runs given");
-  if (opt.baseline >= runs.size())
-    throw std::runtime_error("baseline run " + std::to_string(opt.baseline + 1) +
-                             " does not exist (" + std::to_string(runs.size()) + " run(s) given)");
+  if (given_opt.baseline >= given.size())
+    throw std::runtime_error("baseline run " + std::to_string(given_opt.baseline + 1) +
+                             " does not exist (" + std::to_string(given.size()) + " run(s) given)");
+  // --- noise across runs (report/run_pooling.hpp): runs of one experiment on one machine are
+  // one side.
+  const Pooling pooling = given_opt.pool ? pool_runs(given, given_opt.baseline)
+                                         : Pooling{given, given_opt.baseline, {}};
+  const std::vector<Run>& runs = pooling.runs;
+  Options opt = given_opt;
+  opt.baseline = pooling.baseline;
+  // ---
   Comparison c;
   c.options = opt;
   for (const auto& r : runs) {
@@ -205,7 +215,7 @@ Comparison compare_runs(const std::vector<Run>& runs, const Options& opt) {
       if (const std::string w = isa_under_use(text("built_for"), text("offered")); !w.empty())
         c.run_warnings.push_back(run_name(c, i) + ": " + w);
     }
-    if (runs[i].host_cpus > 0 && runs[i].load1 > runs[i].host_cpus)
+    if (host_busy(runs[i].load1, runs[i].host_cpus))
       busy += (busy.empty() ? "" : ", ") + std::string("run ") + std::to_string(i + 1) +
               " (load average " + fmt("%.2f", runs[i].load1) + " on " +
               std::to_string(runs[i].host_cpus) + " CPUs)";
@@ -264,12 +274,14 @@ Comparison compare_runs(const std::vector<Run>& runs, const Options& opt) {
       std::string key = by_id ? row.case_id
                               : row.family + "|" + row.variant + "|" + row.precision + "|" +
                                     size_of(row) + "|" + tile_of(row);
+      if (by_id) // --ignore-param (report/run_pooling.hpp)
+        key = without_param(key, opt.ignore_param);
       key += "#" + std::to_string(seen[key]++);
       auto it = index.find(key);
       if (it == index.end()) {
         it = index.emplace(key, c.lines.size()).first;
         Line l;
-        l.case_id = by_id ? row.case_id : "";
+        l.case_id = by_id ? without_param(row.case_id, opt.ignore_param) : "";
         l.family = row.family;
         l.variant = row.variant;
         l.precision = row.precision;
@@ -299,6 +311,12 @@ Comparison compare_runs(const std::vector<Run>& runs, const Options& opt) {
         continue;
       }
       line.cells[i] = cell_from(*row, gflops, opt.with_transfers);
+      describe_spread(line.cells[i], *row, runs[i], opt.with_transfers); // run_pooling.hpp
+      if (line.cells[i].busy)
+        notes.push_back({"busy host around the case (1-minute load average above the host's "
+                         "CPUs, so its times include other work) in " +
+                             run_name(c, i),
+                         case_name(line)});
       if (row->valid != "true")
         notes.push_back({"valid=" + (row->valid.empty() ? std::string("missing") : row->valid) +
                              " (status " + row->status + ") in " + run_name(c, i),
@@ -310,21 +328,11 @@ Comparison compare_runs(const std::vector<Run>& runs, const Options& opt) {
       if (i == b || !cell.present || !base.present)
         continue;
       cell.ratio = base.rate > 0 ? cell.rate / base.rate : 0;
-      cell.p_value = mann_whitney_p(cell.times, base.times);
-      if (cell.p_value >= 0) {
-        cell.within_noise = cell.p_value >= kAlpha;
-        if (smallest_p(cell.times.size(), base.times.size()) >= kAlpha)
-          notes.push_back({"too few repetitions for the significance test to reach p < " +
-                               fmt("%g", kAlpha) + " (" + std::to_string(base.times.size()) +
-                               " in " + run_name(c, b) + ", " + std::to_string(cell.times.size()) +
-                               " in " + run_name(c, i) + "; 4 or more each are needed)",
-                           case_name(line)});
-      } else {
-        cell.within_noise = !(cell.t_max < base.t_min || base.t_max < cell.t_min);
-      }
       const bool on_device = !host_backend(runs[b].backend) || !host_backend(runs[i].backend);
       param_notes(line, *rows_of[li][b], *rows_of[li][i], run_name(c, b), run_name(c, i), on_device,
                   notes);
+      for (const auto& what : judge(cell, base, run_name(c, b), run_name(c, i))) // run_pooling
+        notes.push_back({what, case_name(line)});
     }
     for (const auto& n : notes)
       line.notes.push_back(n.what);
@@ -377,9 +385,11 @@ namespace {
 // repetition times "1.02x ~" when the [min, max] ranges overlap.
 std::string ratio_text(const Cell& cell) {
   std::string s = fmt(cell.ratio >= 0.1 ? "%.2f" : "%.2g", cell.ratio) + "x";
+  if (*mark(cell))
+    s += std::string(" ") + mark(cell);
   if (cell.p_value >= 0)
-    return s + (cell.within_noise ? " ~" : " *") + " (p " + fmt("%.2g", cell.p_value) + ")";
-  return s + (cell.within_noise ? " ~" : "");
+    s += " (p " + fmt("%.2g", cell.p_value) + ")";
+  return s;
 }
 } // namespace
 
@@ -409,25 +419,19 @@ std::string to_markdown(const Comparison& c) {
                                   : "median compute time")
      << ". Time: median [min, max] in ms over the repetitions"
      << (c.options.with_transfers ? " (range estimated: compute range + median transfer time)" : "")
-     << ". Ratio: rate / rate of run " << b + 1
-     << ", then `*` where the difference is significant and `~` where it is not: a two-sided "
-        "Mann-Whitney U test on the repetition times at alpha = "
-     << fmt("%g", kAlpha)
-     << " (p shown; normal approximation with tie correction, as Google Benchmark's compare.py). "
-        "Runs without repetition times (results.csv, older results.json) show no p; `~` then "
-        "marks overlapping [min, max] time ranges.\n\n";
+     << ". " << significance_legend(b) << "\n\n";
 
   os << "| case | size | tile | unit |";
   for (std::size_t i = 0; i < nr; ++i)
     os << " run " << i + 1
        << (c.runs[i].shape() == "?" ? std::string() : " (" + c.runs[i].shape() + ")")
-       << " rate | run " << i + 1 << " time ms |";
+       << " rate | run " << i + 1 << " time ms | run " << i + 1 << " spread |";
   for (std::size_t i = 0; i < nr; ++i)
     if (i != b)
       os << " run " << i + 1 << " / run " << b + 1 << " |";
   os << "\n|" << std::string("---|---|---|---|");
   for (std::size_t i = 0; i < nr; ++i)
-    os << "---:|---:|";
+    os << "---:|---:|---:|";
   for (std::size_t i = 0; i + 1 < nr; ++i)
     os << "---:|";
   os << "\n";
@@ -436,11 +440,12 @@ std::string to_markdown(const Comparison& c) {
        << " |";
     for (const auto& cell : l.cells) {
       if (!cell.present) {
-        os << " - | - |";
+        os << " - | - | - |";
         continue;
       }
-      os << " " << rate_str(cell.rate) << (cell.valid == "true" ? "" : " (!)") << " | "
-         << ms(cell.t_median) << " [" << ms(cell.t_min) << ", " << ms(cell.t_max) << "] |";
+      os << " " << rate_str(cell.rate) << (cell.valid == "true" ? "" : " (!)")
+         << (cell.busy ? " (busy)" : "") << " | " << ms(cell.t_median) << " [" << ms(cell.t_min)
+         << ", " << ms(cell.t_max) << "] | " << spread_text(cell) << " |";
     }
     for (std::size_t i = 0; i < nr; ++i) {
       if (i == b)
@@ -471,7 +476,7 @@ std::string to_csv(const Comparison& c) {
   std::ostringstream os;
   os << "case,family,variant,precision,m,n,k,tile,run,run_label,backend,device,host,ranks,threads,"
         "baseline,with_transfers,unit,rate,time_min_s,time_median_s,time_max_s,ratio_to_baseline,"
-        "within_noise,p_value,valid,notes,run_warnings,case_id\n";
+        "within_noise,p_value,valid,notes,run_warnings,case_id,mark,test,rounds,cv,busy\n";
   // Run-level warnings once per run (on its first row), not on every row.
   std::vector<std::string> run_notes(c.runs.size());
   for (std::size_t i = 0; i < c.runs.size(); ++i)
@@ -507,8 +512,8 @@ std::string to_csv(const Comparison& c) {
       } else {
         os << ",,,,,,,missing";
       }
-      os << "," << q(notes) << "," << q(first[i] ? run_notes[i] : "") << "," << q(l.case_id)
-         << "\n";
+      os << "," << q(notes) << "," << q(first[i] ? run_notes[i] : "") << "," << q(l.case_id) << ","
+         << across_runs_csv(cell, i == b) << "\n";
       first[i] = false;
     }
   }
@@ -523,6 +528,7 @@ std::string paper_table1_markdown(const std::vector<Run>& runs,
   opt.with_transfers = true;
   opt.rate = RateKind::Gflops;
   opt.by_case_id = false; // one line per N, pinned transfers or not
+  opt.pool = false;       // the CPU run and the GPU run, as given
   const Comparison c = compare_runs(runs, opt);
   if (warnings)
     *warnings = c.warnings;

@@ -87,7 +87,16 @@ struct Options {
   // Join schema 2 runs on case_id (see compare_runs); false: always on (family, variant,
   // precision, size, tile), as the paper's Table 1 pairs a CPU and a pinned GPU row of one N.
   bool by_case_id = true;
+  // Noise across runs (report/run_pooling.hpp): pool runs of one experiment on one machine
+  // (--no-pool: each run its own side), and join case ids as if this tuning parameter were equal
+  // (--ignore-param tile: tile 2 against tile 16; "" none).
+  bool pool = true;
+  std::string ignore_param;
 };
+
+// What decided a ratio's mark (report/run_pooling.hpp): a test across runs on the rounds, the
+// repetitions within the runs only, or without repetition times the [min, max] ranges.
+enum class Test { none, rounds, repetitions, ranges };
 
 // What one run measured for one case.
 struct Cell {
@@ -101,6 +110,14 @@ struct Cell {
   // run lacks them (results.csv, older results.json): then the [min, max] overlap decides.
   double p_value = -1;
   bool within_noise = false; // not significant (p >= kAlpha), or without p: ranges overlap
+  // Across runs (report/run_pooling.hpp): each round's median time (total with transfers), the
+  // test that decided, the coefficient of variation (of the rounds with 2 or more, else of the
+  // repetitions; < 0 unknown), and whether the host was busy around the case.
+  std::vector<double> rounds;
+  Test test = Test::none;
+  double cv = -1;
+  bool cv_of_rounds = false;
+  bool busy = false;
 };
 
 // One case, across all runs.

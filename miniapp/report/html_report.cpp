@@ -2,6 +2,7 @@
 #include "core/text.hpp"
 
 #include "core/sinks.hpp"
+#include "report/run_pooling.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -126,11 +127,12 @@ void comparison_table(std::ostringstream& os, const compare::Comparison& c) {
         os << "<td class=\"num\">-</td>";
         continue;
       }
-      // compare's verdict, not a new one: within_noise from its test (or range overlap).
-      const char* cls = cell.within_noise ? "noise" : cell.ratio >= 1 ? "faster" : "slower";
+      // compare's verdict, not a new one (report/run_pooling.hpp): a `?` (the repetitions of
+      // these runs differ, the run-to-run spread is unknown) is no difference to colour.
+      const bool differs = !cell.within_noise && cell.test != compare::Test::repetitions;
+      const char* cls = !differs ? "noise" : cell.ratio >= 1 ? "faster" : "slower";
       os << "<td class=\"num " << cls << "\">"
-         << fmt(cell.ratio >= 0.1 ? "%.2f" : "%.2g", cell.ratio) << "x "
-         << (cell.within_noise ? "~" : "*");
+         << fmt(cell.ratio >= 0.1 ? "%.2f" : "%.2g", cell.ratio) << "x " << compare::mark(cell);
       if (cell.p_value >= 0)
         os << " <span class=\"range\">(p " << fmt("%.2g", cell.p_value) << ")</span>";
       os << "</td>";
@@ -364,12 +366,9 @@ std::string html_report(const compare::Comparison& c, const std::vector<compare:
      << ", from the "
      << (c.options.with_transfers ? "median total time (host-to-device + compute + device-to-host)"
                                   : "median compute time")
-     << ". Time: median [min, max] in ms over the repetitions. Ratio: rate / rate of run " << b + 1
-     << "; <b>*</b> the difference is significant, <b>~</b> it is within the noise (two-sided "
-        "Mann-Whitney U test of the repetition times at alpha = "
-     << fmt("%g", compare::kAlpha)
-     << ", p shown; without repetition times ~ marks overlapping [min, max] ranges). "
-        "<span class=\"faster\">Green</span>: significantly faster, "
+     << ". Time: median [min, max] in ms over the repetitions. "
+     << html_escape(compare::significance_legend(b))
+     << " <span class=\"faster\">Green</span>: significantly faster, "
         "<span class=\"slower\">red</span>: significantly slower. (!) marks a row whose "
         "validation did not pass or was not checked.</p>\n";
   comparison_table(os, c);
