@@ -294,10 +294,10 @@ std::vector<std::string> judge(Cell& cell, const Cell& base, const std::string& 
     return std::to_string(n) + (n == 1 ? " round" : " rounds");
   };
   notes.push_back("run-to-run spread unknown (" + count(base.rounds.size()) + " in " + base_name +
-                  ", " + count(cell.rounds.size()) + " in " + name + "; " +
+                  ", " + count(cell.rounds.size()) + " in " + name + "; a test across runs needs " +
                   std::to_string(kMinRounds) +
-                  " or more each, from `miniapp run --rounds N` or repeated runs, test across "
-                  "runs): `~` or `?` from the repetitions within the runs");
+                  " or more a side: miniapp run --rounds N, or more runs): the mark is from the "
+                  "repetitions within the runs");
   cell.p_value = mann_whitney_p(cell.times, base.times);
   if (cell.p_value < 0) {
     cell.test = Test::ranges;
