@@ -110,6 +110,7 @@ public:
     }
     // --rounds: the list again, each case as its first round resolved it ('auto' tiles chosen);
     // a case that did not end ok is not run again.
+    later_round_ = true;
     for (int round = 1; round < rounds_ && !out.interrupted; ++round)
       for (std::size_t i = 0; i < out.results.size(); ++i) {
         if (out.results[i].status != Status::ok)
@@ -231,7 +232,7 @@ private:
     // paged in by poison()'s fill, the inputs reset and uploaded). The run timed first and checked
     // after, and on the GPU machine's 16 host cores read axpby flat 35% below the benchmark
     // (docs/performance.md, run 7).
-    const bool print = print_all_ || (!many_ && r.c.print);
+    const bool print = !later_round_ && (print_all_ || (!many_ && r.c.print)); // once a case
     if (s_.validate || print)
       if (!launches(r, [&] { checked_run(*k); }))
         return r;
@@ -435,6 +436,7 @@ private:
   const parallel::FaultInjection& fault_;
   const bool many_, root_, print_all_;
   const int rounds_;
+  bool later_round_ = false; // --rounds: past the first round (matrices are printed once)
   int panel_ = 0;
 #ifdef MINIAPP_HAVE_MPI
   parallel::TransportChoice transport_;
