@@ -149,7 +149,7 @@ double variance_of(const std::vector<double>& v, double mean) {
 
 // The continued fraction of the incomplete beta function (Numerical Recipes, betacf).
 double beta_fraction(double a, double b, double x) {
-  constexpr int kMaxIterations = 300;
+  constexpr int kMaxIterations = 1000;
   constexpr double kEpsilon = 1e-15, kTiny = 1e-300;
   const auto floor_tiny = [](double v) { return std::fabs(v) < kTiny ? kTiny : v; };
   const double qab = a + b, qap = a + 1, qam = a - 1;
@@ -267,7 +267,13 @@ double welch_log_p(const std::vector<double>& a, const std::vector<double>& b) {
   const double se2 = sa + sb;
   if (se2 <= 0) // every round alike on both sides
     return ma == mb ? 1 : 0;
-  const double df = se2 * se2 / (sa * sa / double(la.size() - 1) + sb * sb / double(lb.size() - 1));
+  // Welch-Satterthwaite, within its bounds (min(n) - 1 to n1 + n2 - 2) also where a tiny
+  // variance's square underflows (0 / 0: the lower bound, the cautious one).
+  const double lowest = double(std::min(la.size(), lb.size()) - 1),
+               highest = double(la.size() + lb.size() - 2);
+  const double welch =
+      se2 * se2 / (sa * sa / double(la.size() - 1) + sb * sb / double(lb.size() - 1));
+  const double df = welch >= lowest ? std::min(welch, highest) : lowest;
   return student_t_p((ma - mb) / std::sqrt(se2), df);
 }
 
