@@ -146,6 +146,8 @@ TEST(HtmlReport, ShowsTheMarksCompareComputed) {
       run("openmp", "cpu", {with_rounds(row(64, slow), {2.3e-3, 2.35e-3, 2.4e-3})}),
       run("cuda", "gpu", {with_rounds(row(64, fast), {1.15e-3, 1.2e-3, 1.18e-3})})};
   const auto r = compare::compare_runs(rounds, {});
+  // The spread of the rounds beside each time: 0.05 / 2.35 ms.
+  EXPECT_NE(html_report(r, rounds, {}).find(" cv 2.1% (3 rounds)</span>"), std::string::npos);
   EXPECT_NE(html_report(r, rounds, {})
                 .find("<td class=\"num faster\">2.00x * <span class=\"range\">" +
                       p_text(r.lines[0].cells[1].p_value)),

@@ -99,7 +99,7 @@ void comparison_table(std::ostringstream& os, const compare::Comparison& c) {
          << " / run " << b + 1 << "</th>";
   os << "</tr>\n<tr>";
   for (std::size_t i = 0; i < nr; ++i)
-    os << "<th>rate</th><th>time ms<br><span class=\"runlabel\">median [min, max]</span></th>";
+    os << "<th>rate</th><th>time ms<br><span class=\"runlabel\">median [min, max] cv</span></th>";
   os << "</tr>\n</thead>\n<tbody>\n";
   for (const auto& l : c.lines) {
     os << "<tr class=\"case\"><th>" << html_escape(compare::case_label(l)) << "</th><td>"
@@ -115,9 +115,14 @@ void comparison_table(std::ostringstream& os, const compare::Comparison& c) {
       if (cell.valid != "true")
         os << " <span class=\"invalid\" title=\"valid=" << html_escape(cell.valid)
            << "\">(!)</span>";
+      if (cell.busy) // report/run_pooling.hpp: the host's load was above its CPUs
+        os << " <span class=\"range\">(busy)</span>";
       os << "</td><td class=\"num\">" << compare::ms(cell.t_median)
          << " <span class=\"range spread\">[" << compare::ms(cell.t_min) << ", "
-         << compare::ms(cell.t_max) << "]</span></td>";
+         << compare::ms(cell.t_max) << "]";
+      if (cell.cv >= 0)
+        os << " cv " << html_escape(compare::spread_text(cell));
+      os << "</span></td>";
     }
     for (std::size_t i = 0; i < nr; ++i) {
       if (i == b)
