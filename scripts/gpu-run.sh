@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One device-machine session: check the carried CUDA build runs, validate on CUDA, benchmark, and
 # leave everything under $OUT (summary.txt last). Used through the device tool:
-#   scripts/gpu-run.sh [tests|bench|all|sanitize|check|gemm|gemm-host] (default all: tests and bench)
+#   scripts/gpu-run.sh [tests|bench|all|sanitize|check|gemm|gemm-host|compare|rounds]
+#   (default all: tests and bench)
 # sanitize: compute-sanitizer memcheck over the CUDA kernel tests and racecheck over a run of every
 # team-scratch kernel (tests/gpu/racecheck_team_scratch.yaml), within one 10-minute device call;
 # results in docs/testing.md.
@@ -184,6 +185,59 @@ if [ "$what" = gemm-host ]; then
     done
     save
   fi
+fi
+# Every row of run directory $1: case, level, % of its ceiling; rows above 105% are named.
+ceiling_check() {
+  python3 - "$1" <<'PY' | tee -a "$sum"
+import json, sys
+doc = json.load(open(sys.argv[1] + "/results.json"))
+worst = 0.0
+for r in doc["results"]:
+    pct = r.get("pct_of_ceiling")
+    pct = float(pct) if pct is not None else -1
+    worst = max(worst, pct)
+    flag = "  ABOVE 105%" if pct > 105 else ""
+    print(f"  {r.get('case_id', '?'):58s} {str(r.get('ceiling_level')):7s} {pct:7.1f}%{flag}")
+print(f"  largest share of a ceiling: {worst:.1f}%")
+PY
+}
+# compare: the CUDA tests; quickstart, the GEMM configs (tests/gpu/gemm.yaml and
+# configs/matmul_tiles.yaml), roofline_demo and paper_table1 (pageable and pinned) on CUDA, every
+# row with its level and its share of that level's ceiling (at most 105% expected); the GEMM config
+# a second time (the vendor ceiling's stability). rounds: quickstart and matmul_tiles with
+# --rounds 3, each twice, and compare's verdicts.
+if [ "$what" = compare ]; then
+  cuda_tests
+  save
+  for cfg in configs/quickstart.yaml tests/gpu/gemm.yaml configs/matmul_tiles.yaml \
+    configs/roofline_demo.yaml configs/paper_table1.yaml; do
+    name=$(basename "$cfg" .yaml)
+    .carry/cuda/miniapp run "$cfg" --output-dir "$W/$name-cuda" > "$W/$name.txt" 2>&1
+    log "== $name on CUDA: exit $?"
+    grep -E "^ceiling" "$W/$name.txt" | tee -a "$sum"
+    ceiling_check "$W/$name-cuda"
+    save
+  done
+  .carry/cuda/miniapp run configs/paper_table1.yaml --set pinned=true \
+    --output-dir "$W/paper_table1-cuda-pinned" > "$W/paper_table1-pinned.txt" 2>&1
+  log "== paper_table1 pinned: exit $?"
+  ceiling_check "$W/paper_table1-cuda-pinned"
+  .carry/cuda/miniapp run tests/gpu/gemm.yaml --output-dir "$W/gemm-cuda-2" > "$W/gemm-2.txt" 2>&1
+  log "== gemm again: exit $?; vendor GEMM ceilings of the two runs:"
+  grep -h "vendor GEMM" "$W/gemm.txt" "$W/gemm-2.txt" | tee -a "$sum"
+  save
+fi
+if [ "$what" = rounds ]; then
+  for cfg in quickstart matmul_tiles; do
+    for i in 1 2; do
+      .carry/cuda/miniapp run "configs/$cfg.yaml" --rounds 3 --output-dir "$W/$cfg-rounds-$i" \
+        > "$W/$cfg-rounds-$i.txt" 2>&1
+      log "== $cfg --rounds 3 ($i): exit $?"
+    done
+    .carry/cuda/miniapp compare "$W/$cfg-rounds-1" "$W/$cfg-rounds-2" > "$W/$cfg-rounds-compare.md" 2>&1
+    grep -E "^\| [a-z_]+/" "$W/$cfg-rounds-compare.md" | tee -a "$sum"
+    save
+  done
 fi
 if [ "$what" = sanitize ]; then
   export PATH="$PATH:/usr/local/cuda/bin"

@@ -117,10 +117,15 @@ def cmd_results(a):
             doc["config"]["cases"])):
         fail(f"row counts differ: csv {len(rows)}, json {len(doc['results'])}, planned {planned}")
     for csv_row, json_row in zip(rows, doc["results"]):
-        # JSON rows: the CSV columns plus every repetition's times (compare's significance test).
+        # JSON rows: the CSV columns plus every repetition's times and every round's medians
+        # (compare's significance tests).
         times = ("compute_times_s", "h2d_times_s", "d2h_times_s")
-        if sorted(json_row.keys()) != sorted(header + list(times)):
-            fail("JSON rows name other columns than the CSV header plus the repetition times")
+        rounds = ("round_medians_s", "round_total_medians_s")
+        if sorted(json_row.keys()) != sorted(header + list(times) + list(rounds)):
+            fail("JSON rows name other columns than the CSV header, the repetition times and "
+                 "the round medians")
+        if any(len(json_row[r]) != json_row["rounds"] or json_row["rounds"] != 1 for r in rounds):
+            fail(f"row {csv_row['case']}: not one median per round (one round)")
         if any(len(json_row[t]) != json_row["repetitions"] for t in times):
             fail(f"row {csv_row['case']}: not one time per repetition")
         if csv_row["valid"] != "true" or json_row["valid"] is not True:

@@ -115,7 +115,10 @@ TEST(Compare, RatiosAndPrimaryRates) {
   const Line& ta = line_of(c, "tile_average");
   EXPECT_NEAR(ta.cells[1].ratio, 1.2, 1e-12);
   EXPECT_TRUE(ta.cells[1].within_noise); // [0.9, 1.1] ms overlaps [1.0, 1.6] ms
-  EXPECT_TRUE(c.warnings.empty()) << c.warnings.front();
+  // One round a side: nothing but the run-to-run spread is left to say (one line).
+  ASSERT_EQ(c.warnings.size(), 1u);
+  EXPECT_NE(c.warnings[0].find("run-to-run spread unknown (1 round in run 1"), std::string::npos)
+      << c.warnings[0];
   EXPECT_EQ(c.runs[1].label(), "cuda on GPU Y (h-cuda)");
 }
 
@@ -160,7 +163,7 @@ TEST(Compare, WarnsOnConfigHashAndCaseParameters) {
   EXPECT_TRUE(has_warning(c, "config hash zzz"));
   EXPECT_TRUE(has_warning(c, "alpha differs: 2 in run 1"));
   EXPECT_TRUE(has_warning(c, "repetitions differs: 10 in run 1"));
-  EXPECT_EQ(line_of(c, "axpby").notes.size(), 1u);
+  EXPECT_EQ(line_of(c, "axpby").notes.size(), 2u); // alpha; the run-to-run spread unknown
   const std::string md = to_markdown(c);
   EXPECT_NE(md.find("## Warnings"), std::string::npos);
   EXPECT_NE(md.find("alpha differs"), std::string::npos);
@@ -184,7 +187,9 @@ TEST(Compare, JoinsSchema2RunsOnCaseId) {
   b["results"][0]["case_id"] = id + "/seed=7";
   b["results"][1]["pinned"] = true;
   b["results"][1]["case_id"] = "matmul/tiled/float32/32x32x32/pinned";
-  const Comparison c = compare_runs({run_from_json(a, "a"), run_from_json(b, "b")}, {});
+  Options apart; // two runs of one config, label and host, compared against each other
+  apart.pool = false;
+  const Comparison c = compare_runs({run_from_json(a, "a"), run_from_json(b, "b")}, apart);
   ASSERT_EQ(c.lines.size(), 4u) << to_markdown(c);
   EXPECT_EQ(c.lines[0].case_id, id);
   EXPECT_EQ(c.lines[2].case_id, id + "/seed=7");
@@ -193,11 +198,11 @@ TEST(Compare, JoinsSchema2RunsOnCaseId) {
   EXPECT_FALSE(has_warning(c, "seed differs"));
   EXPECT_NE(to_markdown(c).find("| " + id + "/seed=7 | 64x64 |"), std::string::npos)
       << to_markdown(c);
-  EXPECT_NE(to_csv(c).find(",\"" + id + "/seed=7\"\n"), std::string::npos) << to_csv(c);
+  EXPECT_NE(to_csv(c).find(",\"" + id + "/seed=7\","), std::string::npos) << to_csv(c);
 
   // Without case_id in one run (schema 1), the old key joins them, with a note on each difference.
   b["results"][0].erase("case_id");
-  const Comparison old = compare_runs({run_from_json(a, "a"), run_from_json(b, "b")}, {});
+  const Comparison old = compare_runs({run_from_json(a, "a"), run_from_json(b, "b")}, apart);
   ASSERT_EQ(old.lines.size(), 2u) << to_markdown(old);
   EXPECT_TRUE(old.lines[0].case_id.empty());
   EXPECT_TRUE(has_warning(old, "seed differs: 42 in run 1"));
@@ -221,8 +226,10 @@ TEST(Compare, WarnsOnABusyHost) {
   a["metadata"]["load_average"] = {0.4, 0.5, 0.6};
   b["metadata"]["host_cpus"] = 2;
   b["metadata"]["load_average"] = {5.9, 5.0, 4.0};
-  const Comparison c = compare_runs({run_from_json(a, "a"), run_from_json(b, "b")}, {});
-  ASSERT_EQ(c.warnings.size(), 1u);
+  Options apart; // one config, label and host: compared against each other
+  apart.pool = false;
+  const Comparison c = compare_runs({run_from_json(a, "a"), run_from_json(b, "b")}, apart);
+  ASSERT_EQ(c.warnings.size(), 2u); // and the run-to-run spread unknown
   EXPECT_NE(c.warnings[0].find("busy host when the run started"), std::string::npos);
   EXPECT_NE(c.warnings[0].find("run 2 (load average 5.90 on 2 CPUs)"), std::string::npos)
       << c.warnings[0];
@@ -245,8 +252,10 @@ TEST(Compare, FlagsAHostRunWhoseBinaryUnderUsesItsCpu) {
   generic["metadata"]["host_isa"] = {{"built_for", "x86-64"}, {"offered", "x86-64-v4"}};
   native["metadata"]["host_isa"] = {{"built_for", "x86-64-v4"}, {"offered", "x86-64-v4"}};
   gpu["metadata"]["host_isa"] = generic["metadata"]["host_isa"];
+  Options apart; // native and generic share config, label and host: compared apart
+  apart.pool = false;
   const Comparison c = compare_runs(
-      {run_from_json(native, "a"), run_from_json(generic, "b"), run_from_json(gpu, "c")}, {});
+      {run_from_json(native, "a"), run_from_json(generic, "b"), run_from_json(gpu, "c")}, apart);
   std::size_t flagged = 0;
   for (const auto& w : c.warnings)
     if (w.find("host code built for x86-64 on a CPU offering x86-64-v4") != std::string::npos) {
@@ -394,7 +403,9 @@ TEST(Compare, SignificanceFromRepetitionTimes) {
   EXPECT_GT(mm.p_value, kAlpha);
   EXPECT_TRUE(mm.within_noise);
   const std::string md = to_markdown(c);
-  EXPECT_NE(md.find("| 2.00x * (p 0.012) |"), std::string::npos) << md;
+  // One round a side: the repetitions differ, the run-to-run spread is unknown, so `?`, not `*`.
+  EXPECT_NE(md.find("| 2.00x ? (p 0.012) |"), std::string::npos) << md;
+  EXPECT_TRUE(has_warning(c, "run-to-run spread unknown"));
   EXPECT_NE(md.find("x ~ (p "), std::string::npos) << md;
   EXPECT_NE(md.find("Mann-Whitney U"), std::string::npos);
   EXPECT_NE(md.find("alpha = 0.05"), std::string::npos);
@@ -431,7 +442,7 @@ TEST(Compare, WarningsAggregatedPerKindAndOnlyWhereRelevant) {
                             run_from_json(doc("serial", "C", "h", rb), "b")},
                            {});
   EXPECT_FALSE(has_warning(host, "pinned"));
-  ASSERT_EQ(host.warnings.size(), 1u);
+  ASSERT_EQ(host.warnings.size(), 2u); // and, last, the run-to-run spread unknown
   EXPECT_NE(host.warnings[0].find("alpha differs: 2 in run 1 (openmp on C (h-openmp)), 3 in run 2 "
                                   "(serial on C (h-serial)) in 8 cases: "
                                   "axpby/flat/float32/64x64, "),
@@ -442,7 +453,7 @@ TEST(Compare, WarningsAggregatedPerKindAndOnlyWhereRelevant) {
   auto dev = compare_runs({run_from_json(doc("openmp", "C", "h", ra), "a"),
                            run_from_json(doc("cuda", "G", "h", rb), "b")},
                           {});
-  EXPECT_EQ(dev.warnings.size(), 2u);
+  EXPECT_EQ(dev.warnings.size(), 3u);
   EXPECT_TRUE(has_warning(dev, "pinned differs: false in run 1"));
 }
 
@@ -613,20 +624,32 @@ TEST(CompareNames, NameRunsByPathOrNumberAndTellEqualLabelsApart) {
   c.source = "runs/third";
   EXPECT_EQ(a.label(), "cuda 1 rank on H100"); // host threads idle on a device backend
   std::vector<compare::Run> runs = {a, b};
-  name_runs(runs, {"runs/pageable/", "runs/pinned/results.json"}, {});
+  name_runs(runs, {"runs/pageable/", "runs/pinned/results.json"}, {}, true);
   EXPECT_EQ(runs[0].label(), "cuda 1 rank on H100 [pageable]");
   EXPECT_EQ(runs[1].label(), "cuda 1 rank on H100 [pinned]");
   runs = {a, b, c};
-  name_runs(runs, {"runs/pageable/", "x", "runs/third"}, {"2=pinned", "runs/third=third"});
+  name_runs(runs, {"runs/pageable/", "x", "runs/third"}, {"2=pinned", "runs/third=third"}, true);
   EXPECT_EQ(runs[0].label(), "cuda 1 rank on H100"); // no longer shared
   EXPECT_EQ(runs[1].label(), "pinned");
   EXPECT_EQ(runs[2].label(), "third");
-  EXPECT_THROW(name_runs(runs, {}, {"4=x"}), std::invalid_argument);
-  EXPECT_THROW(name_runs(runs, {}, {"label-without-run"}), std::invalid_argument);
-  EXPECT_THROW(name_runs(runs, {}, {"1="}), std::invalid_argument);
+  EXPECT_THROW(name_runs(runs, {}, {"4=x"}, true), std::invalid_argument);
+  EXPECT_THROW(name_runs(runs, {}, {"label-without-run"}, true), std::invalid_argument);
+  EXPECT_THROW(name_runs(runs, {}, {"1="}, true), std::invalid_argument);
+  // Repeats of one experiment on one machine (config hash, label, host) are one side where runs
+  // are pooled: they keep their name; kept apart (--no-pool), they are told apart.
+  compare::Run again = a;
+  a.config_hash = again.config_hash = "h1";
+  a.host = again.host = "gpu01";
+  again.source = "runs/pageable-2";
+  runs = {a, again};
+  name_runs(runs, {}, {}, true);
+  EXPECT_EQ(runs[0].label(), runs[1].label());
+  runs = {a, again};
+  name_runs(runs, {}, {}, false);
+  EXPECT_EQ(runs[1].label(), "cuda 1 rank on H100 (gpu01) [pageable-2]");
   compare::Run host = a;
   host.backend = "openmp";
-  EXPECT_EQ(host.label(), "openmp 1x16 on H100");
+  EXPECT_EQ(host.label(), "openmp 1x16 on H100 (gpu01)");
 }
 
 } // namespace

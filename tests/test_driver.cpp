@@ -48,7 +48,7 @@ TEST(ExitCode, FollowsTheWorstStatus) {
 
 // Records what the driver handed it; can be made to fail on the n-th add.
 struct RecordingSink final : ResultSink {
-  int opened = 0, finished = 0, failures = 0;
+  int opened = 0, finished = 0, failures = 0, updates = 0;
   bool finished_interrupted = false;
   std::vector<CaseResult> rows;
   int fail_on_add = -1;
@@ -57,6 +57,11 @@ struct RecordingSink final : ResultSink {
     if (int(rows.size()) == fail_on_add)
       throw std::runtime_error("disk full (resource: results.csv)");
     rows.push_back(r);
+  }
+  void update(std::size_t index, const CaseResult& r) override {
+    ASSERT_LT(index, rows.size());
+    rows[index] = r;
+    ++updates;
   }
   void finish(bool interrupted) override {
     ++finished;

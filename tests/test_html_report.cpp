@@ -122,9 +122,11 @@ TEST(HtmlReport, ShowsTheMarksCompareComputed) {
     std::snprintf(buf, sizeof buf, "(p %.2g)", p);
     return std::string(buf);
   };
-  EXPECT_NE(page.find("<td class=\"num faster\">2.00x * <span class=\"range\">" +
+  // One round a side: the repetitions differ, the run-to-run spread is unknown: `?`, uncoloured.
+  EXPECT_NE(page.find("<td class=\"num noise\">2.00x ? <span class=\"range\">" +
                       p_text(c.lines[0].cells[1].p_value)),
-            std::string::npos);
+            std::string::npos)
+      << page;
   EXPECT_NE(page.find("<td class=\"num noise\">1.00x ~ <span class=\"range\">" +
                       p_text(c.lines[1].cells[1].p_value)),
             std::string::npos);
@@ -142,6 +144,22 @@ TEST(HtmlReport, ShowsTheMarksCompareComputed) {
   const std::string e2e = html_report(compare::compare_runs(runs, opt), runs, {});
   EXPECT_NE(e2e.find(">end-to-end ratio<br>run 2 / run 1</th>"), std::string::npos);
   EXPECT_NE(e2e.find("Measure: end-to-end, from the median total time"), std::string::npos);
+
+  // Three rounds a side: the test across runs decides, and a difference is coloured.
+  auto with_rounds = [](nlohmann::json r, std::vector<double> rounds) {
+    r["round_medians_s"] = rounds;
+    return r;
+  };
+  const std::vector<compare::Run> rounds = {
+      run("openmp", "cpu", {with_rounds(row(64, slow), {2.3e-3, 2.35e-3, 2.4e-3})}),
+      run("cuda", "gpu", {with_rounds(row(64, fast), {1.15e-3, 1.2e-3, 1.18e-3})})};
+  const auto r = compare::compare_runs(rounds, {});
+  // The spread of the rounds beside each time: 0.05 / 2.35 ms.
+  EXPECT_NE(html_report(r, rounds, {}).find(" cv 2.1% (3 rounds)</span>"), std::string::npos);
+  EXPECT_NE(html_report(r, rounds, {})
+                .find("<td class=\"num faster\">2.00x * <span class=\"range\">" +
+                      p_text(r.lines[0].cells[1].p_value)),
+            std::string::npos);
 }
 
 TEST(HtmlReport, ReproduceCommandQuotesWordsAndKeepsTheEnvironmentThatMatters) {

@@ -1,6 +1,7 @@
 // `miniapp compare` (join runs, rates and ratios, markdown or CSV) and `miniapp plot` (runs the
 // shipped matplotlib script). Neither touches Kokkos: they read finished runs.
 #include "app/command.hpp"
+#include "report/run_pooling.hpp"
 
 #include <memory>
 #include "app/commands.hpp"
@@ -56,6 +57,8 @@ int cmd_compare(const CompareArgs& args) {
   std::vector<compare::Run> runs;
   compare::Options opt;
   opt.with_transfers = args.with_transfers;
+  opt.pool = !args.no_pool;
+  opt.ignore_param = args.ignore_param;
   opt.rate = args.rate == "gflops" ? compare::RateKind::Gflops
              : args.rate == "gbs"  ? compare::RateKind::Gbs
                                    : compare::RateKind::Auto;
@@ -71,7 +74,7 @@ int cmd_compare(const CompareArgs& args) {
   if (const int c = add_selected_runs("compare", args.db, args.select, !args.inputs.empty(), runs))
     return c;
   try {
-    compare::name_runs(runs, inputs, args.names);
+    compare::name_runs(runs, inputs, args.names, opt.pool);
   } catch (const std::exception& e) {
     std::cerr << "miniapp compare: " << e.what() << "\n";
     return kConfigError;
@@ -169,6 +172,14 @@ void add_compare_command(CLI::App& app, std::vector<Command>& commands) {
       ->check(CLI::IsMember({"auto", "gflops", "gbs"}))
       ->capture_default_str();
   compare->add_flag("--with-transfers", args->with_transfers, kWithTransfersHelp);
+  compare->add_flag("--no-pool", args->no_pool,
+                    "Keep runs of one config, label and host apart (by default they are pooled "
+                    "into one side, tested across runs with the round as the unit)");
+  compare
+      ->add_option("--ignore-param", args->ignore_param,
+                   "Join cases as if this tuning parameter were equal, to compare its values: "
+                   "tile, team_size or shape")
+      ->check(CLI::IsMember(compare::ignorable_params()));
   compare
       ->add_option("--table", args->table,
                    "paper1: the paper's Table 1 (axpby/flat/float32, N x N) from CPU_RUN "

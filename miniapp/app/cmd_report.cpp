@@ -9,6 +9,7 @@
 #include "core/sinks.hpp"
 
 #include "report/compare.hpp"
+#include "report/run_pooling.hpp"
 #include "report/html_report.hpp"
 #include "report/metadata.hpp"
 #include "report/results_writer.hpp"
@@ -69,7 +70,7 @@ int cmd_report(const ReportArgs& args) {
   if (const int code = add_selected_runs("report", args.db, args.select, !inputs.empty(), runs))
     return code;
   try {
-    compare::name_runs(runs, inputs, args.names);
+    compare::name_runs(runs, inputs, args.names, opt.pool);
   } catch (const std::exception& e) {
     std::cerr << "miniapp report: " << e.what() << "\n";
     return kConfigError;
@@ -90,7 +91,9 @@ int cmd_report(const ReportArgs& args) {
   if (!ropt.plots_note.empty())
     std::cerr << "miniapp report: " << ropt.plots_note << "\n";
 
-  const std::string page = report::html_report(c, runs, ropt);
+  // The page's run table shows the runs compared: those of one experiment on one machine pooled.
+  const std::string page =
+      report::html_report(c, compare::pool_runs(runs, opt.baseline).runs, ropt);
   const std::string out = args.output_dir + "/index.html";
   try {
     std::error_code ec;

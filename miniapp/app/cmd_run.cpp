@@ -1,6 +1,7 @@
 // `miniapp run` and `miniapp validate`: config -> plan -> run -> report. Arguments, the config
 // phase and printing are here; run/driver.hpp runs the cases on one rank or many.
 #include "app/command.hpp"
+#include "config/limits.hpp"
 
 #include <memory>
 #include "app/commands.hpp"
@@ -167,6 +168,12 @@ public:
     writer_->add(row);
     progress_.case_done(row);
   }
+  void update(std::size_t index, const CaseResult& r) override {
+    CaseResult row = r;
+    extras_.mark(row, plan_);
+    writer_->update(index, row);
+    progress_.case_done(row);
+  }
   void finish(bool interrupted) override {
     progress_.finish();
     if (const std::string error =
@@ -191,7 +198,8 @@ private:
   parallel::TransportChoice transport_; // the one the driver makes too (same facts, all ranks)
 #endif
   std::unique_ptr<ResultsWriter> writer_;
-  Progress progress_{std::cerr, plan_.cases.size(), isatty(STDERR_FILENO) != 0};
+  Progress progress_{std::cerr, plan_.cases.size() * std::size_t(std::max(1, args_.rounds)),
+                     isatty(STDERR_FILENO) != 0};
 };
 
 // Rank 0's summary after the run: the tables, the failures, how the run ended.
@@ -262,6 +270,7 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
   DriverOptions opt;
   opt.print = args.print;
   opt.fault = &fault;
+  opt.rounds = args.rounds;
   const RunOutcome out = run_experiment(plan, mpi, sink, ceilings, opt);
   if (out.failed_code)
     return out.failed_code;
@@ -290,6 +299,11 @@ void add_run_command(CLI::App& app, std::vector<Command>& commands, const Comman
   run->add_option("--label", args->label,
                   "Name of the run in compare tables and plot legends; default: backend, "
                   "ranks x threads, device, host");
+  run->add_option("--rounds", args->rounds,
+                  "Run the whole case list N times in turn (1..K, 1..K, ...); each row pools "
+                  "its rounds and records each round's median, which compare tests across runs")
+      ->check(CLI::Range(1, config::limits::kMaxRounds))
+      ->capture_default_str();
   args->argv = line.argv;
   // references and the history database (app/run_extras.hpp, docs/history.md).
   run->add_option("--references", args->references,

@@ -23,6 +23,7 @@ struct RunArgs {
   bool quiet = false;
   int ranks = 0;     // validate --ranks N: check the plan for N ranks; 0 = the ranks running
   std::string label; // --label: names the run in compare tables and plots
+  int rounds = 1;    // --rounds N: the case list N times in turn (run/rounds.hpp)
   std::vector<std::string> argv; // the whole command line, recorded in results.json
   std::string references;        // --references FILE (app/run_extras.hpp)
   std::string db;                // --db FILE, the history database
@@ -62,6 +63,8 @@ struct CompareArgs {
   std::string db;                  // add the runs --select picks from this database
   std::vector<std::string> select; // KEY=VALUE conditions (history::add_condition)
   std::vector<std::string> names;  // RUN=LABEL (compare::name_runs)
+  bool no_pool = false;            // each run its own side (report/run_pooling.hpp)
+  std::string ignore_param;        // join case ids as if this tuning parameter were equal
 };
 
 // `miniapp db import|rebuild` and `miniapp history` (app/cmd_db.cpp, cmd_history.cpp).

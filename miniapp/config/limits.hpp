@@ -40,5 +40,8 @@ constexpr int kMaxDocumentsRead = 3;
 constexpr std::uint64_t kMaxResultsFileBytes = 1u << 28;
 // Maps and lists nested inside each other in such a JSON document; results.json needs 4.
 constexpr int kMaxResultsJsonDepth = 64;
+// `miniapp run --rounds N`: each round keeps its median in every row, so N bounds the rows' size;
+// a thousand rounds of the shortest case is already hours.
+constexpr int kMaxRounds = 1000;
 
 } // namespace miniapp::config::limits

@@ -80,6 +80,12 @@ struct CaseResult {
   std::string reference_status; // "met", "below", "none" (no reference applies); "" not checked
   std::string reference_unit;   // "GB/s", "GFLOP/s" or "% of ceiling"; "" no reference applies
   double reference = 0;         // the expected figure, in reference_unit
+  // Each round's median compute time and median total time, in round order (`miniapp run
+  // --rounds N`, run/rounds.hpp; one round without it): compare's unit across runs.
+  std::vector<double> round_medians, round_total_medians;
+  // The highest 1-minute load average sampled before and after the case in any round (rank 0's
+  // host); < 0 unknown. core/host_load.hpp says when it is busy.
+  double host_load = -1;
 };
 
 } // namespace miniapp

@@ -5,11 +5,15 @@
 #include "core/text.hpp"
 #include "kernels/families.hpp"
 #include "report/results_writer.hpp"
+#include "report/run_pooling.hpp"
+#include "core/host_load.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <map>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -179,7 +183,7 @@ std::string Run::label() const {
   return s;
 }
 void name_runs(std::vector<Run>& runs, const std::vector<std::string>& inputs,
-               const std::vector<std::string>& names) {
+               const std::vector<std::string>& names, bool pool) {
   for (const auto& item : names) {
     const auto eq = item.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
@@ -201,29 +205,50 @@ void name_runs(std::vector<Run>& runs, const std::vector<std::string>& inputs,
                                   "line, or its number from 1)");
     runs[index].given_label = label;
   }
-  // Runs that would share a label take their source's last part too (pinned vs unpinned runs
-  // of one config, say), so no two runs look alike in a legend or a table.
-  std::map<std::string, int> count;
-  for (const auto& r : runs)
-    ++count[r.label()];
-  for (auto& r : runs)
-    if (count[r.label()] > 1) {
-      std::string where = r.source;
-      while (where.size() > 1 && where.back() == '/')
-        where.pop_back();
-      if (where.size() > 13 && (where.compare(where.size() - 13, 13, "/results.json") == 0 ||
-                                where.compare(where.size() - 12, 12, "/results.csv") == 0))
-        where.resize(where.rfind('/'));
-      r.given_label = r.label() + " [" + where.substr(where.rfind('/') + 1) + "]";
+  // Runs that would share a label take their directory's name too (pinned vs unpinned runs of
+  // one config, say), so no two runs look alike in a legend or a table. Where runs are pooled,
+  // repeats of one experiment on one machine (pool_runs' rule) are one side: they share one
+  // suffix, their directories joined ("[a + b]"), and stay one side.
+  const auto experiment = [&](const Run& r) {
+    const std::string key = pool ? pool_key(r) : "";
+    return key.empty() ? r.source + '\n' + std::to_string(&r - runs.data()) : key;
+  };
+  const auto directory = [](std::string where) {
+    while (where.size() > 1 && where.back() == '/')
+      where.pop_back();
+    for (const char* file : {"/results.json", "/results.csv"}) {
+      const std::size_t n = std::strlen(file);
+      if (where.size() > n && where.compare(where.size() - n, n, file) == 0)
+        where.resize(where.size() - n);
     }
+    return where.substr(where.rfind('/') + 1);
+  };
+  std::map<std::string, std::set<std::string>> experiments; // label -> its experiments
+  std::map<std::string, std::string> suffix;                // experiment -> its directories
+  for (const auto& r : runs) {
+    experiments[r.label()].insert(experiment(r));
+    std::string& dirs = suffix[experiment(r)];
+    dirs += (dirs.empty() ? "" : " + ") + directory(r.source);
+  }
+  for (auto& r : runs)
+    if (experiments[r.label()].size() > 1)
+      r.given_label = r.label() + " [" + suffix[experiment(r)] + "]";
 }
 
-Comparison compare_runs(const std::vector<Run>& runs, const Options& opt) {
-  if (runs.empty())
+Comparison compare_runs(const std::vector<Run>& given, const Options& given_opt) {
+  if (given.empty())
     throw std::runtime_error("nothing to compare: no runs given");
-  if (opt.baseline >= runs.size())
-    throw std::runtime_error("baseline run " + std::to_string(opt.baseline + 1) +
-                             " does not exist (" + std::to_string(runs.size()) + " run(s) given)");
+  if (given_opt.baseline >= given.size())
+    throw std::runtime_error("baseline run " + std::to_string(given_opt.baseline + 1) +
+                             " does not exist (" + std::to_string(given.size()) + " run(s) given)");
+  // --- noise across runs (report/run_pooling.hpp): runs of one experiment on one machine are
+  // one side.
+  const Pooling pooling = given_opt.pool ? pool_runs(given, given_opt.baseline)
+                                         : Pooling{given, given_opt.baseline, {}};
+  const std::vector<Run>& runs = pooling.runs;
+  Options opt = given_opt;
+  opt.baseline = pooling.baseline;
+  // ---
   Comparison c;
   c.options = opt;
   for (const auto& r : runs) {
@@ -247,7 +272,7 @@ Comparison compare_runs(const std::vector<Run>& runs, const Options& opt) {
       if (const std::string w = isa_under_use(text("built_for"), text("offered")); !w.empty())
         c.run_warnings.push_back(run_name(c, i) + ": " + w);
     }
-    if (runs[i].host_cpus > 0 && runs[i].load1 > runs[i].host_cpus)
+    if (host_busy(runs[i].load1, runs[i].host_cpus))
       busy += (busy.empty() ? "" : ", ") + std::string("run ") + std::to_string(i + 1) +
               " (load average " + fmt("%.2f", runs[i].load1) + " on " +
               std::to_string(runs[i].host_cpus) + " CPUs)";
@@ -306,12 +331,14 @@ Comparison compare_runs(const std::vector<Run>& runs, const Options& opt) {
       std::string key = by_id ? row.case_id
                               : row.family + "|" + row.variant + "|" + row.precision + "|" +
                                     size_of(row) + "|" + tile_of(row);
+      if (by_id) // --ignore-param (report/run_pooling.hpp)
+        key = without_param(key, opt.ignore_param);
       key += "#" + std::to_string(seen[key]++);
       auto it = index.find(key);
       if (it == index.end()) {
         it = index.emplace(key, c.lines.size()).first;
         Line l;
-        l.case_id = by_id ? row.case_id : "";
+        l.case_id = by_id ? without_param(row.case_id, opt.ignore_param) : "";
         l.family = row.family;
         l.variant = row.variant;
         l.precision = row.precision;
@@ -341,6 +368,12 @@ Comparison compare_runs(const std::vector<Run>& runs, const Options& opt) {
         continue;
       }
       line.cells[i] = cell_from(*row, gflops, opt.with_transfers);
+      describe_spread(line.cells[i], *row, runs[i], opt.with_transfers); // run_pooling.hpp
+      if (line.cells[i].busy)
+        notes.push_back({"busy host around the case (1-minute load average above the host's "
+                         "CPUs, so its times include other work) in " +
+                             run_name(c, i),
+                         case_name(line)});
       if (row->valid != "true")
         notes.push_back({"valid=" + (row->valid.empty() ? std::string("missing") : row->valid) +
                              " (status " + row->status + ") in " + run_name(c, i),
@@ -352,21 +385,11 @@ Comparison compare_runs(const std::vector<Run>& runs, const Options& opt) {
       if (i == b || !cell.present || !base.present)
         continue;
       cell.ratio = base.rate > 0 ? cell.rate / base.rate : 0;
-      cell.p_value = mann_whitney_p(cell.times, base.times);
-      if (cell.p_value >= 0) {
-        cell.within_noise = cell.p_value >= kAlpha;
-        if (smallest_p(cell.times.size(), base.times.size()) >= kAlpha)
-          notes.push_back({"too few repetitions for the significance test to reach p < " +
-                               fmt("%g", kAlpha) + " (" + std::to_string(base.times.size()) +
-                               " in " + run_name(c, b) + ", " + std::to_string(cell.times.size()) +
-                               " in " + run_name(c, i) + "; 4 or more each are needed)",
-                           case_name(line)});
-      } else {
-        cell.within_noise = !(cell.t_max < base.t_min || base.t_max < cell.t_min);
-      }
       const bool on_device = !host_backend(runs[b].backend) || !host_backend(runs[i].backend);
       param_notes(line, *rows_of[li][b], *rows_of[li][i], run_name(c, b), run_name(c, i), on_device,
                   notes);
+      for (const auto& what : judge(cell, base, run_name(c, b), run_name(c, i))) // run_pooling
+        notes.push_back({what, case_name(line)});
     }
     for (const auto& n : notes)
       line.notes.push_back(n.what);

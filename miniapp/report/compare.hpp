@@ -96,7 +96,16 @@ struct Options {
   // Join schema 2 runs on case_id (see compare_runs); false: always on (family, variant,
   // precision, size, tile), as the paper's Table 1 pairs a CPU and a pinned GPU row of one N.
   bool by_case_id = true;
+  // Noise across runs (report/run_pooling.hpp): pool runs of one experiment on one machine
+  // (--no-pool: each run its own side), and join case ids as if this tuning parameter were equal
+  // (--ignore-param tile: tile 2 against tile 16; "" none).
+  bool pool = true;
+  std::string ignore_param;
 };
+
+// What decided a ratio's mark (report/run_pooling.hpp): a test across runs on the rounds, the
+// repetitions within the runs only, or without repetition times the [min, max] ranges.
+enum class Test { none, rounds, repetitions, ranges };
 
 // What one run measured for one case.
 struct Cell {
@@ -110,6 +119,14 @@ struct Cell {
   // run lacks them (results.csv, older results.json): then the [min, max] overlap decides.
   double p_value = -1;
   bool within_noise = false; // not significant (p >= kAlpha), or without p: ranges overlap
+  // Across runs (report/run_pooling.hpp): each round's median time (total with transfers), the
+  // test that decided, the coefficient of variation (of the rounds with 2 or more, else of the
+  // repetitions; < 0 unknown), and whether the host was busy around the case.
+  std::vector<double> rounds;
+  Test test = Test::none;
+  double cv = -1;
+  bool cv_of_rounds = false;
+  bool busy = false;
 };
 
 // One case, across all runs.
@@ -132,10 +149,12 @@ struct Comparison {
 
 // Names the runs for tables and legends: each "RUN=LABEL" of `names` (RUN a run as given in
 // `inputs`, or its number from 1) sets that run's label; then runs whose labels are still equal
-// get their directory's name appended ("cuda 1 rank on H100 (gpu01) [paper_table1-cuda-pinned]").
-// Throws std::invalid_argument for an item that is not RUN=LABEL or names no run.
+// get their directory's name appended ("cuda 1 rank on H100 (gpu01) [paper_table1-cuda-pinned]"),
+// except, where runs are pooled (`pool`), repeats of one experiment on one machine, which
+// report/run_pooling.hpp makes one side. Throws std::invalid_argument for an item that is not
+// RUN=LABEL or names no run.
 void name_runs(std::vector<Run>& runs, const std::vector<std::string>& inputs,
-               const std::vector<std::string>& names);
+               const std::vector<std::string>& names, bool pool);
 
 // Rows are joined on their case_id when every row of every run has one (schema 2: every case
 // parameter, seed and pinned included, tells cases apart), else on (family, variant, precision,

@@ -1,4 +1,5 @@
 #include "report/compare_tables.hpp"
+#include "report/run_pooling.hpp"
 
 #include "core/sinks.hpp"
 #include "core/text.hpp"
@@ -59,9 +60,11 @@ namespace {
 // repetition times "1.02x ~" when the [min, max] ranges overlap.
 std::string ratio_text(const Cell& cell) {
   std::string s = fmt(cell.ratio >= 0.1 ? "%.2f" : "%.2g", cell.ratio) + "x";
+  if (*mark(cell))
+    s += std::string(" ") + mark(cell);
   if (cell.p_value >= 0)
-    return s + (cell.within_noise ? " ~" : " *") + " (p " + fmt("%.2g", cell.p_value) + ")";
-  return s + (cell.within_noise ? " ~" : "");
+    s += " (p " + fmt("%.2g", cell.p_value) + ")";
+  return s;
 }
 } // namespace
 
@@ -89,26 +92,21 @@ std::string to_markdown(const Comparison& c) {
      << ". " << measure_definition(c.options.with_transfers)
      << ". Time: median [min, max] in ms over the repetitions"
      << (c.options.with_transfers ? " (range estimated: compute range + median transfer time)" : "")
-     << ". Ratio: rate / rate of run " << b + 1
-     << ", then `*` where the difference is significant and `~` where it is not: a two-sided "
-        "Mann-Whitney U test on the repetition times at alpha = "
-     << fmt("%g", kAlpha)
-     << " (p shown; normal approximation with tie correction, as Google Benchmark's compare.py). "
-        "Runs without repetition times (results.csv, older results.json) show no p; `~` then "
-        "marks overlapping [min, max] time ranges.\n\n";
+     << ". " << significance_legend(b) << "\n\n";
 
   const std::string measure = measure_name(c.options.with_transfers);
   os << "| case | size | tile | unit |";
   for (std::size_t i = 0; i < nr; ++i)
     os << " run " << i + 1
        << (c.runs[i].shape() == "?" ? std::string() : " (" + c.runs[i].shape() + ")") << " "
-       << measure << " rate | run " << i + 1 << " " << measure << " time ms |";
+       << measure << " rate | run " << i + 1 << " " << measure << " time ms | run " << i + 1
+       << " spread |";
   for (std::size_t i = 0; i < nr; ++i)
     if (i != b)
       os << " " << measure << " ratio run " << i + 1 << " / run " << b + 1 << " |";
   os << "\n|" << std::string("---|---|---|---|");
   for (std::size_t i = 0; i < nr; ++i)
-    os << "---:|---:|";
+    os << "---:|---:|---:|";
   for (std::size_t i = 0; i + 1 < nr; ++i)
     os << "---:|";
   os << "\n";
@@ -117,11 +115,12 @@ std::string to_markdown(const Comparison& c) {
        << " |";
     for (const auto& cell : l.cells) {
       if (!cell.present) {
-        os << " - | - |";
+        os << " - | - | - |";
         continue;
       }
-      os << " " << rate_str(cell.rate) << (cell.valid == "true" ? "" : " (!)") << " | "
-         << ms(cell.t_median) << " [" << ms(cell.t_min) << ", " << ms(cell.t_max) << "] |";
+      os << " " << rate_str(cell.rate) << (cell.valid == "true" ? "" : " (!)")
+         << (cell.busy ? " (busy)" : "") << " | " << ms(cell.t_median) << " [" << ms(cell.t_min)
+         << ", " << ms(cell.t_max) << "] | " << spread_text(cell) << " |";
     }
     for (std::size_t i = 0; i < nr; ++i) {
       if (i == b)
@@ -153,7 +152,7 @@ std::string to_csv(const Comparison& c) {
   os << "case,family,variant,precision,m,n,k,tile,run,run_label,backend,device,host,ranks,threads,"
         "baseline,with_transfers,measure,unit,rate,time_min_s,time_median_s,time_max_s,ratio_to_"
         "baseline,"
-        "within_noise,p_value,valid,notes,run_warnings,case_id\n";
+        "within_noise,p_value,valid,notes,run_warnings,case_id,mark,test,rounds,cv,busy\n";
   // Run-level warnings once per run (on its first row), not on every row.
   std::vector<std::string> run_notes(c.runs.size());
   for (std::size_t i = 0; i < c.runs.size(); ++i)
@@ -190,8 +189,8 @@ std::string to_csv(const Comparison& c) {
       } else {
         os << ",,,,,,,missing";
       }
-      os << "," << q(notes) << "," << q(first[i] ? run_notes[i] : "") << "," << q(l.case_id)
-         << "\n";
+      os << "," << q(notes) << "," << q(first[i] ? run_notes[i] : "") << "," << q(l.case_id) << ","
+         << across_runs_csv(cell, i == b) << "\n";
       first[i] = false;
     }
   }
@@ -206,6 +205,7 @@ std::string paper_table1_markdown(const std::vector<Run>& runs,
   opt.with_transfers = true;
   opt.rate = RateKind::Gflops;
   opt.by_case_id = false; // one line per N, pinned transfers or not
+  opt.pool = false;       // the CPU run and the GPU run, as given
   const Comparison c = compare_runs(runs, opt);
   if (warnings)
     *warnings = c.warnings;

@@ -4,11 +4,13 @@
 #include "core/backends.hpp"
 
 #include "core/device_info.hpp"
+#include "core/host_load.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <iomanip>
 #include <sstream>
+#include <thread>
 
 namespace miniapp {
 
@@ -18,6 +20,13 @@ std::string size_of(const Case& c) {
   if (c.uses(Param::k)) // MxNxK where the variant reads k (matmul), MxN elsewhere
     s += "x" + std::to_string(c.k);
   return s;
+}
+// ", busy" after a row sampled on a busy host (core/host_load.hpp); notes that one was.
+std::string busy_mark(const CaseResult& r, bool& any) {
+  if (!host_busy(r.host_load, int(std::thread::hardware_concurrency())))
+    return "";
+  any = true;
+  return ", busy";
 }
 } // namespace
 
@@ -75,7 +84,7 @@ void print_results_table(std::ostream& os, const Plan& plan, const std::vector<C
      << "%ceiling"
      << "  " << std::left << "valid\n";
   CeilingLegend legend;
-  bool above = false, uncertain = false;
+  bool above = false, uncertain = false, busy = false;
   for (const auto& r : rows) {
     const Case& c = r.c;
     const bool measured = r.status == Status::ok || r.status == Status::invalid;
@@ -100,13 +109,17 @@ void print_results_table(std::ostream& os, const Plan& plan, const std::vector<C
        << std::right << std::setw(13) << (measured ? fmt("%.4e", r.compute.median) : "-")
        << std::setw(12) << (measured ? fmt("%.2f", r.gflops) : "-") << std::setw(11)
        << (measured ? fmt("%.2f", r.gbs) : "-") << std::setw(11) << pct << "  " << std::left
-       << valid << "\n";
+       << valid << busy_mark(r, busy) << "\n";
     if (!r.message.empty() && r.status != Status::ok)
       os << "    " << for_terminal(r.message) << "\n";
   }
   for (size_t i = 0; i < legend.keys.size(); ++i)
     os << "%ceiling " << char('a' + i % 26) << ": of the " << legend.keys[i]
        << (legend.values[i].empty() ? "" : ", " + legend.values[i]) << ", measured in this run\n";
+  if (busy)
+    os << "busy: the host's 1-minute load average around the case was above its "
+       << std::thread::hardware_concurrency()
+       << " CPUs, so the times include other work (miniapp compare flags the row too)\n";
   if (above)
     os << "%ceiling *: above 100%: the row beat the ceiling of its memory level, or a GEMM row "
           "beat the vendor library (a few percent: timing noise; more: the ceiling's measurement "

@@ -4,6 +4,7 @@
 #include "core/sinks.hpp"
 #include "report/compare_tables.hpp"
 #include "report/portability_svg.hpp"
+#include "report/run_pooling.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -103,7 +104,7 @@ void comparison_table(std::ostringstream& os, const compare::Comparison& c) {
   for (std::size_t i = 0; i < nr; ++i)
     os << "<th>" << compare::measure_name(c.options.with_transfers) << " rate</th><th>"
        << compare::measure_name(c.options.with_transfers)
-       << " time ms<br><span class=\"runlabel\">median [min, max]</span></th>";
+       << " time ms<br><span class=\"runlabel\">median [min, max] cv</span></th>";
   os << "</tr>\n</thead>\n<tbody>\n";
   for (const auto& l : c.lines) {
     os << "<tr class=\"case\"><th>" << html_escape(compare::case_label(l)) << "</th><td>"
@@ -119,9 +120,14 @@ void comparison_table(std::ostringstream& os, const compare::Comparison& c) {
       if (cell.valid != "true")
         os << " <span class=\"invalid\" title=\"valid=" << html_escape(cell.valid)
            << "\">(!)</span>";
+      if (cell.busy) // report/run_pooling.hpp: the host's load was above its CPUs
+        os << " <span class=\"range\">(busy)</span>";
       os << "</td><td class=\"num\">" << compare::ms(cell.t_median)
          << " <span class=\"range spread\">[" << compare::ms(cell.t_min) << ", "
-         << compare::ms(cell.t_max) << "]</span></td>";
+         << compare::ms(cell.t_max) << "]";
+      if (cell.cv >= 0)
+        os << " cv " << html_escape(compare::spread_text(cell));
+      os << "</span></td>";
     }
     for (std::size_t i = 0; i < nr; ++i) {
       if (i == b)
@@ -131,11 +137,12 @@ void comparison_table(std::ostringstream& os, const compare::Comparison& c) {
         os << "<td class=\"num\">-</td>";
         continue;
       }
-      // compare's verdict, not a new one: within_noise from its test (or range overlap).
-      const char* cls = cell.within_noise ? "noise" : cell.ratio >= 1 ? "faster" : "slower";
+      // compare's verdict, not a new one (report/run_pooling.hpp): a `?` (the repetitions of
+      // these runs differ, the run-to-run spread is unknown) is no difference to colour.
+      const bool differs = !cell.within_noise && cell.test != compare::Test::repetitions;
+      const char* cls = !differs ? "noise" : cell.ratio >= 1 ? "faster" : "slower";
       os << "<td class=\"num " << cls << "\">"
-         << fmt(cell.ratio >= 0.1 ? "%.2f" : "%.2g", cell.ratio) << "x "
-         << (cell.within_noise ? "~" : "*");
+         << fmt(cell.ratio >= 0.1 ? "%.2f" : "%.2g", cell.ratio) << "x " << compare::mark(cell);
       if (cell.p_value >= 0)
         os << " <span class=\"range\">(p " << fmt("%.2g", cell.p_value) << ")</span>";
       os << "</td>";
@@ -367,12 +374,9 @@ std::string html_report(const compare::Comparison& c, const std::vector<compare:
          : c.options.rate == compare::RateKind::Gbs  ? "GB/s"
                                                      : "GFLOP/s for matmul, GB/s otherwise")
      << ". " << html_escape(compare::measure_definition(c.options.with_transfers))
-     << ". Time: median [min, max] in ms over the repetitions. Ratio: rate / rate of run " << b + 1
-     << "; <b>*</b> the difference is significant, <b>~</b> it is within the noise (two-sided "
-        "Mann-Whitney U test of the repetition times at alpha = "
-     << fmt("%g", compare::kAlpha)
-     << ", p shown; without repetition times ~ marks overlapping [min, max] ranges). "
-        "<span class=\"faster\">Green</span>: significantly faster, "
+     << ". Time: median [min, max] in ms over the repetitions. "
+     << html_escape(compare::significance_legend(b))
+     << " <span class=\"faster\">Green</span>: significantly faster, "
         "<span class=\"slower\">red</span>: significantly slower. (!) marks a row whose "
         "validation did not pass or was not checked.</p>\n";
   comparison_table(os, c);

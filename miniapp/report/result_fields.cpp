@@ -133,6 +133,17 @@ std::vector<ResultField> make_fields() {
     const std::string s = shape_that_runs(r.c, x.plan.backend);
     return s.empty() ? json() : json(s);
   });
+  // issue 22 (`miniapp run --rounds N`, run/rounds.hpp): the rounds pooled in the row, each
+  // round's median compute and total time (results.json only; compare's unit across runs), and
+  // the highest 1-minute load average sampled around the case (null where unknown).
+  add("rounds", T::integer,
+      [](const CaseResult& r, auto&) { return json(r.round_medians.size()); });
+  add("host_load", T::number,
+      [](const CaseResult& r, auto&) { return r.host_load < 0 ? json() : json(r.host_load); });
+  add("round_medians_s", T::number_list,
+      [](const CaseResult& r, auto&) { return json(r.round_medians); });
+  add("round_total_medians_s", T::number_list,
+      [](const CaseResult& r, auto&) { return json(r.round_total_medians); });
   // issue 22: the memory level whose bandwidth is the row's ceiling (run/memory_levels.hpp); null
   // for GEMM ceilings and rows without a ceiling.
   add("ceiling_level", T::text,

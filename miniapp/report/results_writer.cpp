@@ -138,6 +138,13 @@ void ResultsWriter::add(const CaseResult& r) {
   write_files(false);
 }
 
+void ResultsWriter::update(std::size_t index, const CaseResult& r) {
+  if (index >= rows_.size() || r.status == Status::interrupted)
+    return;
+  rows_[index] = r;
+  write_files(false);
+}
+
 const char* to_string(RunStatus s) {
   switch (s) {
   case RunStatus::running:

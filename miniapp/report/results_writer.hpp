@@ -36,6 +36,8 @@ public:
   ResultsWriter(std::string dir, const Plan& plan, nlohmann::json metadata);
   ~ResultsWriter();
   void add(const CaseResult& r); // throws std::runtime_error when the files cannot be written
+  // The index-th row added, again (a later round pooled into it: `miniapp run --rounds`).
+  void update(std::size_t index, const CaseResult& r);
   // complete | interrupted | failed. Never throws: returns "" or what went wrong, in which case
   // results.json holds the last rows with status "failed" ("interrupted" stays).
   std::string finish(RunStatus status) noexcept;
@@ -55,6 +57,5 @@ private:
   nlohmann::json on_disk_;       // the last results.json written, as written
   std::size_t on_disk_size_ = 0; // its size in bytes (padding included)
 };
-
 
 } // namespace miniapp

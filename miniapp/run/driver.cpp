@@ -3,6 +3,8 @@
 #include "core/compat.hpp"
 #include "kernels/executor.hpp"
 #include "run/autotune.hpp"
+#include "run/rounds.hpp"
+#include "core/host_load.hpp"
 #include "run/exit_code.hpp"
 #include "plan/config_hash.hpp"
 #include "core/device_info.hpp"
@@ -76,7 +78,7 @@ public:
          const DriverOptions& opt)
       : plan_(plan), s_(plan.settings), comm_(comm), sink_(sink), ceilings_(ceilings),
         fault_(opt.fault ? *opt.fault : no_fault_), many_(comm.size() > 1), root_(comm.rank() == 0),
-        print_all_(!many_ && opt.print) {
+        print_all_(!many_ && opt.print), rounds_(std::max(1, opt.rounds)) {
 #ifdef MINIAPP_HAVE_MPI
     if (many_) {
       grid_ =
@@ -96,8 +98,9 @@ public:
         out.interrupted = true;
         break;
       }
-      out.results.push_back(run_case(c));
-      const CaseResult& r = out.results.back();
+      out.results.push_back(sampled_case(c));
+      CaseResult& r = out.results.back();
+      start_rounds(r);
       if ((out.failed_code = output_phase([&] { sink_.add(r); })))
         return out;
       if (r.status == Status::interrupted) {
@@ -105,6 +108,26 @@ public:
         break;
       }
     }
+    // --rounds: the list again, each case as its first round resolved it ('auto' tiles chosen);
+    // a case that did not end ok is not run again.
+    later_round_ = true;
+    for (int round = 1; round < rounds_ && !out.interrupted; ++round)
+      for (std::size_t i = 0; i < out.results.size(); ++i) {
+        if (out.results[i].status != Status::ok)
+          continue;
+        if (stop_agreed()) {
+          out.interrupted = true;
+          break;
+        }
+        const CaseResult next = sampled_case(out.results[i].c);
+        if (next.status == Status::interrupted) {
+          out.interrupted = true;
+          break;
+        }
+        add_round(out.results[i], next);
+        if ((out.failed_code = output_phase([&] { sink_.update(i, out.results[i]); })))
+          return out;
+      }
     // Every rank asks (a collective), so all agree even when the signal came after the last case.
     out.interrupted = stop_agreed() || out.interrupted;
     out.failed_code = output_phase([&] { sink_.finish(out.interrupted); });
@@ -179,6 +202,14 @@ private:
     }
   }
 
+  // A case with the host's load sampled before and after it.
+  CaseResult sampled_case(const Case& c) {
+    const double before = load_average_1min();
+    CaseResult r = run_case(c);
+    r.host_load = std::max(before, load_average_1min());
+    return r;
+  }
+
   CaseResult run_case(const Case& c) {
     CaseResult r;
     r.c = c;
@@ -201,7 +232,7 @@ private:
     // paged in by poison()'s fill, the inputs reset and uploaded). The run timed first and checked
     // after, and on the GPU machine's 16 host cores read axpby flat 35% below the benchmark
     // (docs/performance.md, run 7).
-    const bool print = print_all_ || (!many_ && r.c.print);
+    const bool print = !later_round_ && (print_all_ || (!many_ && r.c.print)); // once a case
     if (s_.validate || print)
       if (!launches(r, [&] { checked_run(*k); }))
         return r;
@@ -321,12 +352,7 @@ private:
       r.overlap_ranks = spread(overlap);
       r.imbalance = r.compute_ranks.mean > 0 ? r.compute_ranks.max / r.compute_ranks.mean : 1;
     }
-    if (r.compute.median > 0) {
-      r.gflops = r.work.flops / r.compute.median * 1e-9;
-      r.gbs = r.work.bytes / r.compute.median * 1e-9;
-    }
-    if (r.total.median > 0)
-      r.gflops_with_transfers = r.work.flops / r.total.median * 1e-9;
+    set_rates(r);
     return true;
   }
 
@@ -411,6 +437,8 @@ private:
   const parallel::FaultInjection no_fault_;
   const parallel::FaultInjection& fault_;
   const bool many_, root_, print_all_;
+  const int rounds_;
+  bool later_round_ = false; // --rounds: past the first round (matrices are printed once)
   int panel_ = 0;
 #ifdef MINIAPP_HAVE_MPI
   parallel::TransportChoice transport_;
@@ -423,6 +451,7 @@ class Discard final : public ResultSink {
 public:
   void open() override {}
   void add(const CaseResult&) override {}
+  void update(std::size_t, const CaseResult&) override {}
   void finish(bool) override {}
   void failed() noexcept override {}
 };

@@ -39,6 +39,8 @@ public:
   virtual ~ResultSink() = default;
   virtual void open() = 0;                   // before the first case (creates the run directory)
   virtual void add(const CaseResult& r) = 0; // after each case
+  // After each later round of a case (--rounds): the index-th row added, now pooling its rounds.
+  virtual void update(std::size_t index, const CaseResult& r) = 0;
   virtual void finish(bool interrupted) = 0; // after the last; throws when it could not write
   virtual void failed() noexcept = 0; // the run ends in failure now (on several ranks: an abort)
 };
@@ -46,6 +48,7 @@ public:
 struct DriverOptions {
   bool print = false;                              // print small result matrices (one rank only)
   const parallel::FaultInjection* fault = nullptr; // MINIAPP_FAULT, read in the config phase
+  int rounds = 1; // --rounds: the case list runs this many times in turn (run/rounds.hpp)
 };
 
 struct RunOutcome {

@@ -81,13 +81,13 @@ def test_references():
                      ("axpby", 128): ("below", "1000000.0", "GB/s")},
            "results.csv has the reference columns", cells)
     # Columns are appended, never inserted (readers that go by position keep working): the
-    # reference columns follow case_id, and only later additions (shape, ceiling_level) follow
-    # them.
+    # reference columns follow case_id, and only later additions (shape, rounds, host_load,
+    # ceiling_level) follow them.
     keys = list(table[0].keys())
-    expect(keys[keys.index("case_id") + 1:][:3] == ["reference", "reference_unit",
-                                                      "reference_status"]
-           and keys[-2:] == ["shape", "ceiling_level"],
-           "the reference columns follow case_id, then shape and ceiling_level", keys)
+    expect(keys[keys.index("case_id") + 1:][:4] == ["reference", "reference_unit",
+                                                      "reference_status", "shape"]
+           and keys[-1] == "ceiling_level",
+           "the reference columns follow case_id, then shape, ..., ceiling_level", keys)
 
     code, out, err = run(["run", SMALL, "--quiet", "--set", "backend=serial", "--output-dir",
                           met_dir, "--references", low])

@@ -1,0 +1,121 @@
+#!/usr/bin/python3
+"""End-to-end: noise across runs on this machine (issue 22, item 3).
+
+`miniapp run --rounds 3` of one small config twice, and once with tile 2 instead of 16, then
+`miniapp compare`: the two runs of one config compare as `~`, tile 2 against tile 16 as `*`,
+each test on the rounds (Welch's t on log round medians), with the tool's default repetitions.
+
+Run by ctest (label e2e) as /usr/bin/python3 test_rounds_cli.py with MINIAPP (the binary) and
+MINIAPP_CONFIG (tests/e2e_configs/rounds_tile.yaml) in the environment.
+"""
+import csv
+import io
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+MINIAPP = os.environ.get("MINIAPP", "build/openmp/bin/miniapp")
+CONFIG = os.environ.get("MINIAPP_CONFIG", "tests/e2e_configs/rounds_tile.yaml")
+
+
+def run(*args, check=True):
+    p = subprocess.run([MINIAPP, *args], capture_output=True, text=True, timeout=600)
+    if check and p.returncode != 0:
+        raise AssertionError(f"miniapp {' '.join(args)} exited {p.returncode}:\n{p.stdout}\n{p.stderr}")
+    return p
+
+
+def compare_csv(*args):
+    rows = list(csv.DictReader(io.StringIO(run("compare", *args, "--format", "csv").stdout)))
+    return [r for r in rows if r["baseline"] == "false"]
+
+
+class Rounds(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="miniapp-rounds-")
+        cls.dirs = {}
+        # tile 16, tile 16 again, tile 2: each its own process, three rounds.
+        for name, extra in (("a", []), ("b", []), ("tile2", ["--set", "cases.0.tile=2"])):
+            d = os.path.join(cls.tmp, name)
+            run("run", CONFIG, "--rounds", "3", "--output-dir", d, "--quiet", *extra)
+            cls.dirs[name] = d
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def test_rows_record_every_round_and_the_load(self):
+        with open(os.path.join(self.dirs["a"], "results.json")) as f:
+            doc = json.load(f)
+        for r in doc["results"]:
+            self.assertEqual(r["rounds"], 3)
+            self.assertEqual(len(r["round_medians_s"]), 3)
+            self.assertEqual(len(r["round_total_medians_s"]), 3)
+            self.assertEqual(len(r["compute_times_s"]), 3 * r["repetitions"])
+            self.assertGreaterEqual(r["host_load"], 0)
+        with open(os.path.join(self.dirs["a"], "results.csv")) as f:
+            header = f.readline().strip().split(",")
+        self.assertIn("rounds", header)
+        self.assertIn("host_load", header)
+
+    def test_two_runs_of_one_config_compare_as_no_difference(self):
+        # A test at alpha = 0.05 calls about one pair in twenty of one config different (that is
+        # what alpha means), so a `*` here is retried once with two fresh runs: a test that
+        # calls one config different most of the time still fails.
+        a, b = self.dirs["a"], self.dirs["b"]
+        for attempt in range(2):
+            rows = compare_csv(a, b, "--no-pool")
+            self.assertTrue(rows)
+            for r in rows:
+                self.assertEqual(r["test"], "rounds", r)
+            if all(r["mark"] == "~" for r in rows) or attempt == 1:
+                break
+            a, b = (os.path.join(self.tmp, "retry-" + n) for n in ("a", "b"))
+            for d in (a, b):
+                run("run", CONFIG, "--rounds", "3", "--output-dir", d, "--quiet")
+        for r in rows:
+            self.assertEqual(r["mark"], "~", r)
+        print("\n" + run("compare", a, b, "--no-pool").stdout)
+
+    def test_tile_2_against_tile_16_compares_as_a_difference(self):
+        rows = compare_csv(self.dirs["a"], self.dirs["tile2"], "--ignore-param", "tile")
+        self.assertTrue(rows)
+        for r in rows:
+            self.assertEqual(r["test"], "rounds", r)
+            self.assertEqual(r["mark"], "*", r)
+        md = run("compare", self.dirs["a"], self.dirs["tile2"], "--ignore-param", "tile").stdout
+        print("\n" + md)
+
+    def test_runs_of_one_experiment_pool_into_one_side(self):
+        p = run("compare", self.dirs["a"], self.dirs["b"], self.dirs["tile2"],
+                "--ignore-param", "tile", "--format", "csv")
+        rows = list(csv.DictReader(io.StringIO(p.stdout)))
+        self.assertEqual({r["run"] for r in rows}, {"1", "2"})  # a + b, tile 2
+        base = [r for r in rows if r["baseline"] == "true"]
+        self.assertTrue(all(r["rounds"] == "6" for r in base), base)
+        self.assertTrue(all(r["mark"] == "*" for r in rows if r["baseline"] == "false"), rows)
+        md = run("compare", self.dirs["a"], self.dirs["b"], self.dirs["tile2"],
+                 "--ignore-param", "tile").stdout
+        self.assertIn("2 runs pooled (same config hash, label and host)", md)
+
+    def test_one_round_each_leaves_the_run_to_run_spread_unknown(self):
+        d = os.path.join(self.tmp, "single")
+        run("run", CONFIG, "--set", "cases.0.tile=2", "--output-dir", d, "--quiet")
+        p = run("compare", self.dirs["a"], d, "--ignore-param", "tile")
+        self.assertIn("run-to-run spread unknown (3 rounds in run 1", p.stderr)
+        self.assertNotIn("x * (p", p.stdout)
+
+    def test_rounds_out_of_range_is_a_usage_error(self):
+        for bad in ("0", "1001", "x"):
+            p = run("run", CONFIG, "--rounds", bad, "--output-dir",
+                    os.path.join(self.tmp, "never"), check=False)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertFalse(os.path.exists(os.path.join(self.tmp, "never")))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

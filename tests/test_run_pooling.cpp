@@ -1,0 +1,319 @@
+// Noise across runs: `miniapp run --rounds N` pooling a case's rounds (run/rounds.hpp, the
+// driver), and `miniapp compare` pooling runs of one experiment and testing with the round as
+// the unit (report/run_pooling.hpp): the t distribution against closed forms, Welch's test on
+// log times, which runs pool, the `*` / `~` / `?` marks, the spread and busy rows.
+#include "core/backends.hpp"
+#include "core/communicator.hpp"
+#include "report/compare_tables.hpp"
+#include "report/run_pooling.hpp"
+#include "run/driver.hpp"
+#include "run/rounds.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace miniapp {
+namespace compare {
+namespace {
+
+// Two-sided p of Student's t, closed forms for 1, 2 and 4 degrees of freedom.
+double p_df1(double t) {
+  return 1 - 2 / M_PI * std::atan(std::fabs(t));
+}
+double p_df2(double t) {
+  return 1 - std::fabs(t) / std::sqrt(t * t + 2);
+}
+double p_df4(double t) {
+  t = std::fabs(t);
+  return 1 - t * (t * t + 6) / std::pow(t * t + 4, 1.5);
+}
+
+TEST(RunPooling, StudentTMatchesClosedForms) {
+  for (const double t : {0.0, 0.3, 1.0, 2.5, 7.0, 40.0, -3.0}) {
+    EXPECT_NEAR(student_t_p(t, 1), p_df1(t), 1e-12) << t;
+    EXPECT_NEAR(student_t_p(t, 2), p_df2(t), 1e-12) << t;
+    EXPECT_NEAR(student_t_p(t, 4), p_df4(t), 1e-12) << t;
+  }
+  EXPECT_EQ(student_t_p(1, 0), -1);
+}
+
+std::vector<double> exp_of(std::vector<double> v) {
+  for (auto& x : v)
+    x = std::exp(x);
+  return v;
+}
+
+TEST(RunPooling, WelchOnLogTimes) {
+  // Logs 0, 0.1, 0.2 against 1, 1.1, 1.2: equal variances (0.01) and sizes, so df = 4 and
+  // t = -1 / sqrt(2 * 0.01 / 3).
+  const double t = -1 / std::sqrt(2 * 0.01 / 3);
+  EXPECT_NEAR(welch_log_p(exp_of({0, 0.1, 0.2}), exp_of({1, 1.1, 1.2})), p_df4(t), 1e-12);
+  // Only the ratio matters: the same times in other units give the same p.
+  EXPECT_NEAR(welch_log_p(exp_of({-7, -6.9, -6.8}), exp_of({-6, -5.9, -5.8})), p_df4(t), 1e-9);
+  EXPECT_NEAR(welch_log_p({1, 2, 4}, {1, 2, 4}), 1.0, 1e-12);
+  EXPECT_EQ(welch_log_p({1, 1, 1}, {2, 2, 2}), 0); // no spread on either side, different times
+  EXPECT_EQ(welch_log_p({1}, {2, 3}), -1);         // too few
+  EXPECT_EQ(welch_log_p({0, 1}, {2, 3}), -1);      // not a time
+  // Three rounds against three are enough for p < 0.05 (the exact U test's best is 0.1).
+  EXPECT_LT(welch_log_p({1.0, 1.1, 0.95}, {0.25, 0.27, 0.26}), kAlpha);
+  EXPECT_GT(smallest_p(3, 3), kAlpha);
+}
+
+TEST(RunPooling, CoefficientOfVariation) {
+  EXPECT_NEAR(coefficient_of_variation({1, 2, 3}), 0.5, 1e-12); // sd 1, mean 2
+  EXPECT_EQ(coefficient_of_variation({1}), -1);
+}
+
+// A results row of axpby 256x256 with its repetitions and rounds (as `miniapp run` writes it).
+nlohmann::json row(const std::vector<double>& reps, const std::vector<double>& rounds,
+                   double host_load = 0.5) {
+  std::vector<double> sorted = reps;
+  std::sort(sorted.begin(), sorted.end());
+  const double median = sorted[sorted.size() / 2];
+  return {{"case_id", "axpby/flat/float32/256x256"},
+          {"family", "axpby"},
+          {"variant", "flat"},
+          {"precision", "float32"},
+          {"m", 256},
+          {"n", 256},
+          {"status", "ok"},
+          {"valid", true},
+          {"repetitions", int(reps.size())},
+          {"time_min_s", sorted.front()},
+          {"time_median_s", median},
+          {"time_max_s", sorted.back()},
+          {"total_median_s", median},
+          {"flops", 3.0 * 65536},
+          {"bytes", 12.0 * 65536},
+          {"gflops", 3.0 * 65536 / median / 1e9},
+          {"gbs", 12.0 * 65536 / median / 1e9},
+          {"compute_times_s", reps},
+          {"h2d_times_s", std::vector<double>(reps.size(), 0.0)},
+          {"d2h_times_s", std::vector<double>(reps.size(), 0.0)},
+          {"rounds", rounds.size()},
+          {"round_medians_s", rounds},
+          {"round_total_medians_s", rounds},
+          {"host_load", host_load}};
+}
+
+Run run_of(const std::string& source, const std::string& hash, const std::string& label,
+           nlohmann::json r) {
+  const nlohmann::json doc = {{"schema_version", 2},
+                              {"complete", true},
+                              {"metadata",
+                               {{"backend", "openmp"},
+                                {"device_name", "CPU"},
+                                {"host_name", "vm"},
+                                {"host_cpus", 2},
+                                {"config_hash", hash},
+                                {"label", label}}},
+                              {"results", {r}}};
+  return run_from_json(doc, source);
+}
+
+// A round's five repetitions around each round's median.
+std::vector<double> reps_of(const std::vector<double>& rounds) {
+  std::vector<double> out;
+  for (const double r : rounds)
+    for (const double f : {0.96, 0.98, 1.0, 1.02, 1.04})
+      out.push_back(r * f);
+  return out;
+}
+
+Run with_rounds(const std::string& source, const std::string& hash, const std::string& label,
+                const std::vector<double>& rounds, double load = 0.5) {
+  return run_of(source, hash, label, row(reps_of(rounds), rounds, load));
+}
+
+TEST(RunPooling, RunsOfOneExperimentOnOneMachinePool) {
+  const std::vector<compare::Run> given = {
+      with_rounds("a1", "h16", "tile 16", {1e-3}), with_rounds("b", "h2", "tile 2", {4e-3, 4.1e-3}),
+      with_rounds("a2", "h16", "tile 16", {1.1e-3, 0.9e-3}),
+      run_of("c", "", "no hash", row({1e-3, 1e-3}, {})), // a lone CSV: never pooled
+  };
+  const Pooling p = pool_runs(given, 2);
+  ASSERT_EQ(p.runs.size(), 3u);
+  EXPECT_EQ(p.baseline, 0u); // a2 is in the first pool
+  EXPECT_EQ(p.members[0], (std::vector<std::size_t>{0, 2}));
+  EXPECT_EQ(p.members[1], (std::vector<std::size_t>{1}));
+  EXPECT_EQ(p.runs[0].source, "a1 + a2");
+  ASSERT_EQ(p.runs[0].rows.size(), 1u);
+  const Row& pooled = p.runs[0].rows[0];
+  EXPECT_EQ(round_units(pooled, false), (std::vector<double>{1e-3, 1.1e-3, 0.9e-3}));
+  EXPECT_EQ(pooled.compute_times.size(), 15u);
+  EXPECT_DOUBLE_EQ(pooled.time_median, 1e-3); // of all fifteen repetitions
+  EXPECT_DOUBLE_EQ(pooled.time_min, 0.9e-3 * 0.96);
+  EXPECT_DOUBLE_EQ(pooled.time_max, 1.1e-3 * 1.04);
+  EXPECT_DOUBLE_EQ(pooled.gbs, 12.0 * 65536 / 1e-3 / 1e9);
+  // Another host or label is another side.
+  compare::Run other_host = given[0];
+  other_host.host = "gpu01";
+  EXPECT_EQ(pool_runs({given[0], other_host}, 0).runs.size(), 2u);
+}
+
+const Cell& cell(const Comparison& c, std::size_t run) {
+  return c.lines.at(0).cells.at(run);
+}
+
+bool has_warning(const Comparison& c, const std::string& text) {
+  for (const auto& w : c.warnings)
+    if (w.find(text) != std::string::npos)
+      return true;
+  return false;
+}
+
+// Three rounds each: a 4x difference is `*`; rounds that scatter around the same time are `~`.
+TEST(RunPooling, RoundsAreTheUnitWithThreeOrMoreOnEachSide) {
+  const compare::Run fast = with_rounds("t16", "h16", "tile 16", {1.0e-3, 1.1e-3, 0.95e-3});
+  const compare::Run slow = with_rounds("t2", "h2", "tile 2", {4.0e-3, 4.3e-3, 3.9e-3});
+  const compare::Run again = with_rounds("t16b", "h16", "tile 16 again", {0.9e-3, 1.15e-3, 1.0e-3});
+  const Comparison c = compare_runs({fast, slow, again}, {});
+  ASSERT_EQ(c.runs.size(), 3u);
+  EXPECT_EQ(cell(c, 1).test, compare::Test::rounds);
+  EXPECT_LT(cell(c, 1).p_value, kAlpha);
+  EXPECT_STREQ(mark(cell(c, 1)), "*");
+  EXPECT_EQ(cell(c, 2).test, compare::Test::rounds);
+  EXPECT_GE(cell(c, 2).p_value, kAlpha);
+  EXPECT_STREQ(mark(cell(c, 2)), "~");
+  EXPECT_FALSE(has_warning(c, "run-to-run spread unknown"));
+  const std::string md = to_markdown(c);
+  EXPECT_NE(md.find("0.25x * (p "), std::string::npos) << md;
+  EXPECT_NE(md.find("Welch's t test"), std::string::npos) << md;
+  EXPECT_NE(md.find(" run 1 spread |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 7.5% (3 rounds) |"), std::string::npos)
+      << md; // CV of 1.0, 1.1, 0.95: 0.0764 / 1.0167
+  EXPECT_NE(to_csv(c).find(",*,rounds,3,"), std::string::npos) << to_csv(c);
+}
+
+// Two runs of one round each, repetitions disjoint: the runs differ, the configs may not. `?`
+// and one warning that the run-to-run spread is unknown; never `*`.
+TEST(RunPooling, FewerRoundsLeaveTheSpreadUnknown) {
+  const compare::Run a = with_rounds("a", "h16", "tile 16", {1.0e-3});
+  const compare::Run b = with_rounds("b", "h2", "tile 2", {2.0e-3});
+  const Comparison c = compare_runs({a, b}, {});
+  EXPECT_EQ(cell(c, 1).test, compare::Test::repetitions);
+  EXPECT_LT(cell(c, 1).p_value, kAlpha);
+  EXPECT_STREQ(mark(cell(c, 1)), "?");
+  EXPECT_TRUE(has_warning(c, "run-to-run spread unknown (1 round in run 1 (tile 16), 1 round in "
+                             "run 2 (tile 2);"))
+      << c.warnings.front();
+  EXPECT_NE(to_markdown(c).find("0.50x ? (p "), std::string::npos) << to_markdown(c);
+  EXPECT_EQ(to_markdown(c).find("x *"), std::string::npos);
+  // Runs that agree within their repetitions stay `~`.
+  const Comparison same = compare_runs({a, with_rounds("a2", "h2", "other", {1.0e-3})}, {});
+  EXPECT_STREQ(mark(cell(same, 1)), "~");
+  // Three plain runs of each config pooled: three rounds a side, the test across runs.
+  const Comparison pooled = compare_runs({a, with_rounds("a2", "h16", "tile 16", {1.1e-3}), b,
+                                          with_rounds("a3", "h16", "tile 16", {0.95e-3}),
+                                          with_rounds("b2", "h2", "tile 2", {2.1e-3}),
+                                          with_rounds("b3", "h2", "tile 2", {1.9e-3})},
+                                         {});
+  ASSERT_EQ(pooled.runs.size(), 2u);
+  EXPECT_EQ(cell(pooled, 1).test, compare::Test::rounds);
+  EXPECT_STREQ(mark(cell(pooled, 1)), "*");
+}
+
+TEST(RunPooling, BusyRowsAreFlagged) {
+  const compare::Run a = with_rounds("a", "h16", "tile 16", {1.0e-3}, 0.4);
+  const compare::Run b = with_rounds("b", "h2", "tile 2", {2.0e-3}, 3.5); // 2 CPUs
+  const Comparison c = compare_runs({a, b}, {});
+  EXPECT_FALSE(cell(c, 0).busy);
+  EXPECT_TRUE(cell(c, 1).busy);
+  EXPECT_TRUE(has_warning(c, "busy host around the case"));
+  EXPECT_NE(to_markdown(c).find(" (busy) |"), std::string::npos) << to_markdown(c);
+}
+
+} // namespace
+} // namespace compare
+
+namespace {
+
+CaseResult measured(std::vector<double> compute, Status s = Status::ok) {
+  CaseResult r;
+  r.status = s;
+  r.work = {1e9, 2e9};
+  r.compute = summarize(compute);
+  r.h2d = summarize(std::vector<double>(compute.size(), 0.5));
+  r.d2h = summarize(std::vector<double>(compute.size(), 0.5));
+  std::vector<double> total;
+  for (const double t : compute)
+    total.push_back(t + 1);
+  r.total = summarize(total);
+  set_rates(r);
+  return r;
+}
+
+TEST(Rounds, ARowPoolsItsRounds) {
+  CaseResult row = measured({1, 2, 3});
+  row.host_load = 0.5;
+  start_rounds(row);
+  EXPECT_EQ(row.round_medians, (std::vector<double>{2}));
+  CaseResult second = measured({4, 5, 6});
+  second.host_load = 3;
+  add_round(row, second);
+  EXPECT_EQ(row.round_medians, (std::vector<double>{2, 5}));
+  EXPECT_EQ(row.round_total_medians, (std::vector<double>{3, 6}));
+  EXPECT_EQ(row.compute.samples.size(), 6u);
+  EXPECT_DOUBLE_EQ(row.compute.median, 3.5);
+  EXPECT_DOUBLE_EQ(row.gflops, 1.0 / 3.5);
+  EXPECT_DOUBLE_EQ(row.host_load, 3);
+  // A round that failed marks the row and adds no times.
+  CaseResult bad = measured({1}, Status::invalid);
+  bad.message = "3 element(s) out of tolerance";
+  add_round(row, bad);
+  EXPECT_EQ(row.status, Status::invalid);
+  EXPECT_EQ(row.message, "round 3: 3 element(s) out of tolerance");
+  EXPECT_EQ(row.round_medians.size(), 2u);
+}
+
+struct Rows final : ResultSink {
+  std::vector<CaseResult> rows;
+  int updates = 0;
+  void open() override {}
+  void add(const CaseResult& r) override { rows.push_back(r); }
+  void update(std::size_t i, const CaseResult& r) override {
+    rows.at(i) = r;
+    ++updates;
+  }
+  void finish(bool) override {}
+  void failed() noexcept override {}
+};
+struct NoCeiling final : CeilingProvider {
+  void attach(CaseResult&, const std::string&) override {}
+};
+
+TEST(Rounds, TheDriverRunsTheListRoundAfterRound) {
+  Plan plan;
+  plan.settings.warmup = 1;
+  plan.settings.repetitions = 2;
+  plan.backend = default_backend();
+  for (const int n : {8, 16}) {
+    Case c;
+    c.family = "axpby";
+    c.variant = "flat";
+    c.precision = Precision::float32;
+    c.m = c.n = n;
+    c.index = int(plan.cases.size());
+    plan.cases.push_back(c);
+  }
+  Rows sink;
+  NoCeiling ceilings;
+  DriverOptions opt;
+  opt.rounds = 3;
+  const RunOutcome out = run_experiment(plan, SingleRank(), sink, ceilings, opt);
+  ASSERT_EQ(out.results.size(), 2u);
+  EXPECT_EQ(sink.updates, 4); // rounds 2 and 3 of both cases
+  for (const auto& r : sink.rows) {
+    EXPECT_EQ(r.status, Status::ok) << r.message;
+    EXPECT_EQ(r.round_medians.size(), 3u);
+    EXPECT_EQ(r.compute.samples.size(), 6u);
+    EXPECT_GE(r.host_load, 0); // sampled (Linux)
+  }
+}
+
+} // namespace
+} // namespace miniapp
