@@ -109,6 +109,9 @@ TEST(ConsoleTable, SizeAndInPlaceFollowTheParametersTheCaseUses) {
   EXPECT_NE(transpose.find("48x80 "), std::string::npos) << out;
   EXPECT_EQ(transpose.find("48x80x"), std::string::npos) << out;
   EXPECT_EQ(out.find("in place"), std::string::npos) << out;
+  // A copy kernel has no FLOP/s: its rate is GB/s and the GFLOP/s column says "-", not 0.00.
+  EXPECT_EQ(transpose.find("0.00"), std::string::npos) << out;
+  EXPECT_NE(transpose.find(" - "), std::string::npos) << out;
 }
 
 // Multi-rank runs: the measured rows' per-rank spreads, min / mean / max; unmeasured rows left out.
@@ -129,6 +132,14 @@ TEST(RankTable, SpreadsOfMeasuredRowsOnly) {
   EXPECT_NE(row.find("0.25 0.50 0.75"), std::string::npos) << out;
   EXPECT_EQ(row.substr(row.size() - 4), "2.00") << out;
   EXPECT_EQ(out.find("team"), std::string::npos) << out;
+  // Each row named by its case id: rows of one family and variant are told apart.
+  EXPECT_EQ(row.rfind(r.c.id(), 0), 0u) << out;
+  CaseResult other = r;
+  other.c.n = 128;
+  std::ostringstream two;
+  print_rank_table(two, {r, other}, 4);
+  EXPECT_NE(two.str().find(other.c.id() + " "), std::string::npos) << two.str();
+  EXPECT_NE(two.str().find(r.c.id() + " "), std::string::npos) << two.str();
 }
 
 } // namespace

@@ -107,7 +107,7 @@ void print_results_table(std::ostream& os, const Plan& plan, const std::vector<C
        << (c.tile ? std::to_string(c.tile) + (c.tile_cols ? "x" + std::to_string(c.tile_cols) : "")
                   : "-")
        << std::right << std::setw(13) << (measured ? fmt("%.4e", r.compute.median) : "-")
-       << std::setw(12) << (measured ? fmt("%.2f", r.gflops) : "-") << std::setw(11)
+       << std::setw(12) << (measured && r.gflops > 0 ? fmt("%.2f", r.gflops) : "-") << std::setw(11)
        << (measured ? fmt("%.2f", r.gbs) : "-") << std::setw(11) << pct << "  " << std::left
        << valid << busy_mark(r, busy) << "\n";
     if (!r.message.empty() && r.status != Status::ok)
@@ -131,7 +131,11 @@ void print_results_table(std::ostream& os, const Plan& plan, const std::vector<C
 
 void print_rank_table(std::ostream& os, const std::vector<CaseResult>& rows, int ranks) {
   os << "\nper-rank medians over repetitions, min / mean / max over " << ranks << " ranks [s]\n";
-  os << std::left << std::setw(13) << "kernel" << std::setw(12) << "variant" << std::setw(32)
+  // Each row named by its case id (a run's cases can share family and variant).
+  int id_width = 6;
+  for (const auto& r : rows)
+    id_width = std::max(id_width, int(r.c.id().size()) + 2);
+  os << std::left << std::setw(id_width) << "case" << std::setw(32)
      << "compute" << std::setw(32) << "communication" << std::setw(32) << "transfer"
      << std::setw(32) << "exposed" << std::setw(17) << "overlap"
      << "imbalance\n";
@@ -144,7 +148,7 @@ void print_rank_table(std::ostream& os, const std::vector<CaseResult>& rows, int
     if (r.status != Status::ok && r.status != Status::invalid)
       continue;
     const char* seconds = "%.2e %.2e %.2e";
-    os << std::left << std::setw(13) << r.c.family << std::setw(12) << r.c.variant << std::setw(32)
+    os << std::left << std::setw(id_width) << for_terminal(r.c.id()) << std::setw(32)
        << cell(seconds, r.compute_ranks) << std::setw(32) << cell(seconds, r.comm_ranks)
        << std::setw(32) << cell(seconds, r.transfer_ranks) << std::setw(32)
        << cell(seconds, r.exposed_ranks) << std::setw(17) << cell("%.2f %.2f %.2f", r.overlap_ranks)
