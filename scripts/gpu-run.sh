@@ -209,7 +209,7 @@ PY
 if [ "$what" = compare ]; then
   cuda_tests
   save
-  for cfg in configs/quickstart.yaml tests/gpu/gemm.yaml configs/matmul_tiles.yaml \
+  for cfg in configs/quickstart.yaml tests/gpu/gemm.yaml configs/matmul_tiles.yaml configs/transpose.yaml \
     configs/roofline_demo.yaml configs/paper_table1.yaml; do
     name=$(basename "$cfg" .yaml)
     .carry/cuda/miniapp run "$cfg" --output-dir "$W/$name-cuda" > "$W/$name.txt" 2>&1
