@@ -57,6 +57,10 @@ TEST(MemoryLevels, GpuLevelsAreL2AndMemory) {
   EXPECT_EQ(h100[0].bytes, 50 * MiB);
   EXPECT_EQ(h100[1].name, "memory");
   EXPECT_EQ(gpu_levels(0).size(), 1u); // no L2 size known
+  // GPU memory is measured at 1 GiB (launch gaps weigh on shorter chains of launches), L2 by the
+  // rule: half of it.
+  EXPECT_EQ(measuring_working_set(h100, 1), 1024 * MiB);
+  EXPECT_EQ(measuring_working_set(h100, 0), 25 * MiB);
 }
 
 TEST(MemoryLevels, LevelForIsTheSmallestThatHoldsTheWorkingSet) {

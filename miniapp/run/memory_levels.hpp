@@ -19,6 +19,9 @@ struct CacheLevel {
 struct MemoryLevel {
   std::string name;        // "L1", "L2", "L3", "memory"
   std::uint64_t bytes = 0; // what the backend's threads hold in this level together; 0: memory
+  // The working set its bandwidth is measured on where measuring_working_set's rule does not
+  // fit; 0: that rule.
+  std::uint64_t measured_at = 0;
 };
 
 // The host's cache levels, smallest first, then "memory". A level's capacity is one cache times
@@ -47,7 +50,7 @@ std::vector<CacheLevel> host_caches();
 // kLevelHoldsFactor x the level below (half of the level for the first). Within a level the rate
 // falls as the working set grows (part of a small one still hits the level below): measured at
 // 16 MiB, the L3 of a 2-core EPYC VM (1 MiB L2) read 81 GB/s where axpby with 3 MiB reached 91.
-// Memory without any cache known: 256 MiB. Never more than 1 GiB.
+// Memory without any cache known: 256 MiB. Never more than 1 GiB. A level's own measured_at wins.
 std::uint64_t measuring_working_set(const std::vector<MemoryLevel>& levels, std::size_t level);
 
 } // namespace miniapp
