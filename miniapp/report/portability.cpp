@@ -148,6 +148,13 @@ Portability performance_portability(const std::vector<Run>& runs, bool with_tran
   return out;
 }
 
+const PpEntry* entry_of(const Portability& p, const PpScore& s, const std::string& platform) {
+  const auto e = std::find_if(p.entries.begin(), p.entries.end(), [&](const PpEntry& x) {
+    return x.problem == s.problem && x.application == s.application && x.platform == platform;
+  });
+  return e == p.entries.end() ? nullptr : &*e;
+}
+
 std::string portability_csv(const Portability& p) {
   std::ostringstream os;
   os << "problem,application,platform,fom,app eff,arch eff\n";
@@ -178,10 +185,8 @@ std::string portability_markdown(const Portability& p) {
     os << "| " << markdown_cell(s.problem) << " | " << markdown_cell(s.application) << " | "
        << s.text(s.app_pp) << " | " << s.text(s.arch_pp) << " |";
     for (const auto& platform : p.platforms) {
-      const auto e = std::find_if(p.entries.begin(), p.entries.end(), [&](const PpEntry& x) {
-        return x.problem == s.problem && x.application == s.application && x.platform == platform;
-      });
-      if (e == p.entries.end())
+      const PpEntry* e = entry_of(p, s, platform);
+      if (!e)
         os << " not run |";
       else if (e->failed)
         os << " failed |";

@@ -51,6 +51,9 @@ struct Portability {
   std::vector<PpScore> scores;        // problem, then application order
 };
 
+// The entry of one score's problem and application on `platform`; null where it did not run there.
+const PpEntry* entry_of(const Portability& p, const PpScore& s, const std::string& platform);
+
 // with_transfers: times include the copies (total_median_s), as compare --with-transfers.
 Portability performance_portability(const std::vector<Run>& runs, bool with_transfers);
 

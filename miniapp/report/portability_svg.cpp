@@ -222,11 +222,8 @@ std::string efficiency_heat_map_svg(const Portability& p) {
         label = s.text(i == np ? s.arch_pp : s.app_pp);
         label = label.size() > 24 ? label.substr(0, 23) + "~" : label;
       } else {
-        const auto e = std::find_if(p.entries.begin(), p.entries.end(), [&](const PpEntry& x) {
-          return x.problem == s.problem && x.application == s.application &&
-                 x.platform == p.platforms[i];
-        });
-        if (e == p.entries.end()) {
+        const PpEntry* e = compare::entry_of(p, s, p.platforms[i]);
+        if (!e) {
           label = "not run";
         } else if (e->failed) {
           label = "failed";
