@@ -67,7 +67,7 @@ int cmd_compare(const CompareArgs& args) {
     for (const auto& in : inputs)
       runs.push_back(compare::load_run(in));
   } catch (const std::exception& e) {
-    std::cerr << "miniapp compare: " << e.what() << "\n";
+    std::cerr << "miniapp compare: " << for_terminal(e.what()) << "\n";
     return kConfigError;
   }
   // Runs from the history database (app/cmd_history.cpp); a check against references.
@@ -76,7 +76,7 @@ int cmd_compare(const CompareArgs& args) {
   try {
     compare::name_runs(runs, inputs, args.names, opt.pool);
   } catch (const std::exception& e) {
-    std::cerr << "miniapp compare: " << e.what() << "\n";
+    std::cerr << "miniapp compare: " << for_terminal(e.what()) << "\n";
     return kConfigError;
   }
   const int reference_code = check_compare_references(args, runs);
@@ -104,7 +104,7 @@ int cmd_compare(const CompareArgs& args) {
       warnings = c.warnings;
     }
   } catch (const std::exception& e) {
-    std::cerr << "miniapp compare: " << e.what() << "\n";
+    std::cerr << "miniapp compare: " << for_terminal(e.what()) << "\n";
     return kConfigError;
   }
 
@@ -120,10 +120,10 @@ int cmd_compare(const CompareArgs& args) {
       read.push_back(args.baseline);
     write_output_file(args.output, text, read, false);
   } catch (const OutputRefused& e) {
-    std::cerr << "miniapp compare: " << e.what() << "\n";
+    std::cerr << "miniapp compare: " << for_terminal(e.what()) << "\n";
     return kConfigError;
   } catch (const std::exception& e) {
-    std::cerr << "miniapp compare: " << e.what() << "\n";
+    std::cerr << "miniapp compare: " << for_terminal(e.what()) << "\n";
     return kRuntimeError;
   }
   std::cerr << "miniapp compare: wrote " << args.output << "\n";
@@ -151,7 +151,8 @@ int cmd_plot(const PlotArgs& args) {
   const int rc = run_plot_script(script, argv, "", why); // its output is the user's
   if (rc >= 0)
     return rc;
-  std::cerr << "miniapp plot: " << why << " (matplotlib needs Debian's python3-matplotlib)\n";
+  std::cerr << "miniapp plot: " << for_terminal(why)
+            << " (matplotlib needs Debian's python3-matplotlib)\n";
   return kRuntimeError;
 }
 

@@ -23,17 +23,17 @@ int cmd_db(const DbArgs& args) {
           done.push_back(std::move(r));
     }
     for (const auto& r : done)
-      std::cout << r.source << ": run " << for_terminal(r.run_id) << ", " << r.rows << " row(s), "
-                << r.changed << " new or changed" << (r.run_changed ? "" : ", run unchanged")
-                << "\n";
+      std::cout << for_terminal(r.source) << ": run " << for_terminal(r.run_id) << ", " << r.rows
+                << " row(s), " << r.changed << " new or changed"
+                << (r.run_changed ? "" : ", run unchanged") << "\n";
     std::cout << args.db << ": " << done.size() << " run(s) "
               << (args.action == "rebuild" ? "rebuilt" : "imported") << " (schema version "
               << db.schema_version() << ")\n";
   } catch (const history::InputError& e) {
-    std::cerr << "miniapp db: " << e.what() << "\n";
+    std::cerr << "miniapp db: " << for_terminal(e.what()) << "\n";
     return kConfigError;
   } catch (const std::exception& e) {
-    std::cerr << "miniapp db: " << e.what() << " (resource: history database)\n";
+    std::cerr << "miniapp db: " << for_terminal(e.what()) << " (resource: history database)\n";
     return kRuntimeError;
   }
   return kOk;

@@ -88,7 +88,7 @@ int plot_history(const HistoryArgs& args, const history::Filter& filter) {
     history::Database db(args.db, history::Access::read_only);
     runs = history::select_runs(db, filter);
   } catch (const std::exception& e) {
-    std::cerr << "miniapp history: " << e.what() << "\n";
+    std::cerr << "miniapp history: " << for_terminal(e.what()) << "\n";
     return kConfigError;
   }
   // The runs of one machine share their label: the start time tells them apart on the x axis.
@@ -105,7 +105,7 @@ int plot_history(const HistoryArgs& args, const history::Filter& filter) {
   try {
     files = plot_runs(runs, {"--kind", "rate", "--x", "run"}, format);
   } catch (const std::exception& e) {
-    std::cerr << "miniapp history: no plot: " << e.what() << "\n";
+    std::cerr << "miniapp history: no plot: " << for_terminal(e.what()) << "\n";
     return kRuntimeError;
   }
   for (const auto& f : files) {
@@ -119,10 +119,10 @@ int plot_history(const HistoryArgs& args, const history::Filter& filter) {
     try {
       write_output_file(out, f.content, {args.db}, false);
     } catch (const OutputRefused& e) {
-      std::cerr << "miniapp history: " << e.what() << "\n";
+      std::cerr << "miniapp history: " << for_terminal(e.what()) << "\n";
       return kConfigError;
     } catch (const std::exception& e) {
-      std::cerr << "miniapp history: " << e.what() << "\n";
+      std::cerr << "miniapp history: " << for_terminal(e.what()) << "\n";
       return kRuntimeError;
     }
     std::cerr << "miniapp history: wrote " << out << "\n";
@@ -149,7 +149,7 @@ int cmd_history(const HistoryArgs& args) {
     if (!args.since.empty())
       history::add_condition(filter, "since=" + args.since);
   } catch (const std::invalid_argument& e) {
-    std::cerr << "miniapp history: " << e.what() << "\n";
+    std::cerr << "miniapp history: " << for_terminal(e.what()) << "\n";
     return kConfigError;
   }
   std::vector<history::Point> points;
@@ -157,7 +157,7 @@ int cmd_history(const HistoryArgs& args) {
     history::Database db(args.db, history::Access::read_only);
     points = db.history(filter);
   } catch (const std::exception& e) {
-    std::cerr << "miniapp history: " << e.what() << "\n";
+    std::cerr << "miniapp history: " << for_terminal(e.what()) << "\n";
     return kConfigError;
   }
   if (points.empty()) {
@@ -196,7 +196,7 @@ int add_selected_runs(const std::string& command, const std::string& db,
     }
     runs.insert(runs.end(), selected.begin(), selected.end());
   } catch (const std::exception& e) {
-    std::cerr << "miniapp " << command << ": " << e.what() << "\n";
+    std::cerr << "miniapp " << command << ": " << for_terminal(e.what()) << "\n";
     return kConfigError;
   }
   return kOk;
@@ -209,7 +209,7 @@ int check_compare_references(const CompareArgs& args, const std::vector<compare:
   try {
     refs = references::load_references(args.references);
   } catch (const config::ConfigError& e) {
-    std::cerr << e.what() << std::endl;
+    std::cerr << for_terminal(e.what()) << std::endl;
     return kConfigError;
   }
   int below = 0, met = 0;

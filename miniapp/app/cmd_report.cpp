@@ -63,7 +63,7 @@ int cmd_report(const ReportArgs& args) {
     for (const auto& in : inputs)
       runs.push_back(compare::load_run(in));
   } catch (const std::exception& e) {
-    std::cerr << "miniapp report: " << e.what() << "\n";
+    std::cerr << "miniapp report: " << for_terminal(e.what()) << "\n";
     return kConfigError;
   }
   // Runs from the history database, after the named ones (as compare --db).
@@ -72,13 +72,13 @@ int cmd_report(const ReportArgs& args) {
   try {
     compare::name_runs(runs, inputs, args.names, opt.pool);
   } catch (const std::exception& e) {
-    std::cerr << "miniapp report: " << e.what() << "\n";
+    std::cerr << "miniapp report: " << for_terminal(e.what()) << "\n";
     return kConfigError;
   }
   try {
     c = compare::compare_runs(runs, opt);
   } catch (const std::exception& e) {
-    std::cerr << "miniapp report: " << e.what() << "\n";
+    std::cerr << "miniapp report: " << for_terminal(e.what()) << "\n";
     return kConfigError;
   }
   for (const auto& w : c.warnings)
@@ -89,7 +89,7 @@ int cmd_report(const ReportArgs& args) {
   ropt.generated = iso8601_now();
   make_plots(runs, opt.baseline, opt.with_transfers, ropt);
   if (!ropt.plots_note.empty())
-    std::cerr << "miniapp report: " << ropt.plots_note << "\n";
+    std::cerr << "miniapp report: " << for_terminal(ropt.plots_note) << "\n";
 
   // The page's run table shows the runs compared: those of one experiment on one machine pooled.
   const std::string page =
@@ -101,10 +101,10 @@ int cmd_report(const ReportArgs& args) {
       throw std::runtime_error("cannot create " + args.output_dir + ": " + ec.message());
     write_output_file(out, page, inputs, false); // never onto a run it read
   } catch (const OutputRefused& e) {
-    std::cerr << "miniapp report: " << e.what() << "\n";
+    std::cerr << "miniapp report: " << for_terminal(e.what()) << "\n";
     return kConfigError;
   } catch (const std::exception& e) {
-    std::cerr << "miniapp report: " << e.what() << "\n";
+    std::cerr << "miniapp report: " << for_terminal(e.what()) << "\n";
     return kRuntimeError;
   }
   std::cerr << "miniapp report: wrote " << out << " (" << ropt.plots.size() << " plots)\n";

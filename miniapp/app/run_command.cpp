@@ -1,6 +1,7 @@
 #include "app/commands.hpp"
 
 #include "config/value.hpp"
+#include "core/sinks.hpp"
 
 #include <cstring>
 #include <filesystem>
@@ -35,7 +36,8 @@ int run_command(const std::string& command, const std::function<int()>& body,
   // The other ranks may wait in a collective for this one: end them all rather than hang.
   if (ranks && ranks->size() > 1)
     ranks->abort_all(code, command + ": " + message);
-  std::cerr << "miniapp " << command << ": " << message << std::endl;
+  // The message may quote a file's contents (a label, a JSON parser's last token): shown as text.
+  std::cerr << "miniapp " << command << ": " << for_terminal(message) << std::endl;
   return code;
 }
 

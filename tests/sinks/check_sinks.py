@@ -4,7 +4,8 @@
 Fails when a source file of miniapp/ other than core/sinks.* quotes a shell word by hand ('\\''),
 keeps its own list of plain shell characters, escapes CSV on its own, or writes a text table or
 CSV that mentions a label, device, host or other metadata without the sink's function: the
-writers named below must call for_terminal / for_csv_cell. Usage: check_sinks.py SOURCE_DIR
+writers named below must call for_terminal / for_csv_cell, and the commands that read results
+files and databases print no exception text or message raw. Usage: check_sinks.py SOURCE_DIR
 """
 import os
 import re
@@ -31,6 +32,13 @@ WRITERS = {
     os.path.join("jobs", "jobscript.cpp"): ["shell_quote(", "comment_text("],
     "main.cpp": ["shell_word("],
 }
+# Commands whose messages may quote what a file holds (a label, a table name of another program's
+# database, a JSON parser's last token, the plot script's complaint): an exception's text or a
+# message goes to the terminal only through for_terminal.
+TERMINAL_MESSAGES = [os.path.join("app", name) for name in
+                     ("cmd_compare.cpp", "cmd_history.cpp", "cmd_db.cpp", "cmd_report.cpp",
+                      "run_command.cpp")]
+RAW_MESSAGE = re.compile(r"<<\s*(e\.what\(\)|message\b|why\b|[\w.]*plots_note\b|r\.source\b)")
 CSV_DATA_FILES = {os.path.join("report", "results_writer.cpp"),
                   os.path.join("report", "results_writer.hpp")}
 
@@ -59,6 +67,13 @@ for rel, calls in WRITERS.items():
     for call in calls:
         if call not in text:
             problems.append("miniapp/%s: writes a sink without %s (core/sinks.hpp)" % (rel, call))
+for rel in TERMINAL_MESSAGES:
+    with open(os.path.join(src, rel), encoding="utf-8") as f:
+        text = f.read()
+    for m in RAW_MESSAGE.finditer(text):
+        line = text.count("\n", 0, m.start()) + 1
+        problems.append("miniapp/%s:%d: writes %s to the terminal without for_terminal"
+                        % (rel, line, m.group(1)))
 if problems:
     sys.exit("FAILED: writers that bypass core/sinks.hpp:\n  " + "\n  ".join(problems))
 print("ok: every writer goes through core/sinks.hpp")

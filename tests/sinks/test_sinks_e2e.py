@@ -35,8 +35,11 @@ def run(args):
 
 
 def no_controls(what, text):
+    # a byte 0x80-0x9f that is not UTF-8 (decoded as U+DC80-U+DC9F) is a C1 control to an 8-bit
+    # terminal: 0x9b is CSI
     bad = sorted({hex(ord(ch)) for ch in text
-                  if (ord(ch) < 0x20 and ch != "\n") or 0x7f <= ord(ch) <= 0x9f})
+                  if (ord(ch) < 0x20 and ch != "\n") or 0x7f <= ord(ch) <= 0x9f
+                  or 0xdc80 <= ord(ch) <= 0xdc9f})
     if bad:
         fail(what + " printed control characters " + ", ".join(bad), text)
 
@@ -103,7 +106,43 @@ def main():
                 fail("history --format csv neutralised a formula cell", out)
         elif '=HYPERLINK("http://evil.example","y")\\x1b[5m' not in out:
             fail("history shows the hostile label as text", out)
+    hostile_messages(runs)
     print("ok")
+
+
+def hostile_messages(runs):
+    """What a file holds reaches the terminal as text in error messages and summaries too."""
+    # Another program's database whose table name is an escape sequence: refused, shown as text.
+    foreign = os.path.join(WORK, "foreign.db")
+    import sqlite3
+    con = sqlite3.connect(foreign)
+    con.execute('CREATE TABLE "\x1b]0;owned\x07\x1b[2J" (x)')
+    con.commit()
+    con.close()
+    for args in (["history", "--db", foreign], ["compare", "--db", foreign, "--select", "run=*"],
+                 ["db", "import", "--db", foreign, runs[0]]):
+        code, out, err = run(args)
+        if code != 2 or "another program's tables" not in err:
+            fail(" ".join(args[:2]) + " of another program's database exits 2", code, out, err)
+        no_controls(" ".join(args[:2]) + " of a hostile table name", out + err)
+    # A results.json that is not JSON, its bad token an 8-bit CSI and an escape sequence.
+    bad = os.path.join(WORK, "bad-token.json")
+    with open(bad, "wb") as f:
+        f.write(b'{"results": ["\x9b31m\x1b[2J\xff"]}')
+    for args in (["compare", bad, runs[0]], ["report", bad, "-o", os.path.join(WORK, "rep")],
+                 ["db", "import", "--db", os.path.join(WORK, "bad.db"), bad]):
+        code, out, err = run(args)
+        if code != 2 or "not valid JSON" not in err:
+            fail(" ".join(args[:2]) + " of a file that is not JSON exits 2", code, out, err)
+        no_controls(" ".join(args[:2]) + " quoting a bad token", out + err)
+    # A directory of runs whose names hold escape sequences: db import names each run.
+    parent = os.path.join(WORK, "runs-of-a-sweep")
+    os.makedirs(parent)
+    shutil.copytree(runs[0], os.path.join(parent, "run-\x1b]0;owned\x07"))
+    code, out, err = run(["db", "import", "--db", os.path.join(WORK, "sweep.db"), parent])
+    if code != 0 or "run-\\x1b]0;owned\\x07" not in out:
+        fail("db import of a directory of runs exits 0 naming each as text", code, out, err)
+    no_controls("db import of a run directory with an escape sequence in its name", out + err)
 
 
 if __name__ == "__main__":
