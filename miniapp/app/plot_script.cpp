@@ -2,6 +2,7 @@
 #include "app/commands.hpp"
 #include "core/environment.hpp"
 
+#include "report/metadata.hpp"
 #include "report/results_writer.hpp"
 #include "report/run_json.hpp"
 #include "run/runner.hpp"
@@ -155,7 +156,7 @@ std::vector<PlotFile> plot_runs(const std::vector<compare::Run>& runs,
   std::vector<std::string> argv;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     argv.push_back(tmp.path + "/run" + std::to_string(i + 1) + ".json");
-    write_file_atomically(argv.back(), compare::to_results_json(runs[i]).dump());
+    write_file_atomically(argv.back(), json_text(compare::to_results_json(runs[i])));
   }
   argv.insert(argv.end(), args.begin(), args.end());
   argv.insert(argv.end(), {"--output-dir", tmp.path + "/plots", "--format", format});

@@ -1,6 +1,7 @@
 // Database's import of results.json documents (report/history_db.hpp): a run and its rows
 // upserted, keyed by the run's id, so importing again changes nothing.
 #include "report/history_db.hpp"
+#include "report/metadata.hpp"
 
 #include "core/files.hpp"
 #include "report/references.hpp"
@@ -109,7 +110,7 @@ WHERE runs.metadata_json IS NOT excluded.metadata_json OR runs.status IS NOT exc
       .bind(13, status)
       .bind(14, static_cast<long long>(run.complete ? 1 : 0))
       .bind(15, source)
-      .bind(16, meta.dump());
+      .bind(16, json_text(meta));
   upsert_run.step();
   result.run_changed = sqlite3_changes(db_) > 0;
 
@@ -151,7 +152,7 @@ WHERE rows.row_json IS NOT excluded.row_json)sql");
         .bind(17, r.time_median)
         .bind(18, r.time_max)
         .bind(19, r.total_median)
-        .bind(20, rows[i].dump());
+        .bind(20, json_text(rows[i]));
     upsert_row.step();
     result.changed += sqlite3_changes(db_);
     ++result.rows;

@@ -83,11 +83,13 @@ nlohmann::json load_average() {
 }
 } // namespace
 
+std::string json_text(const nlohmann::json& doc, int indent) {
+  return doc.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 std::string utf8_clean(const std::string& s) {
-  // nlohmann's dump replaces invalid sequences with U+FFFD; parsing back gives the clean text.
-  const nlohmann::json j = s;
-  return nlohmann::json::parse(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
-      .get<std::string>();
+  // json_text replaces invalid sequences with U+FFFD; parsing back gives the clean text.
+  return nlohmann::json::parse(json_text(nlohmann::json(s))).get<std::string>();
 }
 
 std::string default_label(const std::string& backend, int ranks, int threads,

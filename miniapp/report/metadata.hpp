@@ -35,6 +35,10 @@ nlohmann::json run_environment();
 nlohmann::json cpu_topology();
 // Invalid UTF-8 bytes become U+FFFD, so results.json can always be written.
 std::string utf8_clean(const std::string& s);
+// The JSON text of doc (indent as nlohmann's dump), a string's bytes that are not UTF-8 (from a
+// host or device name, a results.csv cell) written as U+FFFD rather than thrown as
+// json.exception.type_error.316: every JSON document the program writes goes through this.
+std::string json_text(const nlohmann::json& doc, int indent = -1);
 nlohmann::json case_to_json(const Case& c);
 nlohmann::json plan_to_json(const Plan& plan);
 std::string iso8601_now();

@@ -24,12 +24,6 @@ namespace miniapp {
 
 namespace {
 
-// The JSON text of doc; a byte that is not UTF-8 (from a host or device name, say) becomes U+FFFD
-// rather than an exception that would lose the results.
-std::string dump_utf8(const nlohmann::json& doc) {
-  return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
 // Room left after each results.json for writing the final status in place (see the header).
 constexpr std::size_t kFinalReserve = 256;
 
@@ -186,10 +180,10 @@ void ResultsWriter::write_final_in_place(RunStatus status, const std::string& er
     doc["complete"] = false;
     doc["status"] = to_string(status);
     doc["error"] = error.substr(0, 160);
-    std::string text = dump_utf8(doc) + "\n";
+    std::string text = json_text(doc, 2) + "\n";
     if (text.size() > on_disk_size_) {
       doc.erase("error");
-      text = dump_utf8(doc) + "\n";
+      text = json_text(doc, 2) + "\n";
     }
     if (text.size() > on_disk_size_)
       return;
@@ -249,7 +243,7 @@ void ResultsWriter::write_files(bool complete) {
       before_write(doc);
 
     // Spare whitespace after the document: room for the final status written in place.
-    const std::string text = dump_utf8(doc) + "\n" + std::string(kFinalReserve, ' ');
+    const std::string text = json_text(doc, 2) + "\n" + std::string(kFinalReserve, ' ');
     const std::string path = dir_ + "/results.json";
     write_file_atomically(path, text);
     on_disk_ = doc;
@@ -258,7 +252,7 @@ void ResultsWriter::write_files(bool complete) {
       nlohmann::json stopped = doc;
       stopped["status"] = "interrupted";
       stopped["error"] = "stopped by a signal";
-      set_emergency_copy(path, stopped.dump(2) + "\n");
+      set_emergency_copy(path, json_text(stopped, 2) + "\n");
     }
   }
 }

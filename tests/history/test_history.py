@@ -609,12 +609,41 @@ def test_out_of_memory():
                " ".join(args[:2]) + " out of memory exits 3", p.returncode, p.stderr[-2000:])
 
 
+def test_not_utf8():
+    """Bytes that are not UTF-8 (a results.csv cell, a database column) never stop the plots."""
+    work = scratch("not_utf8")
+    try:
+        import matplotlib  # noqa: F401
+        plots = True
+    except ImportError:
+        plots = False  # the JSON handed to the plot script is still written first
+    csv_run = scratch("not_utf8/csv-run")
+    with open(os.path.join(SRC, "docs/data/paper_table1-openmp/results.csv"), "rb") as f:
+        lines = f.read().split(b"\n")
+    lines[1] = lines[1].replace(b",tiled,", b",tiled\xff,", 1)
+    with open(os.path.join(csv_run, "results.csv"), "wb") as f:
+        f.write(b"\n".join(lines))
+    db = shipped_db(work)
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE runs SET experiment = CAST(X'7061706572ff' AS TEXT)")
+    for args in (["report", csv_run, "-o", os.path.join(work, "report-csv")],
+                 ["report", "--db", db, "--select", "backend=openmp", "-o",
+                  os.path.join(work, "report-db")],
+                 ["history", "--db", db, "--plot", os.path.join(work, "history.svg")]):
+        code, out, err = run(args, timeout=180)
+        what = " ".join(args[:2]) + " with bytes that are not UTF-8"
+        expect("json.exception" not in err and "No plots" not in err or not plots,
+               what + ": the plots are drawn", code, err)
+        expect("json.exception" not in err, what + ": no JSON exception", code, err)
+        expect(code == 0 or (not plots and code == 3), what + " exits 0", code, out, err)
+
+
 TESTS = {"references": test_references, "bad_references": test_bad_references,
          "profile": test_profile,
          "import": test_import, "concurrency": test_concurrency, "report_db": test_report_db,
          "plot": test_plot, "schema_version": test_schema_version, "read_only": test_read_only,
          "deep_json": test_deep_json, "duplicate_cases": test_duplicate_cases,
-         "wrong_type": test_wrong_type, "results_size": test_results_size,
+         "wrong_type": test_wrong_type, "results_size": test_results_size, "not_utf8": test_not_utf8,
          "out_of_memory": test_out_of_memory}
 
 if __name__ == "__main__":
