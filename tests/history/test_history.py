@@ -620,7 +620,9 @@ def test_not_utf8():
     csv_run = scratch("not_utf8/csv-run")
     with open(os.path.join(SRC, "docs/data/paper_table1-openmp/results.csv"), "rb") as f:
         lines = f.read().split(b"\n")
-    lines[1] = lines[1].replace(b",tiled,", b",tiled\xff,", 1)
+    header, first = lines[0].split(b","), lines[1].split(b",")
+    first[header.index(b"backend")] += b"\xff"  # a column the loader keeps as text
+    lines[1] = b",".join(first)
     with open(os.path.join(csv_run, "results.csv"), "wb") as f:
         f.write(b"\n".join(lines))
     db = shipped_db(work)
@@ -632,9 +634,9 @@ def test_not_utf8():
                  ["history", "--db", db, "--plot", os.path.join(work, "history.svg")]):
         code, out, err = run(args, timeout=180)
         what = " ".join(args[:2]) + " with bytes that are not UTF-8"
-        expect("json.exception" not in err and "No plots" not in err or not plots,
-               what + ": the plots are drawn", code, err)
         expect("json.exception" not in err, what + ": no JSON exception", code, err)
+        expect(not plots or ("No plots" not in err and "no plot" not in err),
+               what + ": the plots are drawn", code, err)
         expect(code == 0 or (not plots and code == 3), what + " exits 0", code, out, err)
 
 
