@@ -85,8 +85,10 @@ def test_jobscript_deleted_working_directory():
         p = subprocess.run(["sh", "-c", 'cd "$1" && rmdir "$1" && exec "$2" jobscript "$3" '
                             '--system generic-cpu --output-dir rel', "sh", gone, MINIAPP, cfg],
                            capture_output=True, text=True, timeout=LIMIT_S)
-        expect(p.returncode == 2, "exit 2, not an abort", p.returncode, p.stderr)
-        one_sentence(p.stderr, "'rel' is relative and the working directory cannot be found")
+        expect(p.returncode == 3, "exit 3 (a resource error), not an abort", p.returncode,
+               p.stderr)
+        one_sentence(p.stderr, "miniapp jobscript: 'rel' is relative and the working directory "
+                     "cannot be found", "resource: working directory")
 
 
 def test_report_sigterm_stops_plot_script():
