@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <iostream>
 #include <spawn.h>
+#include <stdexcept>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -34,13 +35,14 @@ namespace {
 std::string absolute(const std::string& p) {
   if (p.empty())
     return p;
-  std::error_code ec; // a relative path in a working directory that was removed
+  // A relative path in a working directory that was removed: the path is fine, the process's
+  // surroundings are not, so a resource error (exit 3, through run_command), not a config one.
+  std::error_code ec;
   const fs::path abs = fs::absolute(fs::path(p), ec);
   if (ec)
-    throw config::ConfigError("'" + p +
-                              "' is relative and the working directory cannot be "
-                              "found (" +
-                              ec.message() + "); give an absolute path");
+    throw std::runtime_error("'" + p + "' is relative and the working directory cannot be found (" +
+                             ec.message() +
+                             "; resource: working directory); give an absolute path");
   return abs.lexically_normal().string();
 }
 

@@ -261,7 +261,7 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
   }
   if (const Outcome o = agree_phase(mpi, "config", code, msg); o.code)
     return o.code;
-  if (const int differ = agree_on_experiment(mpi, plan))
+  if (const int differ = agree_on_experiment(mpi, plan, args.rounds))
     return differ;
 
   install_stop_handlers();

@@ -89,6 +89,13 @@ void wait_for(pid_t pid, int& status) {
     throw StopSignal{forwarded};
 }
 
+// A stop signal that came while the handlers were installed but no child ran (writing the
+// script's inputs, reading its plots) ends the command as one that came during the wait does.
+void stop_if_requested() {
+  if (stop_requested())
+    throw StopSignal{stop_signal() ? stop_signal() : SIGTERM};
+}
+
 } // namespace
 
 // Installed: <prefix>/bin/miniapp-plot beside <prefix>/bin/miniapp. Built: the source tree's copy.
@@ -152,11 +159,15 @@ std::vector<PlotFile> plot_runs(const std::vector<compare::Run>& runs,
   if (script.empty())
     throw std::runtime_error("the plot script miniapp-plot was not found (set "
                              "MINIAPP_PLOT_SCRIPT to its path).");
+  // Installed before the scratch directory exists and kept until it is removed: a stop signal
+  // while the runs' JSON is written (seconds for large runs) must not leave it behind.
+  const ScopedStopHandlers stop_handlers;
   const ScratchDir tmp;
   std::vector<std::string> argv;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     argv.push_back(tmp.path + "/run" + std::to_string(i + 1) + ".json");
     write_file_atomically(argv.back(), json_text(compare::to_results_json(runs[i])));
+    stop_if_requested();
   }
   argv.insert(argv.end(), args.begin(), args.end());
   argv.insert(argv.end(), {"--output-dir", tmp.path + "/plots", "--format", format});
@@ -174,6 +185,7 @@ std::vector<PlotFile> plot_runs(const std::vector<compare::Run>& runs,
   std::vector<PlotFile> files;
   for (const auto& p : paths)
     files.push_back({p.filename().string(), read_file(p)});
+  stop_if_requested();
   if (files.empty())
     throw std::runtime_error("the plot script wrote none.");
   return files;

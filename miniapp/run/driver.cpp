@@ -53,13 +53,18 @@ Outcome agree_phase(const Communicator& comm, const char* phase, int code,
   return o;
 }
 
-int agree_on_experiment(const Communicator& comm, const Plan& plan) {
+int agree_on_experiment(const Communicator& comm, const Plan& plan, int rounds) {
   if (comm.size() == 1)
     return kOk;
-  const std::string mine = config_hash(plan);
+  // --rounds is no part of the config hash (runs of one experiment pool across rounds), but a
+  // rank that runs more rounds than another waits in collectives the others never reach.
+  const auto says = [](const std::string& hash, int n) {
+    return "config hash " + hash + ", --rounds " + std::to_string(n);
+  };
+  const std::string mine = says(config_hash(plan), std::max(1, rounds));
   const std::string root = comm.broadcast(mine);
   const std::string why = "miniapp: rank " + std::to_string(comm.rank()) +
-                          "'s config and --set items expand to another experiment (config hash " +
+                          "'s config, --set items and --rounds expand to another experiment (" +
                           mine + ") than rank 0's (" + root +
                           "); start every rank with the same arguments";
   const Outcome o = comm.agree(mine == root ? kOk : kConfigError, mine == root ? "" : why);

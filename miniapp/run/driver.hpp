@@ -28,9 +28,10 @@ Outcome agree_phase(const Communicator& comm, const char* phase, int code,
 
 // Collective, after the config phase: every rank must have expanded the same experiment (one
 // config text, but each rank's own --set items), or their collectives would not match (a hang,
-// or buffers of different sizes). Compares the config hash with rank 0's: 0 when all agree, else
-// kConfigError (2) on every rank with one sentence from rank 0.
-int agree_on_experiment(const Communicator& comm, const Plan& plan);
+// or buffers of different sizes). Compares the config hash and the number of rounds (--rounds)
+// with rank 0's: 0 when all agree, else kConfigError (2) on every rank with one sentence from
+// rank 0.
+int agree_on_experiment(const Communicator& comm, const Plan& plan, int rounds);
 
 // Where results go. The driver calls it on rank 0 only, inside the output phase (a throw there,
 // or MINIAPP_FAULT=<rank>:output on any rank, ends the run with exit 3 on every rank).

@@ -6,6 +6,7 @@ Run by ctest (label config) as: test_hostile_input.py TEST_NAME, with the enviro
 test_cli.py (MINIAPP, MINIAPP_SOURCE_DIR).
 """
 import glob
+import json
 import os
 import signal
 import subprocess
@@ -85,8 +86,10 @@ def test_jobscript_deleted_working_directory():
         p = subprocess.run(["sh", "-c", 'cd "$1" && rmdir "$1" && exec "$2" jobscript "$3" '
                             '--system generic-cpu --output-dir rel', "sh", gone, MINIAPP, cfg],
                            capture_output=True, text=True, timeout=LIMIT_S)
-        expect(p.returncode == 2, "exit 2, not an abort", p.returncode, p.stderr)
-        one_sentence(p.stderr, "'rel' is relative and the working directory cannot be found")
+        expect(p.returncode == 3, "exit 3 (a resource error), not an abort", p.returncode,
+               p.stderr)
+        one_sentence(p.stderr, "miniapp jobscript: 'rel' is relative and the working directory "
+                     "cannot be found", "resource: working directory")
 
 
 def test_report_sigterm_stops_plot_script():
@@ -127,6 +130,44 @@ def test_report_sigterm_stops_plot_script():
             expect(not alive, f"{sig.name}: the plot script is not left running")
             expect(glob.glob(os.path.join(scratch, "miniapp-plot-*")) == [],
                    f"{sig.name}: no scratch directory left", os.listdir(scratch))
+
+
+def test_report_sigterm_while_writing_plot_inputs():
+    # A stop signal while report writes the runs' JSON for the plot script (before the script
+    # starts; a fraction of a second for these runs, seconds for large ones) killed it and left
+    # $TMPDIR/miniapp-plot-* with the JSON behind.
+    with tempfile.TemporaryDirectory() as tmp:
+        run_dir = os.path.join(tmp, "large")
+        os.mkdir(run_dir)
+        with open(os.path.join(SRC, "docs/data/paper_table1-openmp/results.json")) as f:
+            doc = json.load(f)
+        for row in doc["results"]:
+            row["compute_times_s"] = [1e-6 * (1 + i % 7) for i in range(200000)]
+        with open(os.path.join(run_dir, "results.json"), "w") as f:
+            json.dump(doc, f)
+        pid_file = os.path.join(tmp, "plot.pid")
+        script = os.path.join(tmp, "plot.py")
+        with open(script, "w") as f:
+            f.write(f"import os, time\nopen({pid_file!r}, 'w').write('1')\ntime.sleep(120)\n")
+        scratch = os.path.join(tmp, "scratch")
+        os.mkdir(scratch)
+        env = dict(os.environ, MINIAPP_PLOT_SCRIPT=script, TMPDIR=scratch)
+        proc = subprocess.Popen([MINIAPP, "report", run_dir, "-o", os.path.join(tmp, "rep")],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        deadline = time.time() + LIMIT_S
+        while not glob.glob(os.path.join(scratch, "miniapp-plot-*")) and proc.poll() is None \
+                and time.time() < deadline:
+            time.sleep(0.001)
+        expect(not os.path.exists(pid_file), "the signal comes before the plot script starts")
+        proc.send_signal(signal.SIGTERM)
+        try:
+            out, err = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            sys.exit("FAILED: report did not end after SIGTERM")
+        expect(proc.returncode == 3, "report exits 3", proc.returncode, err)
+        one_sentence(err, "miniapp report: interrupted by signal 15")
+        expect(os.listdir(scratch) == [], "no scratch directory left", os.listdir(scratch))
 
 
 def test_thread_count_limit():
