@@ -322,8 +322,8 @@ void add_run_command(CLI::App& app, std::vector<Command>& commands, const Comman
 void add_validate_command(CLI::App& app, std::vector<Command>& commands) {
   auto args = std::make_shared<RunArgs>();
   auto* validate = app.add_subcommand(
-      "validate", "Check CONFIG and print the expanded plan; every independent error of the "
-                  "file is reported, one file:line:col line each (exit 2)");
+      "validate", "Check CONFIG and print the expanded plan with its notes; a config in error "
+                  "gives every independent error, one file:line:col line each (exit 2)");
   validate->add_option("config", args->config, "Experiment config (YAML)")->required();
   validate->add_option("--set", args->overrides, "Override a config field")->take_all();
   validate
