@@ -132,6 +132,7 @@ std::vector<Command> build_commands(CLI::App& app, const CommandLine& line) {
   add_history_command(app, commands);
   add_plot_command(app, commands);
   add_report_command(app, commands);
+  add_schema_command(app, commands);
   return commands;
 }
 

@@ -10,9 +10,11 @@ set -euo pipefail
 packages=(build-essential cmake ninja-build git ca-certificates xz-utils patch
   libopenmpi-dev openmpi-bin libyaml-cpp-dev libbenchmark-dev libbenchmark-tools
   libgtest-dev libcli11-dev nlohmann-json3-dev libopenblas-dev libhwloc-dev pkg-config
-  libsqlite3-dev python3-matplotlib python3-scipy help2man shellcheck chromium ccache)
+  libsqlite3-dev python3-matplotlib python3-scipy python3-jsonschema python3-yaml help2man
+  shellcheck chromium ccache)
 # ccache: every preset compiles through it (cmake/CompilerCache.cmake).
 # python3-scipy: Google Benchmark's compare.py (libbenchmark-tools) imports it.
+# python3-jsonschema, python3-yaml: the config schema test validates configs/ against `miniapp schema`.
 # help2man: the miniapp(1) man page, generated from --help at build time.
 # chromium: the report test (label report) renders `miniapp report`'s page headless.
 # libhwloc-dev: the CPU topology and process binding recorded in results.json.

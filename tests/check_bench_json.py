@@ -15,6 +15,8 @@ with tempfile.NamedTemporaryFile(suffix=".json") as out:
 ctx = doc["context"]
 for key in ("miniapp_backend", "miniapp_device", "kokkos_version"):
     assert key in ctx, key
+# The header explains Google Benchmark's "Library was built as DEBUG" (Debian builds it so).
+assert "Google Benchmark's own library" in ctx.get("library_debug_note", ""), ctx
 names = [b["name"] for b in doc["benchmarks"]]
 errors = [b for b in doc["benchmarks"] if b.get("error_occurred")]
 assert not errors, errors

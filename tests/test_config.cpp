@@ -590,3 +590,103 @@ TEST(Hostile, OutOfMemoryWhileExpandingExitsThreeNamingHostMemory) {
 
 } // namespace
 } // namespace miniapp
+
+// All errors at once: every independent error of a file, each file:line:col, one per line.
+namespace miniapp {
+namespace {
+
+std::vector<std::string> all_errors_of(const std::string& text) {
+  try {
+    config::ErrorList errors;
+    const auto cfg = config::parse_config("test.yaml", text, {}, &errors);
+    make_plan(cfg, {}, errors);
+  } catch (const config::ConfigError& e) {
+    std::vector<std::string> lines;
+    std::string s = e.what();
+    for (std::size_t start = 0; start <= s.size();) {
+      const std::size_t end = std::min(s.find('\n', start), s.size());
+      lines.push_back(s.substr(start, end - start));
+      start = end + 1;
+    }
+    return lines;
+  }
+  return {};
+}
+
+TEST(ConfigErrors, FiveMistakesGiveFiveErrors) {
+  const std::string text = "name: my run\n"
+                           "cases:\n"
+                           "  - family: matmul\n"
+                           "    variants: tiled\n"
+                           "    precison: float32\n"
+                           "    n: \"512\"\n"
+                           "    tile: 64\n";
+  const auto lines = all_errors_of(text);
+  ASSERT_EQ(lines.size(), 5u) << ::testing::PrintToString(lines);
+  EXPECT_EQ(lines[0].rfind("test.yaml:1:7: name may hold only", 0), 0u) << lines[0];
+  EXPECT_EQ(lines[1].rfind("test.yaml:4:5: unknown key 'variants'", 0), 0u) << lines[1];
+  EXPECT_EQ(lines[2].rfind("test.yaml:5:5: unknown key 'precison'", 0), 0u) << lines[2];
+  EXPECT_EQ(lines[3].rfind("test.yaml:6:8: n must be an integer", 0), 0u) << lines[3];
+  EXPECT_EQ(lines[4].rfind("test.yaml:7:11: matmul tiled needs a tile width", 0), 0u) << lines[4];
+  // Without the plan's list, the config stage alone throws its four.
+  try {
+    config::parse_config("test.yaml", text, {});
+    FAIL() << "accepted";
+  } catch (const config::ConfigError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(std::count(what.begin(), what.end(), '\n'), 3) << what;
+  }
+}
+
+TEST(ConfigErrors, NoErrorFollowsFromAnother) {
+  // A size in error is reported once: not again as a missing size.
+  EXPECT_EQ(all_errors_of("name: x\ncases:\n  - {family: axpby, n: \"64\"}\n").size(), 1u);
+  EXPECT_EQ(all_errors_of("name: x\ncases:\n  - {family: axpby, zip: {n: [1, x]}}\n").size(), 1u);
+  // An unknown family ends its case only; the next case is still checked.
+  const auto lines = all_errors_of("name: x\ncases:\n  - {family: matmull, n: 8}\n"
+                                   "  - {family: matmul, variant: tiled, n: 8, tile: 99}\n");
+  ASSERT_EQ(lines.size(), 2u) << ::testing::PrintToString(lines);
+  EXPECT_EQ(lines[0].rfind("test.yaml:3:14: unknown family", 0), 0u) << lines[0];
+  EXPECT_EQ(lines[1].rfind("test.yaml:4:50: matmul tiled needs", 0), 0u) << lines[1];
+}
+
+// Notes, not silence: what a config asks that changes nothing is said once, never an error.
+TEST(ConfigNotes, UnreadValuesDuplicatesAndIdleOverrides) {
+  const auto unread = plan_of("name: x\ncases:\n  - {family: matmul, variant: flat, n: 64, "
+                              "tile: [4, 8, 16]}\n");
+  EXPECT_EQ(unread.cases.size(), 1u);
+  ASSERT_EQ(unread.notes.size(), 1u) << ::testing::PrintToString(unread.notes);
+  EXPECT_EQ(unread.notes[0].rfind("test.yaml:3:51: note: matmul flat does not read tile", 0), 0u)
+      << unread.notes[0];
+  // A repeated value: a duplicate no unread value explains.
+  const auto twice = plan_of("name: x\ncases:\n  - {family: axpby, variant: flat, n: [64, 64]}\n");
+  EXPECT_EQ(twice.cases.size(), 1u);
+  ASSERT_EQ(twice.notes.size(), 1u) << ::testing::PrintToString(twice.notes);
+  EXPECT_NE(twice.notes[0].find("note: cases[0] gives axpby/flat/float32/64x64"), std::string::npos)
+      << twice.notes[0];
+  // A --set of what the file holds, and one that changes it.
+  const std::string file = "name: x\nrepetitions: 10\ncases:\n  - {family: axpby, variant: flat, "
+                           "n: 64}\n";
+  const auto idle = plan_of(file, {"repetitions=10"});
+  ASSERT_EQ(idle.notes.size(), 1u) << ::testing::PrintToString(idle.notes);
+  EXPECT_EQ(
+      idle.notes[0].rfind("--set[1] 'repetitions=10': note: 'repetitions' already holds 10", 0), 0u)
+      << idle.notes[0];
+  EXPECT_TRUE(plan_of(file, {"repetitions=5"}).notes.empty());
+  // A case that reads all it is given has nothing to say.
+  EXPECT_TRUE(plan_of(file).notes.empty());
+}
+
+TEST(ConfigErrors, ReportedUpToTheLimit) {
+  std::string text = "name: x\ncases:\n  - family: axpby\n    n: 8\n";
+  const int keys = config::limits::kMaxReportedErrors + 7;
+  for (int i = 0; i < keys; ++i)
+    text += "    unknown" + std::to_string(i) + ": 1\n";
+  const auto lines = all_errors_of(text);
+  ASSERT_EQ(lines.size(), std::size_t(config::limits::kMaxReportedErrors) + 1);
+  EXPECT_EQ(lines.back(), "(7 more errors not shown; the limit is " +
+                              std::to_string(config::limits::kMaxReportedErrors) + ")");
+}
+
+} // namespace
+} // namespace miniapp

@@ -38,9 +38,10 @@ namespace miniapp {
 namespace {
 // Rank 0 reads the file; every rank parses the same bytes, so a config error is the same
 // everywhere.
-config::ExperimentConfig read_config(const RunArgs& args, const MpiEnv& mpi) {
+config::ExperimentConfig read_config(const RunArgs& args, const MpiEnv& mpi,
+                                     config::ErrorList& errors) {
   if (mpi.size() == 1)
-    return config::load_config(args.config, args.overrides);
+    return config::load_config(args.config, args.overrides, &errors);
   std::string packet; // 'T' + text, or 'E' + error message
   if (mpi.rank() == 0) {
     try {
@@ -52,7 +53,7 @@ config::ExperimentConfig read_config(const RunArgs& args, const MpiEnv& mpi) {
   packet = mpi.broadcast(packet);
   if (packet[0] == 'E')
     throw config::ConfigError(packet.substr(1));
-  return config::parse_config(args.config, packet.substr(1), args.overrides);
+  return config::parse_config(args.config, packet.substr(1), args.overrides, &errors);
 }
 // The run directory's name takes --output-dir and SLURM_JOB_ID as they are (the config's parts
 // are checked by its loader), and results.json records it: text that is not UTF-8 could not be
@@ -74,7 +75,9 @@ void check_run_directory_inputs(const RunArgs& args) {
 
 // Loads and expands the config; sizes are checked against the backend's memory (per rank).
 Plan load_plan(const RunArgs& args, const MpiEnv& mpi) {
-  const auto cfg = read_config(args, mpi);
+  // Every independent error of the file, the config stage's and the plan's, reported together.
+  config::ErrorList errors;
+  const auto cfg = read_config(args, mpi, errors);
   const std::string backend = [&] {
     // Check the backend before asking it for its memory; make_plan reports it with its position.
     try {
@@ -91,7 +94,7 @@ Plan load_plan(const RunArgs& args, const MpiEnv& mpi) {
     limits.memory_bytes = dev.memory_bytes;
     limits.memory_name = dev.name + " (" + backend + ")";
   }
-  return make_plan(cfg, limits);
+  return make_plan(cfg, limits, errors);
 }
 
 int cmd_validate(const RunArgs& args, const MpiEnv& mpi) {
@@ -318,7 +321,9 @@ void add_run_command(CLI::App& app, std::vector<Command>& commands, const Comman
 
 void add_validate_command(CLI::App& app, std::vector<Command>& commands) {
   auto args = std::make_shared<RunArgs>();
-  auto* validate = app.add_subcommand("validate", "Check CONFIG and print the expanded plan");
+  auto* validate = app.add_subcommand(
+      "validate", "Check CONFIG and print the expanded plan with its notes; a config in error "
+                  "gives every independent error, one file:line:col line each (exit 2)");
   validate->add_option("config", args->config, "Experiment config (YAML)")->required();
   validate->add_option("--set", args->overrides, "Override a config field")->take_all();
   validate

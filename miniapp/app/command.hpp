@@ -50,5 +50,6 @@ void add_db_command(CLI::App& app, std::vector<Command>& commands);
 void add_history_command(CLI::App& app, std::vector<Command>& commands);
 void add_plot_command(CLI::App& app, std::vector<Command>& commands);
 void add_report_command(CLI::App& app, std::vector<Command>& commands);
+void add_schema_command(CLI::App& app, std::vector<Command>& commands);
 
 } // namespace miniapp

@@ -58,6 +58,11 @@ SplitArgs split_args(int argc, char** argv) {
   return s;
 }
 
+constexpr const char* kDebugNote =
+    "a 'Library was built as DEBUG' warning is about Google Benchmark's own library (Debian's "
+    "package is built so); it does not affect the timed kernels, which are miniapp's code "
+    "compiled with this build's flags and timed by miniapp's own timer (manual time)";
+
 // Parses miniapp-bench's own flags; returns -1 to go on, else the exit code (0 after --help).
 int parse_options(std::vector<std::string> own, Options& o) {
   CLI::App app{"miniapp-bench: Google Benchmark over every miniapp kernel family and variant, "
@@ -85,7 +90,9 @@ int parse_options(std::vector<std::string> own, Options& o) {
       "Kokkos flags of 3.4 and 4.x alike (--kokkos-num-threads=N or --kokkos-threads=N, ...)\n"
       "reach the linked Kokkos under the name it knows.\n"
       "Compare two runs: compare.py benchmarks A.json B.json (libbenchmark-tools;\n"
-      "docs/performance.md).");
+      "docs/performance.md).\n"
+      "Note: " +
+      std::string(kDebugNote) + ".");
   std::reverse(own.begin(), own.end()); // CLI11 takes the arguments in reverse order
   try {
     app.parse(own);
@@ -337,6 +344,9 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("kokkos_version", compat::kokkos_version_string());
   benchmark::AddCustomContext("kokkos_backends", join(compiled_backends(), ","));
   benchmark::AddCustomContext("host_blas", kernels::host_blas_name());
+  // Debian's libbenchmark is built without NDEBUG, so its header warns "Library was built as
+  // DEBUG": that is Google Benchmark's own code, not the kernels timed here.
+  benchmark::AddCustomContext("library_debug_note", kDebugNote);
   register_all(opt, backend);
   std::vector<char*> bench_argv;
   for (auto& a : args.benchmark)

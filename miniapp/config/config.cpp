@@ -1,6 +1,7 @@
 #include "config/config.hpp"
 
 #include "config/limits.hpp"
+#include "config/settings.hpp"
 #include "config/yaml_strict.hpp"
 #include "kernels/families.hpp"
 
@@ -10,34 +11,7 @@
 
 namespace miniapp::config {
 
-// Parameters whose value may be a list (a sweep).
-const std::vector<std::string>& sweep_keys() {
-  static const std::vector<std::string> k = {
-      "precision", "variant", "m",     "n",    "k",        "tile",   "tile_cols",
-      "team_size", "shape",   "alpha", "beta", "in_place", "pinned", "seed"};
-  return k;
-}
-
 namespace {
-
-const std::vector<std::string> top_keys = {"name",   "description", "backend",    "precision",
-                                           "warmup", "repetitions", "validation", "output",
-                                           "pinned", "mpi",         "cases"};
-const std::vector<std::string> case_only_keys = {"family", "init", "a", "b", "print", "zip"};
-
-std::vector<std::string> case_keys() {
-  std::vector<std::string> k = sweep_keys();
-  k.insert(k.end(), case_only_keys.begin(), case_only_keys.end());
-  return k;
-}
-
-int read_count(const Source& src, const YAML::Node& n, const std::string& what, int min, int max) {
-  const auto v = read_int(src, n, what);
-  if (v < min || v > max)
-    src.fail(n, what + " must be between " + std::to_string(min) + " and " + std::to_string(max) +
-                    ", got " + std::to_string(v));
-  return int(v);
-}
 
 // A shallow copy of a map or list (the children stay shared) with one entry replaced or added,
 // placed where the original is for messages.
@@ -96,7 +70,7 @@ using OwnedContainers = std::map<std::string, YAML::Node>;
 // Every node the override brings or creates is placed at its column of the --set text for
 // messages.
 void apply_override(Source& src, YAML::Node& root, const std::string& spec, int index,
-                    OwnedContainers& owned) {
+                    OwnedContainers& owned, std::vector<std::string>& notes) {
   const std::string label = "--set[" + std::to_string(index) + "] '" + spec + "'";
   const auto fail_at = [&](size_t col, const std::string& msg) -> void {
     throw ConfigError(label + ":1:" + std::to_string(col) + ": " + msg);
@@ -150,6 +124,8 @@ void apply_override(Source& src, YAML::Node& root, const std::string& spec, int 
   std::vector<Step> steps;
   YAML::Node cur = root;
   std::string where;
+  YAML::Node before; // the value the path holds before the override (when it holds one)
+  bool had_value = false;
   for (size_t i = 0; i < parts.size(); ++i) {
     const Part& p = parts[i];
     const bool last = i + 1 == parts.size();
@@ -170,8 +146,12 @@ void apply_override(Source& src, YAML::Node& root, const std::string& spec, int 
                            std::to_string(cur.size() - 1) + ")");
       steps.push_back({cur, YAML::Node(), idx, container_path});
       where += std::to_string(idx);
-      if (!last)
+      if (!last) {
         cur.reset(lookup[std::size_t(idx)]);
+      } else {
+        before.reset(lookup[std::size_t(idx)]);
+        had_value = true;
+      }
       continue;
     }
     if (!cur.IsMap() && !cur.IsNull())
@@ -190,6 +170,10 @@ void apply_override(Source& src, YAML::Node& root, const std::string& spec, int 
     }
     steps.push_back({cur, key, -1, container_path});
     where += p.name;
+    if (last && existed) {
+      before.reset(lookup[p.name]);
+      had_value = true;
+    }
     if (!last) {
       if (existed) {
         cur.reset(lookup[p.name]);
@@ -202,6 +186,9 @@ void apply_override(Source& src, YAML::Node& root, const std::string& spec, int 
   // Up: each container on the path copied with its entry replaced, the root last; or, at the
   // first one an earlier override copied, that one changed in place (those above hold it already).
   // (reset, not '=': assigning to a YAML::Node rewrites the node it refers to, here `parsed`.)
+  if (had_value && YAML::Dump(before) == YAML::Dump(parsed))
+    notes.push_back(label + ": note: '" + path + "' already holds " + YAML::Dump(parsed) +
+                    "; the override changes nothing");
   YAML::Node child = parsed;
   for (size_t i = steps.size(); i-- > 0;) {
     Step& step = steps[i];
@@ -214,89 +201,6 @@ void apply_override(Source& src, YAML::Node& root, const std::string& spec, int 
     owned[step.where].reset(child);
   }
   root.reset(child);
-}
-
-Settings read_settings(const Source& src, const YAML::Node& root) {
-  Settings s;
-  s.name = read_string(src, require_key(src, root, "name", "the experiment"), "name");
-  const auto name_char = [](char c) {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
-           c == '.' || c == '-';
-  };
-  if (!std::all_of(s.name.begin(), s.name.end(), name_char))
-    src.fail(root["name"], "name may hold only letters, digits, '_', '.' and '-' (it names the "
-                           "results directory), got '" +
-                               s.name + "'");
-  if (root["description"])
-    s.description = read_string(src, root["description"], "description");
-  s.backend_pos = s.grid_pos = Position{src.file(), 1, 1};
-  if (root["backend"]) {
-    s.backend = read_string(src, root["backend"], "backend");
-    s.backend_pos = src.position(root["backend"]);
-  }
-  if (root["precision"]) {
-    s.precision = read_string(src, root["precision"], "precision");
-    if (s.precision != "int32" && s.precision != "float32" && s.precision != "float64")
-      src.fail(root["precision"],
-               "precision must be int32, float32 or float64, got '" + s.precision + "'");
-  }
-  if (root["warmup"])
-    s.warmup = read_count(src, root["warmup"], "warmup", 0, 1000000);
-  if (root["repetitions"])
-    s.repetitions = read_count(src, root["repetitions"], "repetitions", 1, 1000000);
-  if (root["pinned"])
-    s.pinned = read_bool(src, root["pinned"], "pinned");
-  if (const YAML::Node v = root["validation"]) {
-    require_map(src, v, "validation");
-    check_keys(src, v, {"enabled", "rtol"}, "validation");
-    if (v["enabled"])
-      s.validate = read_bool(src, v["enabled"], "validation.enabled");
-    if (v["rtol"]) {
-      s.rtol = read_double(src, v["rtol"], "validation.rtol");
-      if (s.rtol < 0 || s.rtol >= 1)
-        src.fail(v["rtol"], "validation.rtol must be in [0, 1) (0 = the stated per-kernel bound)");
-    }
-  }
-  if (const YAML::Node o = root["output"]) {
-    require_map(src, o, "output");
-    check_keys(src, o, {"directory", "formats", "print"}, "output");
-    if (o["directory"])
-      s.output_directory = read_string(src, o["directory"], "output.directory");
-    if (o["print"])
-      s.print = read_bool(src, o["print"], "output.print");
-    if (const YAML::Node f = o["formats"]) {
-      s.formats.clear();
-      const std::vector<YAML::Node> items =
-          f.IsSequence() ? std::vector<YAML::Node>(f.begin(), f.end()) : std::vector<YAML::Node>{f};
-      for (const auto& item : items) {
-        const std::string fmt = read_string(src, item, "output.formats");
-        if (fmt != "csv" && fmt != "json")
-          src.fail(item, "output.formats entries must be csv or json, got '" + fmt + "'");
-        s.formats.push_back(fmt);
-      }
-      if (s.formats.empty())
-        src.fail(f, "output.formats must name at least one of csv, json");
-    }
-  }
-  if (const YAML::Node m = root["mpi"]) {
-    require_map(src, m, "mpi");
-    check_keys(src, m, {"grid", "panel", "transport"}, "mpi");
-    if (const YAML::Node g = m["grid"]) {
-      s.grid_pos = src.position(g);
-      if (!g.IsSequence() || g.size() != 2)
-        src.fail(g, "mpi.grid must be a list of two positive integers [P, Q]");
-      s.grid_p = read_count(src, g[0], "mpi.grid[0]", 1, 1 << 20);
-      s.grid_q = read_count(src, g[1], "mpi.grid[1]", 1, 1 << 20);
-    }
-    if (m["panel"])
-      s.panel = read_count(src, m["panel"], "mpi.panel", 1, 1 << 20);
-    if (const YAML::Node t = m["transport"]) {
-      s.transport = read_string(src, t, "mpi.transport");
-      if (s.transport != "auto" && s.transport != "host" && s.transport != "device_ipc")
-        src.fail(t, "mpi.transport must be auto, host or device_ipc, got '" + s.transport + "'");
-    }
-  }
-  return s;
 }
 
 // One sweep value, read strictly as its key's type (the read_* messages name the key).
@@ -355,6 +259,41 @@ Matrix read_matrix(const Source& src, const YAML::Node& n, const std::string& wh
   return m;
 }
 
+// A case's zip: lists paired element by element (docs/config.md, "Sweeps").
+void read_zip(const Source& src, const YAML::Node& node, const YAML::Node& z,
+              const std::string& ctx, const Family& family, CaseSpec& spec) {
+  require_map(src, z, ctx + ".zip");
+  if (z.size() == 0)
+    src.fail(z,
+             ctx + ".zip is empty; give it the lists to pair (e.g. zip: {m: [8, 16], n: [4, 8]})");
+  size_t len = 0;
+  std::vector<std::string> keys;
+  std::vector<std::vector<Value>> values; // per key; the spec takes them only when all are read
+  for (auto it = z.begin(); it != z.end(); ++it) {
+    const std::string key = it->first.Scalar();
+    const auto& sk = sweep_keys();
+    if (std::find(sk.begin(), sk.end(), key) == sk.end()) {
+      const std::string hint = closest(key, sk);
+      src.fail(it->first, "'" + key + "' cannot be zipped (sweepable keys only" +
+                              (hint.empty() ? ")" : "; did you mean '" + hint + "'?)"));
+    }
+    if (node[key])
+      src.fail(it->first, "'" + key + "' is both in zip and in the case; keep one");
+    if (!it->second.IsSequence() || it->second.size() == 0)
+      src.fail(it->second, ctx + ".zip." + key + " must be a non-empty list");
+    if (len && it->second.size() != len)
+      src.fail(it->second, ctx + ".zip." + key + " has " + std::to_string(it->second.size()) +
+                               " values but the zip's first list has " + std::to_string(len));
+    len = it->second.size();
+    keys.push_back(key);
+    values.emplace_back();
+    for (auto x = it->second.begin(); x != it->second.end(); ++x)
+      values.back().push_back(read_param(src, family, key, *x));
+  }
+  spec.zip_keys = keys;
+  spec.zip_values = values;
+}
+
 CaseSpec read_case(const Source& src, const YAML::Node& node, size_t index) {
   const std::string ctx = "cases[" + std::to_string(index) + "]";
   require_map(src, node, ctx);
@@ -374,80 +313,70 @@ CaseSpec read_case(const Source& src, const YAML::Node& node, size_t index) {
     src.fail(fam, "unknown family '" + family_name + "' (known: " + known +
                       (hint.empty() ? ")" : "; did you mean '" + hint + "'?)"));
   }
+  // With its family known, each key of the case is read on its own; one that cannot be read is
+  // left out and named in spec.unread, so the plan makes no check that depends on it.
+  const auto read_key = [&](const std::string& key, const auto& read) {
+    if (!src.attempt(read))
+      spec.unread.insert(key);
+  };
   for (const auto& key : sweep_keys()) {
     const YAML::Node v = node[key];
     if (!v)
       continue;
-    if (v.IsSequence()) {
-      if (v.size() == 0)
-        src.fail(v, ctx + "." + key + " is an empty list");
-      for (auto it = v.begin(); it != v.end(); ++it)
-        spec.params[key].push_back(read_param(src, family(family_name), key, *it));
-    } else {
-      spec.params[key].push_back(read_param(src, family(family_name), key, v));
-    }
-  }
-  if (const YAML::Node z = node["zip"]) {
-    require_map(src, z, ctx + ".zip");
-    if (z.size() == 0)
-      src.fail(
-          z, ctx + ".zip is empty; give it the lists to pair (e.g. zip: {m: [8, 16], n: [4, 8]})");
-    size_t len = 0;
-    for (auto it = z.begin(); it != z.end(); ++it) {
-      const std::string key = it->first.Scalar();
-      const auto& sk = sweep_keys();
-      if (std::find(sk.begin(), sk.end(), key) == sk.end()) {
-        const std::string hint = closest(key, sk);
-        src.fail(it->first, "'" + key + "' cannot be zipped (sweepable keys only" +
-                                (hint.empty() ? ")" : "; did you mean '" + hint + "'?)"));
+    read_key(key, [&] {
+      std::vector<Value> values;
+      if (v.IsSequence()) {
+        if (v.size() == 0)
+          src.fail(v, ctx + "." + key + " is an empty list");
+        for (auto it = v.begin(); it != v.end(); ++it)
+          values.push_back(read_param(src, family(family_name), key, *it));
+      } else {
+        values.push_back(read_param(src, family(family_name), key, v));
       }
-      if (node[key])
-        src.fail(it->first, "'" + key + "' is both in zip and in the case; keep one");
-      if (!it->second.IsSequence() || it->second.size() == 0)
-        src.fail(it->second, ctx + ".zip." + key + " must be a non-empty list");
-      if (len && it->second.size() != len)
-        src.fail(it->second, ctx + ".zip." + key + " has " + std::to_string(it->second.size()) +
-                                 " values but the zip's first list has " + std::to_string(len));
-      len = it->second.size();
-      spec.zip_keys.push_back(key);
-      spec.zip_values.emplace_back();
-      for (auto x = it->second.begin(); x != it->second.end(); ++x)
-        spec.zip_values.back().push_back(read_param(src, family(family_name), key, *x));
-    }
+      spec.params[key] = values;
+    });
   }
-  if (node["init"]) {
-    const std::string init = read_string(src, node["init"], ctx + ".init");
-    if (init != "random" && init != "iota" && init != "ones" && init != "explicit")
-      src.fail(node["init"],
-               ctx + ".init must be random, iota, ones or explicit, got '" + init + "'");
-    spec.init = Value{init, init, src.position(node["init"])};
-  }
+  if (const YAML::Node z = node["zip"])
+    read_key("zip", [&] { read_zip(src, node, z, ctx, family(family_name), spec); });
+  if (node["init"])
+    read_key("init", [&] {
+      const std::string init = read_string(src, node["init"], ctx + ".init");
+      if (!is_one_of(init, init_kinds()))
+        src.fail(node["init"],
+                 ctx + ".init must be random, iota, ones or explicit, got '" + init + "'");
+      spec.init = Value{init, init, src.position(node["init"])};
+    });
   if (node["print"])
-    spec.print = Value{read_bool(src, node["print"], "print"), "", src.position(node["print"])};
+    read_key("print", [&] {
+      spec.print = Value{read_bool(src, node["print"], "print"), "", src.position(node["print"])};
+    });
   if (node["a"])
-    spec.a = read_matrix(src, node["a"], "a");
+    read_key("a", [&] { spec.a = read_matrix(src, node["a"], "a"); });
   if (node["b"])
-    spec.b = read_matrix(src, node["b"], "b");
+    read_key("b", [&] { spec.b = read_matrix(src, node["b"], "b"); });
   return spec;
 }
 
 void read_experiment(const Source& src, const YAML::Node& root, ExperimentConfig& cfg) {
-  check_keys(src, root, top_keys, "the experiment");
+  check_keys(src, root, top_level_keys(), "the experiment");
   cfg.settings = read_settings(src, root);
   const YAML::Node cases = require_key(src, root, "cases", "the experiment");
   if (!cases.IsSequence() || cases.size() == 0)
     src.fail(cases, "cases must be a non-empty list of kernel cases");
+  // A case whose map or family cannot be read is left out; the others are still checked.
   for (size_t i = 0; i < cases.size(); ++i)
-    cfg.cases.push_back(read_case(src, cases[i], i));
+    src.attempt([&] { cfg.cases.push_back(read_case(src, cases[i], i)); });
 }
 
 } // namespace
 
 ExperimentConfig parse_config(const std::string& label, const std::string& text,
-                              const std::vector<std::string>& overrides) {
+                              const std::vector<std::string>& overrides, ErrorList* errors) {
   ExperimentConfig cfg;
   cfg.overrides = overrides;
   Source src(label);
+  ErrorList own;
+  ErrorList& gathered = errors ? *errors : own;
   try {
     YAML::Node root = load_document(src, text);
     require_map(src, root, "the config");
@@ -457,17 +386,22 @@ ExperimentConfig parse_config(const std::string& label, const std::string& text,
                         std::to_string(limits::kMaxOverrides) + " (see docs/config.md)");
     OwnedContainers owned;
     for (size_t i = 0; i < overrides.size(); ++i)
-      apply_override(src, root, overrides[i], int(i + 1), owned);
-    read_experiment(src, root, cfg);
+      apply_override(src, root, overrides[i], int(i + 1), owned, cfg.notes);
+    // The document is sound YAML: from here on every independent error is gathered.
+    src.gather_errors(&gathered);
+    gathered.attempt([&] { read_experiment(src, root, cfg); });
   } catch (const YAML::Exception& e) {
     // A safety net: yaml-cpp errors not caught above still name a position, never abort.
-    src.fail_at(e.mark, e.msg);
+    gathered.attempt([&] { src.fail_at(e.mark, e.msg); });
   }
+  if (!errors)
+    own.throw_if_any();
   return cfg;
 }
 
-ExperimentConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
-  return parse_config(path, read_text_file(path, "config file"), overrides);
+ExperimentConfig load_config(const std::string& path, const std::vector<std::string>& overrides,
+                             ErrorList* errors) {
+  return parse_config(path, read_text_file(path, "config file"), overrides, errors);
 }
 
 } // namespace miniapp::config

@@ -6,6 +6,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,21 +42,40 @@ struct CaseSpec {
   std::optional<Value> init;                  // a string
   std::optional<Value> print;                 // a bool
   std::optional<Matrix> a, b;                 // explicit input matrices
+  // Keys whose value could not be read (their errors are reported): the plan makes no check that
+  // depends on them.
+  std::set<std::string> unread;
 };
 
 // The config after --set, checked and typed: no YAML beyond this stage.
 struct ExperimentConfig {
   std::vector<std::string> overrides;
+  // What the reader should know but is no error ("LABEL:line:col: note: ..."): a --set that
+  // changes nothing. The plan adds its own (plan/plan.hpp Plan::notes).
+  std::vector<std::string> notes;
   Settings settings;
   std::vector<CaseSpec> cases;
 };
 
 // Reads path, applies --set overrides (key.path=value, value in YAML syntax), checks everything
-// that does not need a backend. Throws ConfigError("file:line:col: message").
-ExperimentConfig load_config(const std::string& path, const std::vector<std::string>& overrides);
+// that does not need a backend. Throws ConfigError("file:line:col: message"), one line for each
+// independent error of the file. Given `errors`, it records them there and returns what it could
+// read instead, for the plan to add its own (plan/plan.hpp make_plan); a file that is not sound
+// YAML, or a --set that cannot be applied, still throws at once.
+ExperimentConfig load_config(const std::string& path, const std::vector<std::string>& overrides,
+                             ErrorList* errors = nullptr);
 ExperimentConfig parse_config(const std::string& label, const std::string& text,
-                              const std::vector<std::string>& overrides);
+                              const std::vector<std::string>& overrides,
+                              ErrorList* errors = nullptr);
 
 const std::vector<std::string>& sweep_keys();
+// The keys a config may hold at the top level and in a case (sweep keys first), and the values
+// of the keys that take one of a few words: the loader checks against these, and the JSON Schema
+// (config/schema.hpp) lists them.
+const std::vector<std::string>& top_level_keys();
+const std::vector<std::string>& case_keys();
+const std::vector<std::string>& init_kinds();     // a case's init
+const std::vector<std::string>& output_formats(); // output.formats
+const std::vector<std::string>& transports();     // mpi.transport
 
 } // namespace miniapp::config

@@ -22,6 +22,17 @@ constexpr std::uint64_t kMaxCases = 100000;
 // `miniapp describe`: elements of the printed index map (rows x cols), and a tile side.
 constexpr std::uint64_t kMaxDescribeElements = 1u << 20;
 constexpr int kMaxTileSide = 1024;
+// A matrix dimension (m, n, k): Kokkos views and the kernels index rows and columns with int.
+constexpr std::int64_t kMaxDimension = 2147483647;
+// Threads per team a config may fix (team_size); the backend's own limit is checked at run time.
+constexpr int kMaxTeamSize = 1024;
+// warmup and repetitions of one case.
+constexpr int kMaxRepetitions = 1000000;
+// Each side of mpi.grid, and mpi.panel.
+constexpr int kMaxGridSide = 1 << 20;
+// Errors `validate` and `run` report from one config before they stop (each independent error of
+// the file is reported, up to this many; the rest are counted).
+constexpr int kMaxReportedErrors = 50;
 // --set items on one command line. Each is applied on its own (parsed, placed for messages), so
 // their number bounds the loader's work and memory.
 constexpr int kMaxOverrides = 1000;

@@ -104,6 +104,12 @@ void Source::fail(const YAML::Node& node, const std::string& message) const {
   throw ConfigError(where(node) + ": " + message);
 }
 
+void Source::report(const YAML::Node& node, const std::string& message) const {
+  if (!errors_)
+    fail(node, message);
+  errors_->add(where(node) + ": " + message);
+}
+
 void Source::fail_at(const YAML::Mark& m, const std::string& message) const {
   throw ConfigError(file_ + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1) +
                     ": " + message);
@@ -475,8 +481,8 @@ void check_keys(const Source& src, const YAML::Node& map, const std::vector<std:
     if (std::find(allowed.begin(), allowed.end(), key) != allowed.end())
       continue;
     const std::string hint = closest(key, allowed);
-    src.fail(it->first, "unknown key '" + key + "' in " + context +
-                            (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
+    src.report(it->first, "unknown key '" + key + "' in " + context +
+                              (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
   }
 }
 

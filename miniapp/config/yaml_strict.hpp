@@ -34,6 +34,18 @@ public:
   std::string where(const YAML::Node& node) const { return position(node).str(); }
   [[noreturn]] void fail(const YAML::Node& node, const std::string& message) const;
   [[noreturn]] void fail_at(const YAML::Mark& mark, const std::string& message) const;
+  // Gathering independent errors (config/value.hpp ErrorList) instead of stopping at the first:
+  // attempt runs a check and, when gathering, records the ConfigError it throws (false then);
+  // report records an error and goes on (fails at once when not gathering).
+  void gather_errors(ErrorList* errors) { errors_ = errors; }
+  template <class F>
+  bool attempt(F&& f) const {
+    if (errors_)
+      return errors_->attempt(f);
+    f();
+    return true;
+  }
+  void report(const YAML::Node& node, const std::string& message) const;
 
 private:
   struct Placed {
@@ -43,6 +55,7 @@ private:
     bool use_mark; // add the node's own column to column - 1
   };
   std::string file_;
+  ErrorList* errors_ = nullptr;
   std::vector<Placed> overrides_;
   std::vector<std::pair<YAML::Node, YAML::Node>> null_values_; // (node, the node placed for it)
 };
@@ -75,7 +88,8 @@ bool is_plain_scalar(const YAML::Node& n, const std::string& text);
 // where decimal integers are parsed from text (configs, --set indices, command-line shapes).
 bool parse_decimal_int(const std::string& s, std::int64_t& out);
 
-// Unknown keys are errors with a did-you-mean suggestion.
+// Unknown keys are errors with a did-you-mean suggestion (each one recorded where the source
+// gathers errors).
 void check_keys(const Source& src, const YAML::Node& map, const std::vector<std::string>& allowed,
                 const std::string& context);
 void require_map(const Source& src, const YAML::Node& n, const std::string& what);

@@ -16,6 +16,11 @@ std::string join(const std::vector<std::string>& items, const std::string& sep) 
   return out;
 }
 
+const std::vector<std::string>& known_backends() {
+  static const std::vector<std::string> names = {"serial", "openmp", "cuda", "hip"};
+  return names;
+}
+
 std::vector<std::string> compiled_backends() {
   std::vector<std::string> names;
 #ifdef KOKKOS_ENABLE_SERIAL

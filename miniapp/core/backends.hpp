@@ -12,7 +12,9 @@
 
 namespace miniapp {
 
-std::vector<std::string> compiled_backends();         // e.g. {"serial", "openmp"}
+std::vector<std::string> compiled_backends(); // e.g. {"serial", "openmp"}
+// Every backend a build may compile in (a config may name any; the plan refuses one not compiled).
+const std::vector<std::string>& known_backends();
 std::string default_backend();                        // the name of Kokkos' default execution space
 std::string resolve_backend(const std::string& name); // "auto" -> default_backend()
 std::string join(const std::vector<std::string>& items, const std::string& sep);

@@ -7,6 +7,8 @@
 namespace miniapp {
 
 enum class Precision { int32, float32, float64 };
+inline constexpr Precision kPrecisions[] = {Precision::int32, Precision::float32,
+                                            Precision::float64};
 const char* to_string(Precision p);
 bool parse_precision(const std::string& s, Precision& out);
 

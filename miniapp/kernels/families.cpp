@@ -124,6 +124,11 @@ bool Variant::takes_tile(int t) const {
   return tile_max == 0 || (t >= tile_min && t <= tile_max);
 }
 
+bool Family::any_variant_reads(Param p) const {
+  return std::any_of(variants.begin(), variants.end(),
+                     [&](const Variant& v) { return v.reads(p); });
+}
+
 const Variant* Family::find_variant(const std::string& v) const {
   for (const auto& x : variants)
     if (x.name == v)

@@ -89,10 +89,17 @@ struct Family {
   std::string tile_sweep_hint; // why one tile list cannot serve all variants (messages)
   KernelFactory make = nullptr;
 
+  bool any_variant_reads(Param p) const;
   const Variant& variant(const std::string& name) const; // throws UnknownFamily
   const Variant* find_variant(const std::string& name) const;
   std::vector<std::string> variant_names() const;
 };
+
+// Parameters a case may not give when no variant of its family reads them (k on axpby is an
+// error). The others are ignored where unread (a tile on matmul flat), so that one case may sweep
+// variants that read them together with variants that do not.
+constexpr unsigned kRefusedWhereUnread = unsigned(Param::k) | unsigned(Param::tile_cols) |
+                                         unsigned(Param::shape) | unsigned(Param::in_place);
 
 struct UnknownFamily : std::invalid_argument {
   using std::invalid_argument::invalid_argument;

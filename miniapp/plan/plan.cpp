@@ -3,6 +3,8 @@
 #include "config/limits.hpp"
 #include "plan/grid.hpp"
 #include "plan/config_hash.hpp"
+#include "plan/plan_notes.hpp"
+#include "core/case_fields.hpp"
 #include "core/size_math.hpp"
 #include "core/backends.hpp"
 
@@ -27,9 +29,9 @@ using config::Value;
 void assign(Case& c, const std::string& key, const Value& v) {
   const auto size = [&](const char* what) {
     const auto x = v.as_int();
-    if (x < 1 || x > 2147483647)
-      fail(v.pos,
-           std::string(what) + " must be between 1 and 2147483647, got " + std::to_string(x));
+    if (x < 1 || x > config::limits::kMaxDimension)
+      fail(v.pos, std::string(what) + " must be between 1 and " +
+                      std::to_string(config::limits::kMaxDimension) + ", got " + std::to_string(x));
     return x;
   };
   if (key == "precision") {
@@ -65,8 +67,10 @@ void assign(Case& c, const std::string& key, const Value& v) {
     c.team_size = 0;
     if (!c.team_auto) {
       const auto t = v.as_int();
-      if (t < 1 || t > 1024)
-        fail(v.pos, "team_size must be 'auto' or between 1 and 1024, got " + std::to_string(t));
+      if (t < 1 || t > config::limits::kMaxTeamSize)
+        fail(v.pos, "team_size must be 'auto' or between 1 and " +
+                        std::to_string(config::limits::kMaxTeamSize) + ", got " +
+                        std::to_string(t));
       c.team_size = int(t);
     }
   } else if (key == "shape") {
@@ -177,16 +181,11 @@ std::vector<std::vector<double>> matrix_values(const config::Matrix& m, const st
   return out;
 }
 
-bool any_variant_reads(const Family& f, Param p) {
-  return std::any_of(f.variants.begin(), f.variants.end(),
-                     [&](const Variant& v) { return v.reads(p); });
-}
-
 // "tile_index", or "matmul and axpby": the families with a variant that reads p.
 std::string families_reading(Param p) {
   std::vector<std::string> names;
   for (const auto& f : families())
-    if (any_variant_reads(f, p))
+    if (f.any_variant_reads(p))
       names.push_back(f.name);
   std::string out;
   for (size_t i = 0; i < names.size(); ++i)
@@ -239,7 +238,11 @@ void check_case(const config::CaseSpec& spec, Case& c, const std::map<std::strin
       return given.at(key).pos;
     return key == "init" && spec.init ? spec.init->pos : spec.pos;
   };
-  if (!given.count("n"))
+  // A size whose value was in error (reported by the config stage): the checks of the other keys
+  // are made, those of the sizes are not.
+  const bool sizes_unread = spec.unread.count("n") || spec.unread.count("m") ||
+                            spec.unread.count("k") || spec.unread.count("zip");
+  if (!given.count("n") && !sizes_unread)
     fail(spec.pos, "missing required key 'n' (the matrix size) in the " + c.family + " case");
   if (!given.count("m"))
     c.m = c.n;
@@ -247,13 +250,12 @@ void check_case(const config::CaseSpec& spec, Case& c, const std::map<std::strin
   if (!given.count("k") && c.uses(Param::k))
     c.k = c.n;
   // Keys no variant of the family reads (a key only some variants read may be swept over all).
-  for (const auto& [key, param] : {std::pair<const char*, Param>{"k", Param::k},
-                                   {"tile_cols", Param::tile_cols},
-                                   {"shape", Param::shape},
-                                   {"in_place", Param::in_place}})
-    if (given.count(key) && !any_variant_reads(f, param))
-      fail(given.at(key).pos,
-           std::string(key) + " applies to " + families_reading(param) + " only");
+  for (const auto& field : case_fields()) {
+    const std::string key = field.name;
+    if ((unsigned(field.param) & kRefusedWhereUnread) && given.count(key) &&
+        !f.any_variant_reads(field.param))
+      fail(given.at(key).pos, key + " applies to " + families_reading(field.param) + " only");
+  }
   if (c.precision == Precision::int32 && c.uses(Param::alpha)) {
     for (const char* key : {"alpha", "beta"}) {
       const double x = std::string(key) == "alpha" ? c.alpha : c.beta;
@@ -292,6 +294,8 @@ void check_case(const config::CaseSpec& spec, Case& c, const std::map<std::strin
   } else if (c.init == "explicit") {
     fail(pos_of("init"), "init explicit needs the matrices 'a' (and 'b')");
   }
+  if (sizes_unread)
+    return;
   const Position size_pos = pos_of(given.count("m") ? "m" : "n");
   check_value_range(c, size_pos, pos_of);
   const bool distributed = limits.ranks > 1;
@@ -403,27 +407,36 @@ void check_expansion(const config::ExperimentConfig& cfg,
   }
 }
 
-Plan expand(const config::ExperimentConfig& cfg, const PlanLimits& limits) {
+Plan expand(const config::ExperimentConfig& cfg, const PlanLimits& limits,
+            config::ErrorList& errors) {
   Plan plan;
   plan.settings = cfg.settings;
   // The backend must be compiled in.
   const auto compiled = compiled_backends();
-  if (cfg.settings.backend != "auto" &&
-      std::find(compiled.begin(), compiled.end(), cfg.settings.backend) == compiled.end())
-    fail(cfg.settings.backend_pos, "backend '" + cfg.settings.backend +
-                                       "' is not compiled in; this build has: auto, " +
-                                       join(compiled, ", "));
-  plan.backend = resolve_backend(cfg.settings.backend);
+  // Each check on its own (docs/config.md, "Checks"): the errors of the whole file are reported
+  // together. The cases are checked for the default backend when the one named is in error.
+  plan.backend = default_backend();
+  errors.attempt([&] {
+    if (cfg.settings.backend != "auto" &&
+        std::find(compiled.begin(), compiled.end(), cfg.settings.backend) == compiled.end())
+      fail(cfg.settings.backend_pos, "backend '" + cfg.settings.backend +
+                                         "' is not compiled in; this build has: auto, " +
+                                         join(compiled, ", "));
+    plan.backend = resolve_backend(cfg.settings.backend);
+  });
   // The process grid: the config's mpi.grid must use every rank; otherwise the most square one.
   plan.ranks = std::max(1, limits.ranks);
   parallel::GridShape grid = parallel::choose_grid(plan.ranks);
   if (cfg.settings.grid_p > 0) {
-    grid = {cfg.settings.grid_p, cfg.settings.grid_q};
-    if (grid.ranks() != plan.ranks)
-      fail(cfg.settings.grid_pos,
-           "mpi.grid [" + std::to_string(grid.p) + ", " + std::to_string(grid.q) + "] needs " +
-               std::to_string(grid.ranks()) + " rank(s) but this run has " +
-               std::to_string(plan.ranks) + " (drop mpi.grid to choose one automatically)");
+    const parallel::GridShape given{cfg.settings.grid_p, cfg.settings.grid_q};
+    errors.attempt([&] {
+      if (given.ranks() != plan.ranks)
+        fail(cfg.settings.grid_pos,
+             "mpi.grid [" + std::to_string(given.p) + ", " + std::to_string(given.q) + "] needs " +
+                 std::to_string(given.ranks()) + " rank(s) but this run has " +
+                 std::to_string(plan.ranks) + " (drop mpi.grid to choose one automatically)");
+      grid = given;
+    });
   }
   plan.grid_p = grid.p;
   plan.grid_q = grid.q;
@@ -431,62 +444,77 @@ Plan expand(const config::ExperimentConfig& cfg, const PlanLimits& limits) {
   std::vector<std::vector<Dim>> all_dims;
   for (const auto& spec : cfg.cases)
     all_dims.push_back(sweep_dims(spec));
-  check_expansion(cfg, all_dims);
+  // Past the limits nothing is expanded: report what was found so far with it.
+  if (!errors.attempt([&] { check_expansion(cfg, all_dims); }))
+    errors.throw_if_any();
 
   // Cases equal in everything they use run once (e.g. matmul flat swept over tile sizes).
   std::set<std::string> seen;
+  plan.notes = cfg.notes;
   for (size_t spec_index = 0; spec_index < cfg.cases.size(); ++spec_index) {
     const auto& spec = cfg.cases[spec_index];
+    for (const auto& note : unread_value_notes(spec))
+      plan.notes.push_back(note);
+    std::set<std::string> repeated; // ids this config case gives again, noted once each
     const std::vector<Dim>& dims = all_dims[spec_index];
     std::vector<size_t> pos(dims.size(), 0);
-    while (true) {
-      Case c;
-      c.family = spec.family.as_string();
-      parse_precision(cfg.settings.precision, c.precision);
-      c.pinned = cfg.settings.pinned;
-      c.alpha = family(c.family).alpha;
-      c.beta = family(c.family).beta;
-      if (spec.init)
-        c.init = spec.init->as_string();
-      std::map<std::string, Value> given;
-      for (size_t d = 0; d < dims.size(); ++d)
-        for (size_t j = 0; j < dims[d].keys.size(); ++j) {
-          given[dims[d].keys[j]] = dims[d].rows[pos[d]][j];
-          assign(c, dims[d].keys[j], dims[d].rows[pos[d]][j]);
+    // A case's first error ends its expansion (the others of its sweep would repeat it).
+    errors.attempt([&] {
+      while (true) {
+        Case c;
+        c.family = spec.family.as_string();
+        parse_precision(cfg.settings.precision, c.precision);
+        c.pinned = cfg.settings.pinned;
+        c.alpha = family(c.family).alpha;
+        c.beta = family(c.family).beta;
+        if (spec.init)
+          c.init = spec.init->as_string();
+        std::map<std::string, Value> given;
+        for (size_t d = 0; d < dims.size(); ++d)
+          for (size_t j = 0; j < dims[d].keys.size(); ++j) {
+            given[dims[d].keys[j]] = dims[d].rows[pos[d]][j];
+            assign(c, dims[d].keys[j], dims[d].rows[pos[d]][j]);
+          }
+        c.params_used = family(c.family).variant(c.variant).params;
+        check_case(spec, c, given, limits, cfg.settings, grid, plan.backend);
+        // Explicit matrices are not part of the id: cases of different config entries stay apart.
+        const std::string key = c.id() +
+                                (c.init == "explicit" ? "#" + std::to_string(spec_index) : "") +
+                                (c.print ? "#print" : "");
+        if (seen.insert(key).second) {
+          c.index = int(plan.cases.size());
+          plan.cases.push_back(c);
+        } else if (reads_every_given_key(spec, c) && repeated.insert(c.id()).second) {
+          plan.notes.push_back(spec.pos.str() + ": note: cases[" + std::to_string(spec_index) +
+                               "] gives " + c.id() +
+                               " again (a value repeated, or another case's); it runs once");
         }
-      c.params_used = family(c.family).variant(c.variant).params;
-      check_case(spec, c, given, limits, cfg.settings, grid, plan.backend);
-      // Explicit matrices are not part of the id: cases of different config entries stay apart.
-      const std::string key = c.id() +
-                              (c.init == "explicit" ? "#" + std::to_string(spec_index) : "") +
-                              (c.print ? "#print" : "");
-      if (seen.insert(key).second) {
-        c.index = int(plan.cases.size());
-        plan.cases.push_back(c);
-      }
-      size_t d = dims.size();
-      while (d > 0) {
-        --d;
-        if (++pos[d] < dims[d].rows.size())
-          break;
-        pos[d] = 0;
-        if (d == 0) {
-          d = SIZE_MAX;
-          break;
+        size_t d = dims.size();
+        while (d > 0) {
+          --d;
+          if (++pos[d] < dims[d].rows.size())
+            break;
+          pos[d] = 0;
+          if (d == 0) {
+            d = SIZE_MAX;
+            break;
+          }
         }
+        if (dims.empty() || d == SIZE_MAX)
+          break;
       }
-      if (dims.empty() || d == SIZE_MAX)
-        break;
-    }
+    });
   }
+  errors.throw_if_any();
   plan.config_hash = config_hash(plan);
   return plan;
 }
 
 } // namespace
 
-Plan make_plan(const config::ExperimentConfig& cfg, const PlanLimits& limits) {
-  return expand(cfg, limits);
+Plan make_plan(const config::ExperimentConfig& cfg, const PlanLimits& limits,
+               config::ErrorList errors) {
+  return expand(cfg, limits, errors);
 }
 
 void print_plan(std::ostream& os, const Plan& plan) {
@@ -501,6 +529,8 @@ void print_plan(std::ostream& os, const Plan& plan) {
        << s.transport << "\n";
   for (const auto& c : plan.cases)
     os << "  [" << c.index + 1 << "] " << c.id() << "\n";
+  for (const auto& note : plan.notes)
+    os << note << "\n";
 }
 
 } // namespace miniapp

@@ -19,6 +19,9 @@ struct Plan {
   std::string config_hash;    // of the expanded experiment (plan/config_hash.hpp)
   int ranks = 1;              // MPI ranks the plan was made for
   int grid_p = 1, grid_q = 1; // their process grid (plan/grid.hpp)
+  // "file:line:col: note: ..." for what the config asks that changes nothing (a value a variant
+  // does not read, a case given twice, a --set of what the file holds): printed with the plan.
+  std::vector<std::string> notes;
 };
 
 struct PlanLimits {
@@ -27,8 +30,10 @@ struct PlanLimits {
   int ranks = 1; // several: cases are distributed (block sizes, memory per rank, grid checked)
 };
 
-// Throws config::ConfigError with file:line:col.
-Plan make_plan(const config::ExperimentConfig& cfg, const PlanLimits& limits = {});
+// Throws config::ConfigError with file:line:col, one line for each independent error: those of
+// the config stage passed in `errors` (config/config.hpp load_config), then the plan's own.
+Plan make_plan(const config::ExperimentConfig& cfg, const PlanLimits& limits = {},
+               config::ErrorList errors = {});
 void print_plan(std::ostream& os, const Plan& plan);
 
 } // namespace miniapp

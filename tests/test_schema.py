@@ -1,0 +1,249 @@
+#!/usr/bin/python3
+"""The JSON Schema of experiment configs (`miniapp schema config`), checked with an independent
+validator (Debian's python3-jsonschema) as an editor's YAML language server would use it:
+
+  committed   schemas/config.schema.json is exactly what `miniapp schema config` prints
+  shipped     every config under configs/ carries the language server's modeline, pointing at
+              that file, and is valid against the schema
+  mistakes    the schema refuses each of five typical mistakes, one at a time and all together
+  agreement   for every shipped and test config (configs/, tests/e2e_configs, tests/bad_configs),
+              the schema and `miniapp validate` accept or refuse alike, but for the files listed
+              in BEYOND_SCHEMA (what a schema cannot see), which must still be refused by the
+              loader and accepted by the schema (so the list cannot go stale)
+
+Run by ctest (label config) as: test_schema.py TEST_NAME, with MINIAPP and MINIAPP_SOURCE_DIR in
+the environment.
+"""
+import copy
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import jsonschema
+import yaml
+
+MINIAPP = os.environ["MINIAPP"]
+SRC = os.environ["MINIAPP_SOURCE_DIR"]
+SCHEMA_FILE = os.path.join(SRC, "schemas", "config.schema.json")
+MODELINE = re.compile(r"^# yaml-language-server: \$schema=(\S+)$", re.M)
+
+# Test configs the loader refuses for reasons no JSON Schema of one file can express.
+BEYOND_SCHEMA = {
+    "alpha_float32_overflow.yaml": "a value against the case's precision",
+    "alpha_int32_overflow.yaml": "a value against the case's precision",
+    "beta_sum_float32_overflow.yaml": "values together against the precision",
+    "duplicate_case_key.yaml": "duplicate keys (YAML readers keep the last)",
+    "duplicate_flow_key.yaml": "duplicate keys (YAML readers keep the last)",
+    "duplicate_top_key.yaml": "duplicate keys (YAML readers keep the last)",
+    "explicit_matrix_shape.yaml": "a matrix's shape against the sizes",
+    "explicit_value_float32_overflow.yaml": "a value against the case's precision",
+    "grid_product_wraps_to_one.yaml": "the process grid against the ranks",
+    "hex_integer.yaml": "how an integer is written (YAML reads 0x10 as 16)",
+    "octal_integer.yaml": "how an integer is written (YAML 1.2 reads 0o17 as 15)",
+    "key_tag.yaml": "explicit YAML tags, which readers apply",
+    "nan_float.yaml": "NaN (no JSON Schema keyword refuses it)",
+    "size_bytes_overflow.yaml": "the bytes of a case (sizes together)",
+    "size_exceeds_memory.yaml": "the device's memory",
+    "sweep_too_many_cases.yaml": "the product of a case's lists",
+    "zip_length_mismatch.yaml": "the lengths of a zip's lists against each other",
+    "leading_zero.yaml": "how an integer is written (YAML 1.2 reads 010 as 10)",
+}
+
+
+class Yaml12Loader(yaml.SafeLoader):
+    """YAML 1.2 core schema scalars, as the YAML language server reads them (PyYAML reads YAML
+    1.1, where yes/no/on/off are booleans and 010 is octal)."""
+
+
+Yaml12Loader.yaml_implicit_resolvers = {
+    k: [r for r in v if r[0] not in ("tag:yaml.org,2002:bool", "tag:yaml.org,2002:int",
+                                     "tag:yaml.org,2002:float")]
+    for k, v in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+Yaml12Loader.add_implicit_resolver("tag:yaml.org,2002:bool",
+                                   re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+                                   list("tTfF"))
+Yaml12Loader.add_implicit_resolver("tag:yaml.org,2002:int",
+                                   re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"),
+                                   list("-+0123456789"))
+Yaml12Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+               r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"),
+    list("-+0123456789."))
+
+
+def construct_int(loader, node):
+    text = loader.construct_scalar(node)
+    return int(text, 0) if text[:2] in ("0o", "0x") else int(text, 10)
+
+
+Yaml12Loader.add_constructor("tag:yaml.org,2002:int", construct_int)
+
+
+def expect(cond, what, *details):
+    if not cond:
+        sys.exit("FAILED: " + what + "\n" + "\n---\n".join(str(d) for d in details))
+
+
+def schema_text():
+    p = subprocess.run([MINIAPP, "schema", "config"], capture_output=True, text=True, timeout=60)
+    expect(p.returncode == 0, "miniapp schema config exits 0", p.stderr)
+    return p.stdout
+
+
+def validator():
+    schema = json.loads(schema_text())
+    jsonschema.Draft7Validator.check_schema(schema)
+    return jsonschema.Draft7Validator(schema)
+
+
+# Values once every alias is expanded, as the loader bounds them (config/limits.hpp): a validator
+# walks the expanded document, so an alias bomb or an alias inside itself never ends otherwise.
+MAX_EXPANDED_NODES = 1000000
+
+
+def too_large(node):
+    stack, seen = [node], 0
+    while stack:
+        n = stack.pop()
+        seen += 1
+        if seen > MAX_EXPANDED_NODES:
+            return True
+        if isinstance(n, yaml.MappingNode):
+            for k, v in n.value:
+                stack += [k, v]
+        elif isinstance(n, yaml.SequenceNode):
+            stack += n.value
+    return False
+
+
+def schema_errors(v, text):
+    """The schema's errors for a YAML text; a text no YAML reader takes is one error."""
+    try:
+        node = yaml.compose(text, Loader=Yaml12Loader)
+        if node is not None and too_large(node):
+            return ["over %d values once aliases are expanded" % MAX_EXPANDED_NODES]
+        doc = yaml.load(text, Loader=Yaml12Loader)
+    except (yaml.YAMLError, ValueError) as e:  # ValueError: an integer of 100000 digits
+        return ["YAML: " + str(e).splitlines()[0]]
+    return [e.message for e in v.iter_errors(doc)]
+
+
+def shipped_configs():
+    files = sorted(glob.glob(os.path.join(SRC, "configs", "**", "*.yaml"), recursive=True))
+    expect(len(files) >= 10, "configs/ holds the shipped configs", files)
+    return files
+
+
+def test_committed():
+    with open(SCHEMA_FILE) as f:
+        committed = f.read()
+    expect(committed == schema_text(),
+           "schemas/config.schema.json equals `miniapp schema config` (regenerate it with "
+           "`miniapp schema config > schemas/config.schema.json`)")
+
+
+def test_shipped():
+    v = validator()
+    for path in shipped_configs():
+        with open(path) as f:
+            text = f.read()
+        m = MODELINE.search(text)
+        expect(m, path + " carries '# yaml-language-server: $schema=...'")
+        target = os.path.normpath(os.path.join(os.path.dirname(path), m.group(1)))
+        expect(target == os.path.normpath(SCHEMA_FILE),
+               path + "'s modeline points at schemas/config.schema.json", m.group(1))
+        errors = schema_errors(v, text)
+        expect(not errors, path + " is valid against the schema", *errors)
+
+
+GOOD = {"name": "mistakes", "cases": [{"family": "matmul", "variant": "tiled", "n": 512,
+                                       "precision": "float32", "tile": 16}]}
+
+
+def mistakes():
+    def typo(d):  # precison
+        d["cases"][0]["precison"] = d["cases"][0].pop("precision")
+
+    def spaced_name(d):
+        d["name"] = "my run"
+
+    def plural_key(d):  # variants
+        d["cases"][0]["variants"] = d["cases"][0].pop("variant")
+
+    def quoted_size(d):
+        d["cases"][0]["n"] = "512"
+
+    def tile_too_wide(d):  # matmul tiled takes 2 to 32
+        d["cases"][0]["tile"] = 64
+
+    return [typo, spaced_name, plural_key, quoted_size, tile_too_wide]
+
+
+def test_mistakes():
+    v = validator()
+    expect(not list(v.iter_errors(GOOD)), "the starting config is valid",
+           *[e.message for e in v.iter_errors(GOOD)])
+    everything = copy.deepcopy(GOOD)
+    for mistake in mistakes():
+        d = copy.deepcopy(GOOD)
+        mistake(d)
+        mistake(everything)
+        expect(list(v.iter_errors(d)), "the schema refuses " + mistake.__name__, d)
+        # The loader refuses it too (as YAML: what a user would have written).
+        with tempfile.NamedTemporaryFile("w", suffix=".yaml") as f:
+            f.write(yaml.safe_dump(d))
+            f.flush()
+            accepted, stderr = loader_accepts(f.name)
+        expect(not accepted, "miniapp validate refuses " + mistake.__name__, stderr)
+    errors = " | ".join(e.message for e in v.iter_errors(everything))
+    for mark in ("'precison'", "'variants'", "'512'", "64 ", "'my run'"):
+        expect(mark in errors, "the schema reports every mistake of one file: " + mark, errors)
+
+
+def loader_accepts(path):
+    p = subprocess.run([MINIAPP, "validate", path], capture_output=True, text=True, timeout=120)
+    expect(p.returncode in (0, 2), "miniapp validate " + path + " exits 0 or 2", p.stderr)
+    return p.returncode == 0, p.stderr
+
+
+def test_agreement():
+    v = validator()
+    files = shipped_configs()
+    for d in ("e2e_configs", "bad_configs"):
+        files += sorted(glob.glob(os.path.join(SRC, "tests", d, "*.yaml")))
+    disagree = []
+    for path in files:
+        with open(path, "rb") as f:
+            raw = f.read()
+        try:
+            errors = schema_errors(v, raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            errors = ["not UTF-8"]
+        accepted, stderr = loader_accepts(path)
+        name = os.path.basename(path)
+        beyond = "bad_configs" in path and name in BEYOND_SCHEMA
+        if beyond:
+            if accepted or errors:
+                disagree.append("%s is listed as beyond the schema (%s): the loader must refuse "
+                                "it and the schema accept it (remove it from the list if the "
+                                "schema refuses it now): loader %s, schema %s" %
+                                (name, BEYOND_SCHEMA[name], "accepts" if accepted else "refuses",
+                                 errors[:2]))
+        elif accepted == bool(errors):
+            disagree.append("%s: loader %s, schema %s %s" %
+                            (path, "accepts" if accepted else "refuses (" + stderr.strip() + ")",
+                             "refuses" if errors else "accepts", errors[:2]))
+    expect(not disagree, "the schema and the loader agree on every config", *disagree)
+
+
+TESTS = {"committed": test_committed, "shipped": test_shipped, "mistakes": test_mistakes,
+         "agreement": test_agreement}
+
+if __name__ == "__main__":
+    TESTS[sys.argv[1]]()
+    print("ok")
