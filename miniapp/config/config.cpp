@@ -22,7 +22,7 @@ namespace {
 
 const std::vector<std::string> top_keys = {"name",   "description", "backend",    "precision",
                                            "warmup", "repetitions", "validation", "output",
-                                           "pinned", "mpi",         "cases"};
+                                           "pinned", "energy",      "mpi",        "cases"};
 const std::vector<std::string> case_only_keys = {"family", "init", "a", "b", "print", "zip"};
 
 std::vector<std::string> case_keys() {
@@ -246,6 +246,8 @@ Settings read_settings(const Source& src, const YAML::Node& root) {
     s.repetitions = read_count(src, root["repetitions"], "repetitions", 1, 1000000);
   if (root["pinned"])
     s.pinned = read_bool(src, root["pinned"], "pinned");
+  if (root["energy"])
+    s.energy = read_bool(src, root["energy"], "energy");
   if (const YAML::Node v = root["validation"]) {
     require_map(src, v, "validation");
     check_keys(src, v, {"enabled", "rtol"}, "validation");
