@@ -66,6 +66,25 @@ TEST(Energy, PowercapWithoutZonesOrUnreadableSaysWhy) {
   EXPECT_NE(why.find("not readable"), std::string::npos) << why;
 }
 
+// Without the GPU driver's library (this project's CI machine) the readers say which library is
+// missing; with it, the counter reads.
+TEST(Energy, GpuReadersNameTheMissingLibrary) {
+  std::string why;
+  if (auto c = nvml_counter("", &why)) {
+    double j = -1;
+    EXPECT_TRUE(c->read(j));
+    EXPECT_GE(j, 0);
+  } else {
+    // "libnvidia-ml.so.1 could not be loaded: ..." without the driver; with it, what NVML said.
+    EXPECT_TRUE(why.find("libnvidia-ml.so.1") != std::string::npos ||
+                why.find("NVML") != std::string::npos || why.find("nvml") != std::string::npos)
+        << why;
+  }
+  why.clear();
+  if (!rocm_smi_counter("", &why))
+    EXPECT_FALSE(why.empty());
+}
+
 // A counter that steps by 0.5 J every third read.
 struct SteppingCounter final : EnergyCounter {
   int reads = 0;

@@ -20,11 +20,14 @@ namespace {
 
 // A library opened with dlopen for the life of the process (its counters are read until exit).
 void* open_library(const std::vector<const char*>& sonames, std::string* why) {
-  for (const char* so : sonames)
+  std::string last;
+  for (const char* so : sonames) {
     if (void* h = dlopen(so, RTLD_NOW | RTLD_LOCAL))
       return h;
-  *why = std::string(sonames.front()) + " could not be loaded (" +
-         (dlerror() ? "not on the loader path" : "unknown reason") + ")";
+    const char* e = dlerror();
+    last = e ? e : "unknown reason";
+  }
+  *why = std::string(sonames.front()) + " could not be loaded: " + last;
   return nullptr;
 }
 
