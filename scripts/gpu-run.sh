@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One device-machine session: check the carried CUDA build runs, validate on CUDA, benchmark, and
 # leave everything under $OUT (summary.txt last). Used through the device tool:
-#   scripts/gpu-run.sh [tests|bench|all|sanitize|check|gemm|gemm-host|compare|rounds]
+#   scripts/gpu-run.sh [tests|bench|all|sanitize|check|gemm|gemm-host|compare|rounds|energy|transpose]
 #   (default all: tests and bench)
 # sanitize: compute-sanitizer memcheck over the CUDA kernel tests and racecheck over a run of every
 # team-scratch kernel (tests/gpu/racecheck_team_scratch.yaml), within one 10-minute device call;
@@ -13,6 +13,14 @@
 # kernels (every tiled_rb shape too) through miniapp-bench, ncu on tiled_rb float32/float64 and
 # classic tiled 32. gemm-host: racecheck over the team-scratch kernels, then host tiled_rb against
 # OpenBLAS and host axpby flat run against bench on .carry/gpuhost (an OpenMP build).
+# energy: the NVML energy counter's step and update interval (polled in a tight loop, outside
+# miniapp), quickstart and tests/gpu/gemm.yaml on CUDA with each case's joules and watts, two
+# cases lasting over a second (tests/gpu/energy_long*.yaml) against nvidia-smi's power reading
+# sampled meanwhile (within 15% expected), a host-backend run (why its energy is null).
+# transpose: the CUDA tests (NO_TESTS=1: not), configs/transpose.yaml validated, tiled transpose
+# at 4096 and 8192 through `miniapp run` and miniapp-bench against the copy ceiling, ncu on
+# tiled transpose float32/float64, racecheck over tiled transpose at every tile width
+# (tests/gpu/racecheck_transpose.yaml; NO_RACECHECK=1: not).
 # Expects .carry/cuda (the CUDA build's programs; optionally .carry/gpuhost, an OpenMP build) and
 # .carry/lib.tar.xz holding the shared libraries the GPU machine lacks (scripts/pack-gpu-carry.sh).
 set -uo pipefail
@@ -41,20 +49,30 @@ cuda_tests() {
   tail -3 "$W/cuda-tests.txt" | tee -a "$sum"; log "miniapp-tests exit $rc"
   grep -E "^\[  FAILED" "$W/cuda-tests.txt" | head -20 | tee -a "$sum"
 }
+# configs/transpose.yaml on CUDA, validated: every transpose variant and precision, odd sizes too.
+transpose_config() {
+  log "== transpose on CUDA (configs/transpose.yaml, validated)"
+  .carry/cuda/miniapp run configs/transpose.yaml --output-dir "$W/transpose-cuda" > "$W/transpose.txt" 2>&1
+  log "transpose exit $?"; grep -E "^transpose|ceiling" "$W/transpose.txt" | tee -a "$sum"
+}
 # Racecheck (shared-memory hazards between the threads of a team) over a run of every kernel that
 # uses team scratch, once each at odd sizes (partial tiles at every edge), within $1 seconds. The
 # config's `shape: auto` cases search every compiled shape: an empty autotune cache makes them.
 racecheck() {
-  log "== compute-sanitizer racecheck: team-scratch kernels (tests/gpu/racecheck_team_scratch.yaml)"
+  local cfg=${2:-tests/gpu/racecheck_team_scratch.yaml}
+  log "== compute-sanitizer racecheck: team-scratch kernels ($cfg)"
   rm -rf "$W/racecheck-cache"
   MINIAPP_CACHE_DIR="$W/racecheck-cache" timeout "$1" compute-sanitizer --tool racecheck \
     --racecheck-report hazard --error-exitcode 99 --print-limit 20 \
-    .carry/cuda/miniapp run tests/gpu/racecheck_team_scratch.yaml \
+    .carry/cuda/miniapp run "$cfg" \
     --output-dir "$W/racecheck-run" > "$W/racecheck.txt" 2>&1
   log "racecheck exit $? (0: clean; 99: hazards; 124: timed out; 4: validation failed)"
-  # One line per case ("[i/N] case: ok" or what failed) and racecheck's summary and hazards.
-  grep -E "^\[[0-9]+/[0-9]+\]|RACECHECK SUMMARY|ERROR SUMMARY|Race reported|[Hh]azard" \
-    "$W/racecheck.txt" | head -40 | tee -a "$sum"
+  # The cases that ended ok counted, every other one named ("[i/N] case: ..."), and racecheck's
+  # summary and hazards.
+  log "cases ok: $(grep -cE '^\[[0-9]+/[0-9]+\].*: ok' "$W/racecheck.txt")"
+  grep -E "^\[[0-9]+/[0-9]+\]" "$W/racecheck.txt" | grep -vE ": ok" | head -20 | tee -a "$sum"
+  grep -E "RACECHECK SUMMARY|ERROR SUMMARY|Race reported|[Hh]azard" "$W/racecheck.txt" | head -20 |
+    tee -a "$sum"
 }
 # The rows of a miniapp-bench output $1: name (padded to $2, default 45), time and counters.
 bench_rows() {
@@ -113,9 +131,7 @@ if [ "$what" = check ]; then
   export PATH="$PATH:/usr/local/cuda/bin"
   cuda_tests
   save
-  log "== transpose on CUDA (configs/transpose.yaml, validated)"
-  .carry/cuda/miniapp run configs/transpose.yaml --output-dir "$W/transpose-cuda" > "$W/transpose.txt" 2>&1
-  log "transpose exit $?"; grep -E "^transpose|ceiling" "$W/transpose.txt" | tee -a "$sum"
+  transpose_config
   log "== quickstart and a tiled_rb 4096 case through miniapp run (the run's table)"
   .carry/cuda/miniapp run configs/quickstart.yaml --output-dir "$W/run-quickstart" > "$W/quickstart.txt" 2>&1
   log "quickstart exit $?"; grep -E "^axpby|ceiling" "$W/quickstart.txt" | tee -a "$sum"
@@ -273,6 +289,128 @@ if [ "$what" = sanitize ]; then
   save
   racecheck 180
   save
+fi
+# Each row of run directory $1: case, median time, rate, joules per launch, watts, rate per watt,
+# the window, and the note where energy is null.
+energy_rows() {
+  python3 - "$1" <<'PY' | tee -a "$sum"
+import json, sys
+doc = json.load(open(sys.argv[1] + "/results.json"))
+for r in doc["results"]:
+    rate = r["gflops"] if r.get("rate_per_watt_unit", "") and "GFLOP" in r["rate_per_watt_unit"] else r["gbs"]
+    if r.get("energy_j") is None:
+        print(f"  {r['case_id']:50s} energy null: {r.get('energy_note')}")
+        continue
+    print(f"  {r['case_id']:50s} {r['time_median_s']*1e3:9.3f} ms {rate:10.1f} "
+          f"{r['energy_j']:9.4f} J/launch {r['power_w']:6.1f} W {r['rate_per_watt']:8.2f} "
+          f"{r['rate_per_watt_unit']} window {r['energy_window_s']:.2f} s")
+print("  counter:", doc["results"][0].get("energy_counter") if doc["results"] else "-")
+PY
+}
+if [ "$what" = energy ]; then
+  export PATH="$PATH:/usr/local/cuda/bin"
+  log "== miniapp info (each backend's energy counter, characterised at start)"
+  grep -E "^  [a-z]+:|energy counter" "$W/info.txt" | tee -a "$sum"
+  log "== NVML energy counter polled in a tight loop for 3 s, idle (python ctypes, outside miniapp)"
+  python3 - <<'PY' 2>&1 | tee -a "$sum"
+import ctypes, time, statistics
+nv = ctypes.CDLL("libnvidia-ml.so.1")
+assert nv.nvmlInit_v2() == 0
+h = ctypes.c_void_p()
+assert nv.nvmlDeviceGetHandleByIndex_v2(0, ctypes.byref(h)) == 0
+e = ctypes.c_ulonglong()
+reads, changes, steps, last, t0 = 0, [], [], None, time.perf_counter()
+while time.perf_counter() - t0 < 3.0:
+    nv.nvmlDeviceGetTotalEnergyConsumption(h, ctypes.byref(e)); reads += 1
+    now = time.perf_counter()
+    if last is not None and e.value != last:
+        changes.append(now); steps.append(e.value - last)
+    last = e.value
+iv = [b - a for a, b in zip(changes, changes[1:])]
+print(f"  {reads} reads ({3.0/reads*1e6:.1f} us each), {len(changes)} changes")
+if iv:
+    print(f"  update interval: min {min(iv)*1e3:.2f} ms, median {statistics.median(iv)*1e3:.2f} ms, max {max(iv)*1e3:.2f} ms")
+    print(f"  step: min {min(steps)} mJ, median {statistics.median(steps)} mJ, max {max(steps)} mJ (idle power {sum(steps[1:])/1e3/(changes[-1]-changes[0]):.1f} W)")
+PY
+  for cfg in configs/quickstart.yaml tests/gpu/gemm.yaml; do
+    name=$(basename "$cfg" .yaml)
+    .carry/cuda/miniapp run "$cfg" --output-dir "$W/$name-cuda" > "$W/$name.txt" 2>&1
+    log "== $name on CUDA: exit $? (time, rate, J per launch, W, rate per W, window)"
+    energy_rows "$W/$name-cuda"
+    save
+  done
+  log "== cases over 1 s: the run's power_w against nvidia-smi (power.draw and power.draw.instant)"
+  q=timestamp,power.draw,power.draw.instant,utilization.gpu
+  nvidia-smi --query-gpu=$q --format=csv,noheader,nounits > /dev/null 2>&1 || q=timestamp,power.draw,power.draw,utilization.gpu
+  for cfg in tests/gpu/energy_long.yaml tests/gpu/energy_long_axpby.yaml; do
+    name=$(basename "$cfg" .yaml)
+    nvidia-smi --query-gpu=$q --format=csv,noheader,nounits -lms 50 > "$W/$name-smi.csv" 2>&1 &
+    smi=$!
+    sleep 1
+    .carry/cuda/miniapp run "$cfg" --output-dir "$W/$name-cuda" > "$W/$name.txt" 2>&1
+    log "== $name: exit $?"
+    sleep 0.3; kill "$smi"; wait "$smi" 2>/dev/null
+    energy_rows "$W/$name-cuda"
+    python3 - "$W/$name-cuda" "$W/$name-smi.csv" <<'PY' | tee -a "$sum"
+import json, statistics, sys
+r = json.load(open(sys.argv[1] + "/results.json"))["results"][0]
+rows = []
+for line in open(sys.argv[2]):
+    f = [x.strip() for x in line.split(",")]
+    try: rows.append((float(f[1]), float(f[2]), float(f[3])))
+    except (ValueError, IndexError): pass
+busy = [x for x in rows if x[2] >= 90]
+print(f"  nvidia-smi: {len(rows)} samples every 50 ms, {len(busy)} with utilization >= 90%")
+if busy and r.get("power_w"):
+    avg, inst = statistics.median(x[0] for x in busy), statistics.median(x[1] for x in busy)
+    w = r["power_w"]
+    for name, v in (("power.draw", avg), ("power.draw.instant", inst)):
+        d = 100 * (w - v) / v
+        print(f"  {name:18s} median {v:7.1f} W; miniapp {w:7.1f} W over {r['energy_window_s']:.2f} s: "
+              f"{d:+.1f}% {'WITHIN' if abs(d) <= 15 else 'OUTSIDE'} 15%")
+PY
+    save
+  done
+  log "== host backend (serial) quickstart at 512: energy recorded as null with the reason"
+  .carry/cuda/miniapp run configs/quickstart.yaml --set backend=serial --set cases.0.n=512 \
+    --output-dir "$W/quickstart-serial" > "$W/quickstart-serial.txt" 2>&1
+  log "serial quickstart exit $?"
+  energy_rows "$W/quickstart-serial"
+  save
+fi
+if [ "$what" = transpose ]; then
+  export PATH="$PATH:/usr/local/cuda/bin"
+  [ -n "${NO_TESTS:-}" ] || cuda_tests
+  save
+  transpose_config
+  log "== miniapp run: transpose tiled 4096 / 8192 (tests/gpu/agreement_transpose.yaml)"
+  .carry/cuda/miniapp run tests/gpu/agreement_transpose.yaml --output-dir "$W/run-agreement-transpose" \
+    > "$W/agreement-transpose.txt" 2>&1
+  log "agreement run exit $?"; grep -E "^transpose|ceiling" "$W/agreement-transpose.txt" | tee -a "$sum"
+  save
+  log "== miniapp-bench: transpose against the copy ceiling"
+  .carry/cuda/miniapp-bench --benchmark_min_time=0.1 --miniapp-sizes=4096,8192 \
+    --benchmark_filter='^(transpose|ceiling/copy)' \
+    --benchmark_out="$W/bench-transpose.json" --benchmark_out_format=json > "$W/bench-transpose.txt" 2>&1
+  log "bench exit $?"
+  bench_rows "$W/bench-transpose.txt" | tee -a "$sum"
+  save
+  log "== ncu: tiled transpose (tests/gpu/profile_transpose.yaml), one launch each"
+  for spec in "float32 4096" "float64 4096"; do
+    # shellcheck disable=SC2086 # the spec's words are the arguments
+    set -- $spec
+    timeout 100 ncu --kernel-name-base demangled -k regex:TeamPolicy --launch-count 1 \
+      --section SpeedOfLight --section SchedulerStats --section WarpStateStats --section LaunchStats \
+      --section Occupancy --section MemoryWorkloadAnalysis --section InstructionStats \
+      --metrics smsp__inst_executed.sum,smsp__thread_inst_executed.sum,dram__bytes_read.sum,dram__bytes_write.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum \
+      .carry/cuda/miniapp run tests/gpu/profile_transpose.yaml --set cases.0.precision="$1" \
+      --set cases.0.n="$2" --output-dir "$W/ncu-run-transpose-$1-$2" > "$W/ncu-transpose-$1-$2.txt" 2>&1
+    log "ncu transpose $spec exit $?"
+    grep -E "Registers Per Thread|Achieved Occupancy|Issue Slots Busy|No Eligible|Memory Throughput|DRAM Throughput|Duration|Executed Ipc|bank_conflicts|inst_executed.sum|dram__bytes|issue_active|sectors|requests|Block Size|Grid Size|Theoretical Occupancy" \
+      "$W/ncu-transpose-$1-$2.txt" | sed 's/  */ /g' | tee -a "$sum"
+    save
+  done
+  [ -n "${NO_RACECHECK:-}" ] || racecheck 240 tests/gpu/racecheck_transpose.yaml
 fi
 save
 log "== done $(date -u +%FT%TZ)"

@@ -327,6 +327,33 @@ TEST(Compare, MarkdownAndCsvCarryTheNumbers) {
   EXPECT_NE(csv.find(",4,false,,true,"), std::string::npos) << csv;
 }
 
+// Issue 26: runs that recorded their energy get an Energy table beside the rates: each run's
+// watts and rate per watt, "-" and the run's reason where it has none; runs from before energy
+// was recorded get none.
+TEST(Compare, EnergyBesideTheRates) {
+  auto a = doc("openmp", "CPU X", "abc", {row("axpby", "flat", 1024, 0.9e-3, 1.0e-3, 1.1e-3)});
+  auto b = doc("cuda", "GPU Y", "abc", {row("axpby", "flat", 1024, 0.2e-3, 0.25e-3, 0.3e-3)});
+  EXPECT_EQ(to_markdown(compare_runs({run_from_json(a, "A"), run_from_json(b, "B")}, {}))
+                .find("## Energy"),
+            std::string::npos);
+  a["results"][0]["energy_note"] = "no energy counter: no powercap package zones";
+  b["results"][0]["power_w"] = 412.0;
+  b["results"][0]["rate_per_watt"] = 0.123;
+  b["results"][0]["rate_per_watt_unit"] = "GB/s/W";
+  const Comparison c = compare_runs({run_from_json(a, "A"), run_from_json(b, "B")}, {});
+  EXPECT_TRUE(energy_recorded(c));
+  const Cell& gpu = c.lines.at(0).cells.at(1);
+  EXPECT_EQ(gpu.watts, 412.0);
+  EXPECT_EQ(energy_text(gpu), "412 W, 0.123 GB/s/W");
+  EXPECT_EQ(energy_text(c.lines.at(0).cells.at(0)), "-");
+  const std::string md = to_markdown(c);
+  EXPECT_NE(md.find("## Energy"), std::string::npos) << md;
+  EXPECT_NE(md.find("| - | 412 W, 0.123 GB/s/W |"), std::string::npos) << md;
+  EXPECT_NE(md.find("Run 1, not measured: no energy counter: no powercap package zones"),
+            std::string::npos)
+      << md;
+}
+
 std::string temp_dir() {
   char tmpl[] = "/tmp/miniapp-compare-XXXXXX";
   const char* d = ::mkdtemp(tmpl);

@@ -142,5 +142,38 @@ TEST(RankTable, SpreadsOfMeasuredRowsOnly) {
   EXPECT_NE(two.str().find(r.c.id() + " "), std::string::npos) << two.str();
 }
 
+// Issue 26: the measured rows' joules, watts and rate per watt after the table, with the
+// counter; a row without energy gives its reason once.
+TEST(ConsoleTable, EnergyOfMeasuredRowsAndWhyTheOthersHaveNone) {
+  Plan plan;
+  plan.settings.name = "t";
+  plan.backend = "cuda";
+  CaseResult measured = axpby_row(false, 80);
+  measured.energy.joules = 0.125;
+  measured.energy.watts = 431.5;
+  measured.energy.per_watt = 6.5;
+  measured.energy.per_watt_unit = "GB/s/W";
+  measured.energy.counter = "NVML board energy (GPU 0000:18:00.0)";
+  CaseResult none = axpby_row(true, 80);
+  none.energy.note = "too short to measure: the launches lasted 1 ms";
+  std::ostringstream os;
+  print_results_table(os, plan, {measured, none});
+  const std::string out = os.str();
+  const std::string row = line_of(out, "0.125 J");
+  ASSERT_FALSE(row.empty()) << out;
+  EXPECT_NE(row.find(measured.c.id()), std::string::npos) << out;
+  EXPECT_NE(row.find("431.5 W"), std::string::npos) << out;
+  EXPECT_NE(row.find("6.5 GB/s/W"), std::string::npos) << out;
+  EXPECT_NE(out.find("energy counter: NVML board energy"), std::string::npos) << out;
+  EXPECT_NE(out.find("energy of the other rows: too short to measure"), std::string::npos) << out;
+
+  std::ostringstream host;
+  none.energy.note = "no energy counter: no powercap package zones";
+  print_results_table(host, plan, {none});
+  EXPECT_NE(host.str().find("energy: no energy counter: no powercap"), std::string::npos)
+      << host.str();
+  EXPECT_EQ(host.str().find(" J "), std::string::npos) << host.str();
+}
+
 } // namespace
 } // namespace miniapp

@@ -210,6 +210,13 @@ std::vector<std::string> split(const std::string& line) {
   return out;
 }
 
+// The k-th cell of a CSV line counted from its end (1: the last): cells before the later
+// columns (the case id) can hold quoted commas, which split() does not read.
+std::string cell_from_end(const std::string& line, std::ptrdiff_t k) {
+  const auto cells = split(line);
+  return cells.at(cells.size() - std::size_t(k));
+}
+
 // A real matmul run: m stays the integer 256 and the flop count 2 m n k = 33554432 keeps every
 // digit (schema 1 wrote 256.0 and 33554400).
 TEST(ResultsSchema, MatmulRowIsTypedAndExact) {
@@ -238,6 +245,13 @@ TEST(ResultsSchema, MatmulRowIsTypedAndExact) {
   EXPECT_EQ(row["case_id"], "matmul/flat/float32/256x256x256");
   EXPECT_EQ(row["compute_times_s"].size(), 2u);
   EXPECT_EQ(row["compute_times_s"][0].get<double>(), r.compute.samples[0]);
+  // Energy: measured with the host's counter, or null with the reason (issue 26).
+  if (row["energy_j"].is_null()) {
+    EXPECT_TRUE(row["energy_note"].is_string());
+    EXPECT_FALSE(row["energy_note"].get<std::string>().empty());
+  } else {
+    EXPECT_GT(row["power_w"].get<double>(), 0);
+  }
 
   // The CSV: its header is the table's names in order; its cells the same values' text.
   ASSERT_EQ(w.csv_lines.size(), 2u);
@@ -246,7 +260,7 @@ TEST(ResultsSchema, MatmulRowIsTypedAndExact) {
     if (f.type != FieldType::number_list)
       names.push_back(f.name);
   EXPECT_EQ(split(w.csv_lines[0]), names);
-  EXPECT_EQ(names.back(), "ceiling_level"); // the newest column (issue 22), appended
+  EXPECT_EQ(names.back(), "energy_note"); // the newest column (issue 26), appended
   // Columns are appended: the references (issue 17), shape (issue 12), then the rounds and the
   // host's load (issue 22).
   const auto shape_at = std::find(names.begin(), names.end(), "shape");
@@ -369,10 +383,55 @@ TEST(ResultsSchema, CeilingLevelColumnInBothFiles) {
   EXPECT_TRUE(w.doc["results"].at(1)["ceiling_level"].is_null());
   ASSERT_EQ(w.csv_lines.size(), 3u);
   const auto header = split(w.csv_lines[0]);
-  ASSERT_EQ(header.back(), "ceiling_level");
-  EXPECT_EQ(split(w.csv_lines[1]).back(), "L2");
-  EXPECT_EQ(split(w.csv_lines[2]).size(), header.size()); // an empty last cell, not a missing one
-  EXPECT_EQ(split(w.csv_lines[2]).back(), "");
+  const auto from_end = header.end() - std::find(header.begin(), header.end(), "ceiling_level");
+  ASSERT_GT(from_end, 0);
+  EXPECT_EQ(cell_from_end(w.csv_lines[1], from_end), "L2");
+  EXPECT_EQ(split(w.csv_lines[2]).size(), header.size()); // empty cells, not missing ones
+  EXPECT_EQ(cell_from_end(w.csv_lines[2], from_end), "");
+}
+
+// Issue 26: the energy columns follow ceiling_level. A measured row has joules, watts and its
+// rate per watt; a row without them has nulls (empty CSV cells) and energy_note saying why.
+TEST(ResultsSchema, EnergyColumnsInBothFiles) {
+  Case ax = case_of("axpby", "flat", 8, 8);
+  Case mm = case_of("matmul", "flat", 8, 8, 8);
+  mm.index = 1;
+  const Plan plan = plan_for({ax, mm});
+  CaseResult measured = result_of(ax);
+  measured.energy.counter = "NVML board energy (GPU 0000:18:00.0)";
+  measured.energy.joules = 0.25;
+  measured.energy.watts = 500;
+  measured.energy.window_s = 0.8;
+  measured.energy.per_watt = 5.5;
+  measured.energy.per_watt_unit = "GB/s/W";
+  CaseResult none = result_of(mm);
+  none.energy.note = "no energy counter: no powercap package zones";
+  const TempDir tmp;
+  const Written w = write(tmp, plan, {measured, none});
+  const json& a = w.doc["results"].at(0);
+  EXPECT_EQ(a["energy_j"], 0.25);
+  EXPECT_EQ(a["power_w"], 500.0);
+  EXPECT_EQ(a["rate_per_watt"], 5.5);
+  EXPECT_EQ(a["rate_per_watt_unit"], "GB/s/W");
+  EXPECT_EQ(a["energy_window_s"], 0.8);
+  EXPECT_TRUE(a["energy_note"].is_null());
+  const json& b = w.doc["results"].at(1);
+  for (const char* k : {"energy_j", "power_w", "rate_per_watt", "rate_per_watt_unit",
+                        "energy_window_s", "energy_counter"})
+    EXPECT_TRUE(b[k].is_null()) << k;
+  EXPECT_EQ(b["energy_note"], "no energy counter: no powercap package zones");
+  const auto header = split(w.csv_lines[0]);
+  const auto level = std::find(header.begin(), header.end(), "ceiling_level");
+  ASSERT_NE(level, header.end());
+  EXPECT_EQ(std::vector<std::string>(level + 1, header.end()),
+            (std::vector<std::string>{"energy_j", "power_w", "rate_per_watt", "rate_per_watt_unit",
+                                      "energy_window_s", "energy_counter", "energy_note"}));
+  EXPECT_EQ(cell_from_end(w.csv_lines[1], 7), "0.25"); // energy_j
+  EXPECT_EQ(cell_from_end(w.csv_lines[2], 7), "");
+  EXPECT_EQ(split(w.csv_lines[2]).back(), "no energy counter: no powercap package zones");
+  const compare::Run run = compare::load_run(w.dir);
+  ASSERT_EQ(run.rows.size(), 2u);
+  EXPECT_EQ(run.rows[0].fields["power_w"], 500.0);
 }
 
 // the reference fields are results columns like any other: written to both files (null

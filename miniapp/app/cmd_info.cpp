@@ -14,6 +14,7 @@
 #include "report/metadata.hpp"
 #include "core/backends.hpp"
 #include "core/device_info.hpp"
+#include "core/energy.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -34,7 +35,8 @@ int cmd_info(const MpiEnv& mpi) {
   for (const auto& b : compiled_backends()) {
     const DeviceInfo d = device_info(b);
     std::cout << "  " << b << ": concurrency " << d.concurrency << ", device " << d.name << ", "
-              << d.memory_bytes / (1024.0 * 1024 * 1024) << " GiB\n";
+              << d.memory_bytes / (1024.0 * 1024 * 1024) << " GiB\n"
+              << "    energy counter: " << energy_source(b).description() << "\n";
   }
   std::cout << "host BLAS:               " << kernels::host_blas_name() << "\n"
             << "MPI library:             " << mpi.library() << "\n"
@@ -102,7 +104,8 @@ int cmd_describe(std::int64_t rows, std::int64_t cols, const std::string& tile,
 
 void add_info_command(CLI::App& app, std::vector<Command>& commands) {
   auto* info = app.add_subcommand(
-      "info", "Kokkos version, backends, devices, ranks x threads, MPI (without starting it)");
+      "info", "Kokkos version, backends, devices, energy counters, ranks x threads, MPI (without "
+              "starting it)");
 
   commands.push_back({info, Needs::kokkos, [](const MpiEnv* mpi) { return cmd_info(*mpi); }});
 }

@@ -15,7 +15,7 @@ const std::vector<std::string>& sweep_keys() {
 const std::vector<std::string>& top_level_keys() {
   static const std::vector<std::string> k = {"name",   "description", "backend",    "precision",
                                              "warmup", "repetitions", "validation", "output",
-                                             "pinned", "mpi",         "cases"};
+                                             "pinned", "energy",      "mpi",        "cases"};
   return k;
 }
 

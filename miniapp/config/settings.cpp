@@ -69,6 +69,10 @@ Settings read_settings(const Source& src, const YAML::Node& root) {
       s.pinned = read_bool(src, root["pinned"], "pinned");
   });
   src.attempt([&] {
+    if (root["energy"])
+      s.energy = read_bool(src, root["energy"], "energy");
+  });
+  src.attempt([&] {
     const YAML::Node v = root["validation"];
     if (!v)
       return;

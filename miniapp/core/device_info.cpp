@@ -54,6 +54,9 @@ DeviceInfo device_info(const std::string& backend) {
       info.memory_bytes = prop.totalGlobalMem;
       info.l2_bytes = std::uint64_t(prop.l2CacheSize);
     }
+    char bus[32] = {0};
+    if (cudaDeviceGetPCIBusId(bus, sizeof bus, dev) == cudaSuccess)
+      info.pci_bus_id = bus;
   }
 #endif
 #ifdef KOKKOS_ENABLE_HIP
@@ -64,6 +67,9 @@ DeviceInfo device_info(const std::string& backend) {
       info.name = prop.name;
       info.memory_bytes = prop.totalGlobalMem;
       info.l2_bytes = std::uint64_t(prop.l2CacheSize);
+      char bus[32] = {0};
+      if (hipDeviceGetPCIBusId(bus, sizeof bus, dev) == hipSuccess)
+        info.pci_bus_id = bus;
     }
   }
 #endif

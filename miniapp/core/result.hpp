@@ -42,6 +42,20 @@ struct Stats {
 };
 Stats summarize(std::vector<double> samples);
 
+// The energy of a case's launches, from the counter of core/energy.hpp read around its timed
+// launches (run/energy_window.hpp). joules < 0: not measured, and `note` says why (no counter on
+// this machine, a window too short for the counter's update interval, several ranks).
+struct EnergyUse {
+  std::string counter;  // what was read, with its measured resolution and interval; "" none
+  std::string note;     // why joules are not given; "" when they are
+  double joules = -1;   // per launch
+  double watts = -1;    // mean power over the window
+  double window_s = 0;  // how long the counter was read over (0: not read)
+  int launches = 0;     // launches in the window (the timed ones, then as many as it needed)
+  double per_watt = -1; // the family's rate per watt (GFLOP/s/W or GB/s/W)
+  std::string per_watt_unit;
+};
+
 // What became of one case. The exit code follows from these (run/exit_code.hpp).
 enum class Status { ok, invalid, unsupported, error, interrupted };
 const char* to_string(Status s); // "ok", "invalid", ... as written in the results
@@ -86,6 +100,7 @@ struct CaseResult {
   // The highest 1-minute load average sampled before and after the case in any round (rank 0's
   // host); < 0 unknown. core/host_load.hpp says when it is busy.
   double host_load = -1;
+  EnergyUse energy;
 };
 
 } // namespace miniapp

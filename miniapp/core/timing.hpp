@@ -31,18 +31,25 @@ double time_fenced(const Fence& fence, const Launch& launch) {
 // estimation is itself a long warm-up (docs/performance.md, run 6).
 inline constexpr double warmup_seconds = 0.2;
 
+struct NothingBeforeTimed {
+  void operator()() const {}
+};
+
 // Untimed launches, each fenced, until there were `warmup` (at least 1) and `warmup_s` seconds
 // have passed; then `reps` timed ones. Stops early when keep_going() turns false (a signal),
-// returning the samples taken so far.
-template <class Fence, class Launch, class KeepGoing>
+// returning the samples taken so far. before_timed() runs between the last warm-up launch's fence
+// and the first timed launch (the energy counter's first read, run/energy_window.hpp).
+template <class Fence, class Launch, class KeepGoing, class BeforeTimed = NothingBeforeTimed>
 std::vector<double> time_launches(const Fence& fence, const Launch& launch, int warmup, int reps,
-                                  const KeepGoing& keep_going, double warmup_s = warmup_seconds) {
+                                  const KeepGoing& keep_going, double warmup_s = warmup_seconds,
+                                  const BeforeTimed& before_timed = BeforeTimed{}) {
   fence();
   Kokkos::Timer warming;
   for (int w = 0; (w < std::max(1, warmup) || warming.seconds() < warmup_s) && keep_going(); ++w) {
     launch();
     fence();
   }
+  before_timed();
   std::vector<double> t;
   for (int r = 0; r < reps && keep_going(); ++r)
     t.push_back(time_fenced(fence, launch));

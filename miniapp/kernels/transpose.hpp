@@ -21,6 +21,11 @@
 
 namespace miniapp::kernels {
 
+// Rows of A each thread of the tiled kernel loads before storing any of them to scratch.
+inline constexpr int kTransposeLoadsInFlight = 4;
+// Threads of a GPU team of the tiled kernel (4 warps).
+inline constexpr int kTransposeTeamThreads = 128;
+
 // Scratch bytes of one T x (T + 1) tile of elements of type T.
 template <class T>
 std::size_t transpose_tile_bytes(int tile) {
@@ -61,6 +66,7 @@ void transpose_tiled(const Exec& exec, const VA& A, const VB& B, int tile, int t
     throw LaunchError(std::string(label) + ": " + std::to_string(league) +
                       " tiles, more than a league of " + std::to_string(INT_MAX) +
                       " teams; use a larger tile");
+  const int tiles_n32 = int(tiles_n);
   const std::size_t bytes = transpose_tile_bytes<T>(TS);
   check_scratch<Policy>(label, bytes);
   const T* pa = A.data();
@@ -70,31 +76,53 @@ void transpose_tiled(const Exec& exec, const VA& A, const VB& B, int tile, int t
     // different banks instead of one (with T = 32 and 4-byte words, an unpadded column read would
     // hit the same bank 32 times and serialise the warp).
     T* s = static_cast<T*>(team.team_scratch(0).get_shmem(sizeof(T) * TS * (TS + 1)));
-    const std::int64_t r0 = (team.league_rank() / tiles_n) * TS;
-    const std::int64_t c0 = (team.league_rank() % tiles_n) * TS;
+    // 32-bit: the league fits an int (checked above); a 64-bit division and remainder are
+    // software routines of a hundred instructions each, paid by every thread of every tile.
+    const int tile_row = team.league_rank() / tiles_n32;
+    const std::int64_t r0 = std::int64_t(tile_row) * TS;
+    const std::int64_t c0 = std::int64_t(team.league_rank() - tile_row * tiles_n32) * TS;
     const int rows = r0 + TS <= m ? TS : int(m - r0); // edge tiles hold fewer rows / columns
     const int cols = c0 + TS <= n ? TS : int(n - c0);
-    // Load: consecutive team ranks take consecutive columns of one row of A (coalesced reads).
-    for (int l = team.team_rank(); l < TS * TS; l += team.team_size()) {
-      const int r = l / TS, c = l % TS;
-      if (r < rows && c < cols)
-        s[r * (TS + 1) + c] = pa[(r0 + r) * n + c0 + c];
-    }
+    // Threads as a grid over the tile: tx the column (consecutive team ranks, consecutive
+    // addresses: coalesced), ty the first row, sy rows apart; divided once per thread, not per
+    // element. A team narrower than a row (one thread on host backends) walks each row cx
+    // columns at a time.
+    const int cx = team.team_size() < TS ? team.team_size() : TS;
+    const int tx = team.team_rank() % cx, ty = team.team_rank() / cx;
+    const int sy = team.team_size() / cx; // threads past sy * cx rows (ty >= sy) stay idle
+    // Load: kTransposeLoadsInFlight rows of A per thread are read into registers before any is
+    // stored to scratch, so that many loads per thread are in flight at once (the compiler does
+    // not move a load above a scratch store that might alias it).
+    constexpr int U = kTransposeLoadsInFlight;
+    if (ty < sy)
+      for (int r = ty; r < rows; r += U * sy)
+        for (int c = tx; c < cols; c += cx) {
+          T v[U];
+          for (int u = 0; u < U; ++u)
+            if (r + u * sy < rows)
+              v[u] = pa[(r0 + r + u * sy) * n + c0 + c];
+          for (int u = 0; u < U; ++u)
+            if (r + u * sy < rows)
+              s[(r + u * sy) * (TS + 1) + c] = v[u];
+        }
     team.team_barrier(); // the whole tile is in scratch before anyone reads another's element
-    // Store: consecutive team ranks take consecutive columns of one row of B, i.e. consecutive
-    // rows of one column of the tile (coalesced writes; the padding keeps the scratch reads apart).
-    for (int l = team.team_rank(); l < TS * TS; l += team.team_size()) {
-      const int r = l / TS, c = l % TS; // B(c0 + r, r0 + c) = A(r0 + c, c0 + r)
-      if (r < cols && c < rows)
-        pb[(c0 + r) * m + r0 + c] = s[c * (TS + 1) + r];
-    }
+    // Store: row r of B's tile (B(c0 + r, r0 + c) = A(r0 + c, c0 + r)) is column r of the
+    // scratch tile; consecutive team ranks take consecutive columns of B (coalesced writes; the
+    // padding keeps the scratch reads apart).
+    if (ty < sy)
+      for (int r = ty; r < cols; r += sy) {
+        T* b = pb + (c0 + r) * m + r0;
+        for (int c = tx; c < rows; c += cx)
+          b[c] = s[c * (TS + 1) + r];
+      }
   };
-  // GPUs: 256 threads (8 warps) per tile, each moving T*T/256 elements, the usual shape of this
-  // kernel; fewer when the tile has fewer elements. Host backends: one thread per team, so each
+  // GPUs: kTransposeTeamThreads threads per tile, each moving T*T/128 elements (16 at T = 32,
+  // so the fixed cost of a thread is shared by more elements than with the usual 256); fewer
+  // when the tile has fewer elements. Host backends: one thread per team, so each
   // thread transposes whole tiles through its cache-sized scratch with no barrier waits.
   constexpr bool host =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible;
-  const int wanted = host ? 1 : (TS * TS < 256 ? TS * TS : 256);
+  const int wanted = host ? 1 : (TS * TS < kTransposeTeamThreads ? TS * TS : kTransposeTeamThreads);
   launch_with_scratch<Policy>(label, exec, int(league), body, wanted, team_size, bytes);
 }
 

@@ -57,10 +57,29 @@ bool primary_is_gflops(const std::string& family, RateKind kind) {
   return f && f->rate == Rate::gflops;
 }
 
+// The energy columns of the row (null, or absent in older files: not measured).
+void energy_from(const Row& r, Cell& c) {
+  if (!r.fields.is_object())
+    return;
+  const auto number = [&](const char* k) {
+    const auto it = r.fields.find(k);
+    return it != r.fields.end() && it->is_number() ? it->get<double>() : -1.0;
+  };
+  const auto text = [&](const char* k) {
+    const auto it = r.fields.find(k);
+    return it != r.fields.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  c.watts = number("power_w");
+  c.per_watt = number("rate_per_watt");
+  c.per_watt_unit = text("rate_per_watt_unit");
+  c.energy_note = text("energy_note");
+}
+
 Cell cell_from(const Row& r, bool gflops, bool with_transfers) {
   Cell c;
   c.present = true;
   c.valid = r.valid;
+  energy_from(r, c);
   if (!with_transfers) {
     c.times = r.compute_times;
     c.rate = gflops ? r.gflops : r.gbs;
@@ -398,6 +417,14 @@ Comparison compare_runs(const std::vector<Run>& given, const Options& given_opt)
   const auto per_kind = aggregate(all_notes);
   c.warnings.insert(c.warnings.end(), per_kind.begin(), per_kind.end());
   return c;
+}
+
+bool energy_recorded(const Comparison& c) {
+  for (const Line& l : c.lines)
+    for (const Cell& cell : l.cells)
+      if (cell.present && (cell.watts >= 0 || !cell.energy_note.empty()))
+        return true;
+  return false;
 }
 
 } // namespace compare

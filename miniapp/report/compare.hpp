@@ -110,7 +110,12 @@ enum class Test { none, rounds, repetitions, ranges };
 // What one run measured for one case.
 struct Cell {
   bool present = false;
-  double rate = 0;                           // in Line::unit
+  double rate = 0; // in Line::unit
+  // The row's energy (results since issue 26): mean watts over its launches and its kernel rate
+  // per watt, < 0 where not measured; energy_note says why (no counter, too short); both empty
+  // and < 0 in files written before energy was recorded.
+  double watts = -1, per_watt = -1;
+  std::string per_watt_unit, energy_note;
   double t_min = 0, t_median = 0, t_max = 0; // seconds; with transfers the range is estimated
   std::string valid;
   std::vector<double> times; // every repetition (total times with transfers); may be empty
@@ -160,5 +165,9 @@ void name_runs(std::vector<Run>& runs, const std::vector<std::string>& inputs,
 // parameter, seed and pinned included, tells cases apart), else on (family, variant, precision,
 // m, n, k, tile), which schema 1 files also hold.
 Comparison compare_runs(const std::vector<Run>& runs, const Options& opt);
+
+// Whether any row of the comparison recorded its energy or why it has none (files written
+// before issue 26 did neither): then the outputs show the energy beside the rates.
+bool energy_recorded(const Comparison& c);
 } // namespace compare
 } // namespace miniapp

@@ -68,6 +68,51 @@ std::string ratio_text(const Cell& cell) {
 }
 } // namespace
 
+std::string energy_text(const Cell& cell) {
+  if (!cell.present || cell.watts < 0)
+    return "-";
+  return fmt("%.0f", cell.watts) + " W" +
+         (cell.per_watt >= 0 ? ", " + rate_str(cell.per_watt) + " " + cell.per_watt_unit : "");
+}
+
+std::vector<std::string> energy_notes(const Comparison& c, std::size_t run) {
+  std::vector<std::string> notes;
+  for (const Line& l : c.lines) {
+    const Cell& cell = l.cells[run];
+    if (cell.present && cell.watts < 0 && !cell.energy_note.empty() &&
+        std::find(notes.begin(), notes.end(), cell.energy_note) == notes.end())
+      notes.push_back(cell.energy_note);
+  }
+  return notes;
+}
+
+namespace {
+// The energy beside the rates: each run's mean watts and kernel rate per watt, then why the
+// empty cells are empty. Nothing for runs from before energy was recorded.
+void energy_markdown(std::ostream& os, const Comparison& c) {
+  if (!energy_recorded(c))
+    return;
+  os << "\n## Energy\n\nMean power over each case's launches (the device's energy counter, or the "
+        "host's for host backends) and the kernel rate per watt (GFLOP/s/W is GFLOP per joule, "
+        "GB/s/W GB per joule).\n\n| case | size |";
+  for (std::size_t i = 0; i < c.runs.size(); ++i)
+    os << " run " << i + 1 << " power, rate/W |";
+  os << "\n|---|---|";
+  for (std::size_t i = 0; i < c.runs.size(); ++i)
+    os << "---:|";
+  os << "\n";
+  for (const Line& l : c.lines) {
+    os << "| " << markdown_cell(case_label(l)) << " | " << l.size << " |";
+    for (const Cell& cell : l.cells)
+      os << " " << energy_text(cell) << " |";
+    os << "\n";
+  }
+  for (std::size_t i = 0; i < c.runs.size(); ++i)
+    for (const std::string& note : energy_notes(c, i))
+      os << "\nRun " << i + 1 << ", not measured: " << markdown_cell(note) << "\n";
+}
+} // namespace
+
 std::string to_markdown(const Comparison& c) {
   const std::size_t b = c.options.baseline;
   const std::size_t nr = c.runs.size();
@@ -133,6 +178,7 @@ std::string to_markdown(const Comparison& c) {
     }
     os << "\n";
   }
+  energy_markdown(os, c);
   if (c.warnings.empty()) {
     os << "\nNo warnings: the runs share their config hash and case parameters, and every row is "
           "valid.\n";

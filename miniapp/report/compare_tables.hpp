@@ -19,6 +19,11 @@ std::string case_label(const Line& l);
 std::string rate_str(double v);
 std::string ms(double seconds);
 
+// A cell's energy: "512 W, 101 GFLOP/s/W" (the rate per watt where the row has a rate), "-"
+// where it was not measured; and a run's distinct reasons for its unmeasured cells.
+std::string energy_text(const Cell& cell);
+std::vector<std::string> energy_notes(const Comparison& c, std::size_t run);
+
 std::string to_markdown(const Comparison& c);
 // Cell text safe inside a markdown table: | escaped, line breaks joined, HTML characters as
 // entities (metadata comes from files and must not inject rows, links or markup).

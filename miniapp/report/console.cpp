@@ -76,6 +76,36 @@ struct CeilingLegend {
   }
 };
 
+namespace {
+// The energy of the measured rows (joules per launch, mean watts, rate per watt), or once why
+// there is none; results.json has every row's (energy_j, power_w, rate_per_watt, energy_note).
+void print_energy(std::ostream& os, const std::vector<CaseResult>& rows) {
+  std::string first_note, counter;
+  bool header = false;
+  for (const auto& r : rows) {
+    if (r.energy.joules < 0) {
+      if (first_note.empty())
+        first_note = r.energy.note;
+      continue;
+    }
+    if (!header)
+      os << "\nenergy per launch, mean power and rate per watt:\n";
+    header = true;
+    counter = r.energy.counter;
+    os << "  " << std::left << std::setw(44) << r.c.id() << std::right << std::setw(12)
+       << fmt("%.4g J", r.energy.joules) << std::setw(10) << fmt("%.1f W", r.energy.watts)
+       << std::setw(20)
+       << (r.energy.per_watt >= 0 ? fmt("%.4g ", r.energy.per_watt) + r.energy.per_watt_unit : "")
+       << "\n";
+  }
+  if (header)
+    os << "energy counter: " << for_terminal(counter) << "\n";
+  if (!first_note.empty())
+    os << (header ? "energy of the other rows: " : "energy: ") << for_terminal(first_note)
+       << (header ? " (first of them; results.json has each)" : "") << "\n";
+}
+} // namespace
+
 void print_results_table(std::ostream& os, const Plan& plan, const std::vector<CaseResult>& rows) {
   os << "\n" << for_terminal(plan.settings.name) << " on " << plan.backend << "\n";
   os << std::left << std::setw(13) << "kernel" << std::setw(18) << "variant" << std::setw(8)
@@ -127,6 +157,7 @@ void print_results_table(std::ostream& os, const Plan& plan, const std::vector<C
   if (uncertain)
     os << "%ceiling uncertain: the vendor GEMM's estimates did not agree within 5% (the range "
           "given); the % is of the largest\n";
+  print_energy(os, rows);
 }
 
 void print_rank_table(std::ostream& os, const std::vector<CaseResult>& rows, int ranks) {
@@ -135,9 +166,9 @@ void print_rank_table(std::ostream& os, const std::vector<CaseResult>& rows, int
   int id_width = 6;
   for (const auto& r : rows)
     id_width = std::max(id_width, int(r.c.id().size()) + 2);
-  os << std::left << std::setw(id_width) << "case" << std::setw(32)
-     << "compute" << std::setw(32) << "communication" << std::setw(32) << "transfer"
-     << std::setw(32) << "exposed" << std::setw(17) << "overlap"
+  os << std::left << std::setw(id_width) << "case" << std::setw(32) << "compute" << std::setw(32)
+     << "communication" << std::setw(32) << "transfer" << std::setw(32) << "exposed"
+     << std::setw(17) << "overlap"
      << "imbalance\n";
   const auto cell = [](const char* f, const CaseResult::Spread& s) {
     char buf[64];

@@ -172,6 +172,31 @@ void metadata_table(std::ostringstream& os, const compare::Comparison& c,
   os << "</tbody>\n</table></div>\n";
 }
 
+// Each run's mean watts and kernel rate per watt beside the rates (compare's energy_text), and
+// why the empty cells are empty; nothing for runs from before energy was recorded.
+void energy_section(std::ostringstream& os, const compare::Comparison& c) {
+  if (!compare::energy_recorded(c))
+    return;
+  os << "<h2>Energy</h2>\n<p class=\"legend\">Mean power over each case's launches (the device's "
+        "energy counter, or the host's) and the kernel rate per watt.</p>\n<div class=\"scroll\">"
+        "<table id=\"energy\">\n<thead><tr><th>case</th><th>size</th>";
+  for (std::size_t i = 0; i < c.runs.size(); ++i)
+    os << "<th data-run=\"" << i + 1 << "\">" << run_title(c, i) << " power, rate/W</th>";
+  os << "</tr></thead>\n<tbody>\n";
+  for (const auto& l : c.lines) {
+    os << "<tr><th>" << html_escape(compare::case_label(l)) << "</th><td>" << html_escape(l.size)
+       << "</td>";
+    for (const compare::Cell& cell : l.cells)
+      os << "<td class=\"num\">" << html_escape(compare::energy_text(cell)) << "</td>";
+    os << "</tr>\n";
+  }
+  os << "</tbody></table></div>\n";
+  for (std::size_t i = 0; i < c.runs.size(); ++i)
+    for (const std::string& note : compare::energy_notes(c, i))
+      os << "<p class=\"note\">Run " << i + 1 << ", not measured: " << html_escape(note)
+         << "</p>\n";
+}
+
 void plots_section(std::ostringstream& os, const ReportOptions& opt) {
   os << "<h2>Plots</h2>\n";
   if (!opt.plots_note.empty())
@@ -380,6 +405,7 @@ std::string html_report(const compare::Comparison& c, const std::vector<compare:
         "<span class=\"slower\">red</span>: significantly slower. (!) marks a row whose "
         "validation did not pass or was not checked.</p>\n";
   comparison_table(os, c);
+  energy_section(os, c);
 
   os << "<h2>Warnings</h2>\n";
   if (c.warnings.empty()) {

@@ -67,6 +67,7 @@ nlohmann::json plan_to_json(const Plan& plan) {
       {"validation", {{"enabled", s.validate}, {"rtol", s.rtol}}},
       {"output", {{"directory", s.output_directory}, {"formats", s.formats}, {"print", s.print}}},
       {"pinned", s.pinned},
+      {"energy", s.energy},
       {"mpi", {{"grid", {s.grid_p, s.grid_q}}, {"panel", s.panel}, {"transport", s.transport}}},
       {"cases", cases}};
 }

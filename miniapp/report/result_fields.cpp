@@ -148,6 +148,25 @@ std::vector<ResultField> make_fields() {
   // for GEMM ceilings and rows without a ceiling.
   add("ceiling_level", T::text,
       [text_or_null](const CaseResult& r, auto&) { return text_or_null(r.ceiling_level); });
+  // issue 26 (run/energy_window.hpp): joules per launch, mean watts and the family's rate per watt
+  // from the device's (or host's) energy counter, null where it was not measured, energy_note
+  // saying why; the counter read, with its measured step and update interval, and the window.
+  const auto positive = [](double v) { return v >= 0 ? json(v) : json(); };
+  add("energy_j", T::number,
+      [positive](const CaseResult& r, auto&) { return positive(r.energy.joules); });
+  add("power_w", T::number,
+      [positive](const CaseResult& r, auto&) { return positive(r.energy.watts); });
+  add("rate_per_watt", T::number,
+      [positive](const CaseResult& r, auto&) { return positive(r.energy.per_watt); });
+  add("rate_per_watt_unit", T::text,
+      [text_or_null](const CaseResult& r, auto&) { return text_or_null(r.energy.per_watt_unit); });
+  add("energy_window_s", T::number, [](const CaseResult& r, auto&) {
+    return r.energy.window_s > 0 ? json(r.energy.window_s) : json();
+  });
+  add("energy_counter", T::text,
+      [text_or_null](const CaseResult& r, auto&) { return text_or_null(r.energy.counter); });
+  add("energy_note", T::text,
+      [text_or_null](const CaseResult& r, auto&) { return text_or_null(r.energy.note); });
   return f;
 }
 } // namespace

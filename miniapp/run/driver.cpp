@@ -9,6 +9,7 @@
 #include "plan/config_hash.hpp"
 #include "core/device_info.hpp"
 #include "core/timing.hpp"
+#include "run/energy_window.hpp"
 #ifdef MINIAPP_HAVE_MPI
 #include "parallel/distributed_case.hpp"
 #include "plan/grid.hpp"
@@ -315,13 +316,17 @@ private:
     const auto fence = [&] { k.fence(); };
     std::vector<double> h2d, op, d2h;
     std::vector<RepTimes> parts; // every launch's breakdown, warm-up ones first
+    // One rank's counter (on several ranks the window's extra launches would be collective).
+    EnergyWindow energy(many_ || !s_.energy ? nullptr : &energy_source(plan_.backend));
     const bool ran = launches(r, [&] {
       fault_.trigger("kernel");
       h2d = time_launches(
           fence, [&] { k.upload(); }, s_.warmup, s_.repetitions, keep_going, 0);
       op = time_launches(
           fence, [&] { parts.push_back(k.run()); }, s_.warmup, s_.repetitions, keep_going,
-          launch_warmup_s);
+          launch_warmup_s, [&] { energy.begin(); });
+      energy.finish(
+          int(op.size()), [&] { k.run(), fence(); }, keep_going);
       d2h = time_launches(
           fence, [&] { k.download(); }, s_.warmup, s_.repetitions, keep_going, 0);
     });
@@ -358,6 +363,9 @@ private:
       r.imbalance = r.compute_ranks.mean > 0 ? r.compute_ranks.max / r.compute_ranks.mean : 1;
     }
     set_rates(r);
+    r.energy = many_        ? energy_not_measured("not measured on several ranks")
+               : !s_.energy ? energy_not_measured("not measured (energy: false)")
+                            : case_energy(r, energy, plan_.backend);
     return true;
   }
 

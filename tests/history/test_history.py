@@ -82,12 +82,12 @@ def test_references():
            "results.csv has the reference columns", cells)
     # Columns are appended, never inserted (readers that go by position keep working): the
     # reference columns follow case_id, and only later additions (shape, rounds, host_load,
-    # ceiling_level) follow them.
+    # ceiling_level, the energy columns) follow them.
     keys = list(table[0].keys())
     expect(keys[keys.index("case_id") + 1:][:4] == ["reference", "reference_unit",
                                                       "reference_status", "shape"]
-           and keys[-1] == "ceiling_level",
-           "the reference columns follow case_id, then shape, ..., ceiling_level", keys)
+           and keys[-1] == "energy_note",
+           "the reference columns follow case_id, then shape, ..., energy_note", keys)
 
     code, out, err = run(["run", SMALL, "--quiet", "--set", "backend=serial", "--output-dir",
                           met_dir, "--references", low])

@@ -108,7 +108,9 @@ def breakdown(args):
         used = json.load(f)["metadata"].get("summa_transport")
     for r in rows:
         what = f"{r['family']}/{r['variant']}/{r['precision']}"
-        f = {k: float(r[k]) for k in r if k.endswith("_s") or k.startswith("overlap_rank_")}
+        # Empty cells (energy_window_s where no energy was measured) are not numbers.
+        f = {k: float(r[k]) for k in r
+             if (k.endswith("_s") or k.startswith("overlap_rank_")) and r[k] != ""}
         if r["status"] != "ok":
             sys.exit(f"FAIL: {what}: status {r['status']}: {r['message']}")
         lo, mean, hi = f["overlap_rank_min"], f["overlap_rank_mean"], f["overlap_rank_max"]

@@ -1,0 +1,50 @@
+#pragma once
+// The energy counter of the hardware a backend runs on, read around a case's timed launches
+// (run/energy_window.hpp): on NVIDIA GPUs the board's cumulative energy through NVML, on AMD GPUs
+// ROCm SMI's energy accumulator, on host backends the Linux powercap (RAPL) package counters.
+// NVML and ROCm SMI are loaded at run time with dlopen (no header, no build-time dependency): a
+// build runs on machines without them, and then says why it has no counter.
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace miniapp {
+
+// A cumulative counter: joules since an origin of its own (only differences mean anything).
+class EnergyCounter {
+public:
+  virtual ~EnergyCounter() = default;
+  // The counter now, in joules; false when the read failed.
+  virtual bool read(double& joules) = 0;
+};
+
+struct EnergySource {
+  std::unique_ptr<EnergyCounter> counter; // null: no counter; why_none says why
+  std::string name;                       // what is read, e.g. "NVML board energy (0000:18:00.0)"
+  std::string why_none;
+  // Measured when the counter is opened (characterise): the smallest step seen, and the mean
+  // time between two changes of its value. A window shorter than a few update intervals is
+  // mostly the counter's quantisation, not the case's energy.
+  double resolution_j = 0;
+  double update_interval_s = 0;
+  std::string description() const; // name, resolution and interval, or "none: <why>"
+};
+
+// The counter for a backend's device ("cuda", "hip"; any other backend: the host's powercap),
+// opened and characterised once per process. Never throws: a missing library, device or file
+// gives a source without a counter and the reason.
+EnergySource& energy_source(const std::string& backend);
+
+// Readers, separately for tests. powercap_counter reads the package zones
+// (<root>/intel-rapl:<n>/energy_uj, whose sum wraps at max_energy_range_uj) and needs every one
+// readable; nullptr with *why set otherwise.
+std::unique_ptr<EnergyCounter> powercap_counter(const std::string& root, std::string* why);
+std::unique_ptr<EnergyCounter> nvml_counter(const std::string& pci_bus_id, std::string* why);
+std::unique_ptr<EnergyCounter> rocm_smi_counter(const std::string& pci_bus_id, std::string* why);
+
+// Polls the counter in a tight loop until its value has changed `changes` times or max_s
+// seconds passed, and fills resolution_j and update_interval_s; a counter that never changed
+// is dropped (why_none says so).
+void characterise(EnergySource& s, int changes = 8, double max_s = 1.0);
+
+} // namespace miniapp

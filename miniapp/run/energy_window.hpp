@@ -1,0 +1,83 @@
+#pragma once
+// A case's energy (CaseResult::energy): the counter of core/energy.hpp read right before the
+// first timed launch and after the last. Counters change in steps (NVML's every few tens of
+// milliseconds), and a read can miss up to one step at each end of the window, so a window of a
+// few launches measures the counter, not the case. The window is therefore extended with more
+// launches of the same kind, back to back and fenced like the timed ones, until it covers
+// kEnergyIntervals update intervals (at most kEnergyMaxWindowS); what is still shorter than
+// kEnergyMinIntervals intervals gets no joules and says why.
+#include "core/energy.hpp"
+#include "core/result.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <string>
+
+namespace miniapp {
+
+inline constexpr int kEnergyIntervals = 40;      // a read error of at most 2/40 = 5%
+inline constexpr double kEnergyMaxWindowS = 2.0; // launches added for at most this long
+inline constexpr int kEnergyMinIntervals = 10;   // shorter: too short to measure (20% error)
+
+// What the window read: the counter at both ends, its length and the launches in it.
+struct EnergyReadings {
+  bool read = false; // both reads succeeded
+  double begin_j = 0, end_j = 0, window_s = 0;
+  int launches = 0;
+};
+
+// The row's fields from the readings: joules per launch, mean watts, and `rate` (the family's,
+// in `unit`: "GFLOP/s" or "GB/s") per watt; null with the reason where the window is too short
+// for the counter or a read failed.
+EnergyUse energy_use(const EnergySource& s, const EnergyReadings& w, double rate,
+                     const std::string& unit);
+// A row without a counter: the note says why (no counter on this machine, several ranks).
+EnergyUse energy_not_measured(const std::string& why);
+
+// How long the window should last for this counter.
+double energy_target_s(const EnergySource& s);
+
+class EnergyWindow {
+public:
+  explicit EnergyWindow(EnergySource* s) : s_(s && s->counter ? s : nullptr) {}
+  bool active() const { return s_ != nullptr; }
+  // Right before the first timed launch (time_launches' before_timed).
+  void begin() {
+    if (!s_)
+      return;
+    w_.read = s_->counter->read(w_.begin_j);
+    clock_.reset();
+  }
+  // After the timed launches (each fenced; `timed` of them): launch_fenced() (one launch and its
+  // fence) until the window is long enough or keep_going() turns false, then the second read.
+  template <class LaunchFenced, class KeepGoing>
+  void finish(int timed, const LaunchFenced& launch_fenced, const KeepGoing& keep_going) {
+    if (!s_)
+      return;
+    w_.launches = timed;
+    const double target = energy_target_s(*s_);
+    while (w_.launches > 0 && clock_.seconds() < target && keep_going()) {
+      launch_fenced();
+      ++w_.launches;
+    }
+    double end = 0;
+    w_.read = s_->counter->read(end) && w_.read;
+    w_.window_s = clock_.seconds();
+    w_.end_j = end;
+  }
+  EnergyUse result(double rate, const std::string& unit) const {
+    return energy_use(*s_, w_, rate, unit);
+  }
+
+private:
+  EnergySource* s_;
+  EnergyReadings w_;
+  Kokkos::Timer clock_;
+};
+
+// The row's energy: the window's result with the family's rate per watt, or, where the backend
+// has no counter, why.
+EnergyUse case_energy(const CaseResult& r, const EnergyWindow& w, const std::string& backend);
+
+} // namespace miniapp

@@ -1,0 +1,243 @@
+// Energy per case (issue 26): the counters of core/energy.hpp, their characterisation, the window
+// of run/energy_window.hpp, and where it sits among the timed launches.
+#include "config/config.hpp"
+#include "core/energy.hpp"
+#include "core/timing.hpp"
+#include "run/driver.hpp"
+#include "run/energy_window.hpp"
+#include "test_case.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
+namespace miniapp {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A powercap tree under /tmp: package zones with energy_uj and max_energy_range_uj.
+struct FakePowercap {
+  std::string root;
+  FakePowercap() {
+    char tmpl[] = "/tmp/miniapp-powercap-XXXXXX";
+    root = ::mkdtemp(tmpl);
+  }
+  ~FakePowercap() { fs::remove_all(root); }
+  void zone(const std::string& name, unsigned long long uj, unsigned long long range) {
+    fs::create_directories(root + "/" + name);
+    std::ofstream(root + "/" + name + "/energy_uj") << uj << "\n";
+    std::ofstream(root + "/" + name + "/max_energy_range_uj") << range << "\n";
+  }
+};
+
+TEST(Energy, PowercapSumsThePackagesAndUnfoldsTheirWrap) {
+  FakePowercap p;
+  p.zone("intel-rapl:0", 900'000, 1'000'000);
+  p.zone("intel-rapl:1", 5'000'000, 10'000'000);
+  p.zone("intel-rapl:0:0", 1, 1'000'000); // a subzone (cores): inside package 0, not added again
+  std::string why;
+  auto c = powercap_counter(p.root, &why);
+  ASSERT_TRUE(c) << why;
+  double j0 = -1;
+  ASSERT_TRUE(c->read(j0));
+  // Package 0 wraps: 900000 -> 1000000 (= 0) -> 200000 is 0.3 J; package 1 gains 1.5 J.
+  p.zone("intel-rapl:0", 200'000, 1'000'000);
+  p.zone("intel-rapl:1", 6'500'000, 10'000'000);
+  p.zone("intel-rapl:0:0", 999'999, 1'000'000);
+  double j1 = -1;
+  ASSERT_TRUE(c->read(j1));
+  EXPECT_NEAR(j1 - j0, 1.8, 1e-9);
+}
+
+// A VM (this project's CI machine, the GPU machine's host) has no powercap zones, and a host
+// that has them usually lets only root read them: either way the reason is kept, not a zero.
+TEST(Energy, PowercapWithoutZonesOrUnreadableSaysWhy) {
+  FakePowercap p;
+  std::string why;
+  EXPECT_FALSE(powercap_counter(p.root, &why));
+  EXPECT_NE(why.find("no powercap package zones"), std::string::npos) << why;
+  fs::create_directories(p.root + "/intel-rapl:0"); // a zone without its files
+  why.clear();
+  EXPECT_FALSE(powercap_counter(p.root, &why));
+  EXPECT_NE(why.find("not readable"), std::string::npos) << why;
+}
+
+// Without the GPU driver's library (this project's CI machine) the readers say which library is
+// missing; with it, the counter reads.
+TEST(Energy, GpuReadersNameTheMissingLibrary) {
+  std::string why;
+  if (auto c = nvml_counter("", &why)) {
+    double j = -1;
+    EXPECT_TRUE(c->read(j));
+    EXPECT_GE(j, 0);
+  } else {
+    // "libnvidia-ml.so.1 could not be loaded: ..." without the driver; with it, what NVML said.
+    EXPECT_TRUE(why.find("libnvidia-ml.so.1") != std::string::npos ||
+                why.find("NVML") != std::string::npos || why.find("nvml") != std::string::npos)
+        << why;
+  }
+  why.clear();
+  if (!rocm_smi_counter("", &why))
+    EXPECT_FALSE(why.empty());
+}
+
+// A counter that steps by 0.5 J every third read.
+struct SteppingCounter final : EnergyCounter {
+  int reads = 0;
+  bool read(double& j) override {
+    j = 0.5 * (++reads / 3);
+    return true;
+  }
+};
+struct FrozenCounter final : EnergyCounter {
+  bool read(double& j) override {
+    j = 42;
+    return true;
+  }
+};
+
+TEST(Energy, CharacteriseMeasuresStepAndInterval) {
+  EnergySource s;
+  s.name = "stepping";
+  s.counter = std::make_unique<SteppingCounter>();
+  characterise(s, 8, 1.0);
+  ASSERT_TRUE(s.counter) << s.why_none;
+  EXPECT_DOUBLE_EQ(s.resolution_j, 0.5);
+  EXPECT_GT(s.update_interval_s, 0);
+  EXPECT_NE(s.description().find("steps of 0.5 J"), std::string::npos) << s.description();
+}
+
+TEST(Energy, ACounterThatNeverChangesIsDropped) {
+  EnergySource s;
+  s.name = "frozen";
+  s.counter = std::make_unique<FrozenCounter>();
+  characterise(s, 8, 0.05);
+  EXPECT_FALSE(s.counter);
+  EXPECT_NE(s.why_none.find("changed 0 time(s)"), std::string::npos) << s.why_none;
+  EXPECT_EQ(s.description().rfind("none: ", 0), 0u);
+}
+
+EnergySource source_with_interval(double interval_s) {
+  EnergySource s;
+  s.name = "test counter";
+  s.counter = std::make_unique<FrozenCounter>();
+  s.resolution_j = 0.001;
+  s.update_interval_s = interval_s;
+  return s;
+}
+
+TEST(Energy, UseGivesJoulesPerLaunchWattsAndRatePerWatt) {
+  const EnergySource s = source_with_interval(0.02);
+  EnergyReadings w;
+  w.read = true;
+  w.begin_j = 1000;
+  w.end_j = 1350; // 350 J over 1 s: 350 W
+  w.window_s = 1.0;
+  w.launches = 700;
+  const EnergyUse e = energy_use(s, w, 2800, "GB/s");
+  EXPECT_DOUBLE_EQ(e.joules, 0.5);
+  EXPECT_DOUBLE_EQ(e.watts, 350);
+  EXPECT_DOUBLE_EQ(e.per_watt, 8);
+  EXPECT_EQ(e.per_watt_unit, "GB/s/W");
+  EXPECT_EQ(e.note, "");
+  EXPECT_EQ(e.launches, 700);
+}
+
+// A window of a few update intervals is the counter's quantisation, not the case: no number.
+TEST(Energy, AWindowOfFewUpdateIntervalsIsTooShort) {
+  const EnergySource s = source_with_interval(0.02);
+  EnergyReadings w;
+  w.read = true;
+  w.begin_j = 0;
+  w.end_j = 3;
+  w.window_s = 0.1; // 5 intervals, under kEnergyMinIntervals
+  w.launches = 10;
+  const EnergyUse e = energy_use(s, w, 100, "GFLOP/s");
+  EXPECT_LT(e.joules, 0);
+  EXPECT_LT(e.watts, 0);
+  EXPECT_LT(e.per_watt, 0);
+  EXPECT_NE(e.note.find("too short to measure"), std::string::npos) << e.note;
+  // The window the driver aims at covers kEnergyIntervals intervals, capped.
+  EXPECT_DOUBLE_EQ(energy_target_s(s), kEnergyIntervals * 0.02);
+  EXPECT_DOUBLE_EQ(energy_target_s(source_with_interval(1.0)), kEnergyMaxWindowS);
+}
+
+// The window opens after the warm-up's last fence and, where the timed launches were too short,
+// more launches (each fenced) follow them before it closes.
+TEST(Energy, WindowOpensAfterWarmupAndExtendsTheTimedLaunches) {
+  EnergySource s = source_with_interval(0.005); // target 0.2 s
+  std::string events;
+  EnergyWindow w(&s);
+  ASSERT_TRUE(w.active());
+  const auto t =
+      time_launches([&] { events += 'F'; }, [&] { events += 'L'; }, 1, 2, [] { return true; }, 0,
+                    [&] {
+                      events += 'B';
+                      w.begin();
+                    });
+  EXPECT_EQ(t.size(), 2u);
+  EXPECT_EQ(events, "FLFBFLFFLF"); // F, warm-up LF, the window's begin, timed FLF x 2
+  int extra = 0;
+  w.finish(
+      2,
+      [&] {
+        ++extra;
+        ::usleep(1000);
+      },
+      [] { return true; });
+  EXPECT_GT(extra, 10); // about 0.2 s of 1 ms launches
+  const EnergyUse e = w.result(1, "GB/s");
+  EXPECT_EQ(e.launches, 2 + extra);
+  EXPECT_GE(e.window_s, energy_target_s(s));
+  // The frozen counter did not advance: no joules, and the note says so.
+  EXPECT_LT(e.joules, 0);
+  EXPECT_NE(e.note.find("did not advance"), std::string::npos) << e.note;
+}
+
+// A run on a host backend records joules from powercap or, without it, why (CI's VM).
+TEST(Energy, HostRunRecordsEnergyOrWhyNot) {
+  Case c = case_of("axpby", "flat", 64, 64);
+  config::Settings s;
+  s.warmup = 1;
+  s.repetitions = 2;
+  const CaseResult r = run_case(c, s, "serial");
+  ASSERT_EQ(r.status, Status::ok) << r.message;
+  const EnergySource& host = energy_source("serial");
+  if (!host.counter) {
+    EXPECT_LT(r.energy.joules, 0);
+    EXPECT_EQ(r.energy.note, "no energy counter: " + host.why_none);
+    EXPECT_FALSE(host.why_none.empty());
+  } else {
+    EXPECT_GE(r.energy.window_s, energy_target_s(host));
+  }
+}
+
+// `energy: false` (sanitizer and profiler runs): no counter is read and no launch is added.
+TEST(Energy, OffInTheConfigReadsNoCounter) {
+  const config::Settings off = config::parse_config("t.yaml",
+                                                    "name: t\n"
+                                                    "energy: false\n"
+                                                    "cases:\n"
+                                                    "  - family: axpby\n"
+                                                    "    variant: flat\n"
+                                                    "    n: 64\n",
+                                                    {})
+                                   .settings;
+  EXPECT_FALSE(off.energy);
+  EXPECT_TRUE(config::parse_config("t.yaml", "name: t\ncases:\n  - family: axpby\n    n: 64\n", {})
+                  .settings.energy);
+  EXPECT_THROW(config::parse_config("t.yaml", "name: t\nenergy: 3\ncases: []\n", {}),
+               std::exception);
+  const CaseResult r = run_case(case_of("axpby", "flat", 64, 64), off, "serial");
+  ASSERT_EQ(r.status, Status::ok) << r.message;
+  EXPECT_LT(r.energy.joules, 0);
+  EXPECT_EQ(r.energy.note, "not measured (energy: false)");
+  EXPECT_EQ(r.energy.window_s, 0);
+}
+
+} // namespace
+} // namespace miniapp
