@@ -4,6 +4,7 @@
 
 #include "report/references.hpp"
 #include "report/sqlite_wrapper.hpp"
+#include "run/runner.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -117,6 +118,17 @@ bool wal_mode(const std::string& path, bool may_be_empty) {
   return header[18] == 2 || header[19] == 2;
 }
 
+// SQLite's busy timeout, but a stop request (SIGTERM, SIGINT, ...) ends the wait: a run or import
+// waiting up to a minute for another process's lock must not ignore the signal that asks it to
+// end (docs/history.md, "Several writers"). Returns nonzero to wait and try again.
+int wait_unless_stopped(void*, int tries) {
+  constexpr int kSleepMs = 10;
+  if (stop_requested() || tries * kSleepMs >= kBusyTimeoutMs)
+    return 0;
+  ::usleep(kSleepMs * 1000);
+  return 1;
+}
+
 } // namespace
 
 Database::Database(const std::string& path, Access access) : path_(path) {
@@ -138,7 +150,7 @@ void Database::open(const std::string& name, int flags) {
     close();
     throw DbError(path_ + ": cannot open the history database: " + why);
   }
-  sqlite3_busy_timeout(db_, kBusyTimeoutMs);
+  sqlite3_busy_handler(db_, wait_unless_stopped, nullptr);
 }
 
 void Database::close() {
@@ -190,7 +202,7 @@ void Database::open_for_writing() {
   for (int waited_ms = 0;; waited_ms += 10) {
     if (sqlite3_exec(db_, "PRAGMA journal_mode=WAL", nullptr, nullptr, nullptr) == SQLITE_OK)
       break;
-    if (sqlite3_errcode(db_) != SQLITE_BUSY || waited_ms >= kBusyTimeoutMs)
+    if (sqlite3_errcode(db_) != SQLITE_BUSY || waited_ms >= kBusyTimeoutMs || stop_requested())
       fail(std::string("cannot switch to WAL: ") + sqlite3_errmsg(db_));
     ::usleep(10000);
   }

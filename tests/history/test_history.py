@@ -640,13 +640,46 @@ def test_not_utf8():
         expect(code == 0 or (not plots and code == 3), what + " exits 0", code, out, err)
 
 
+def test_locked_stop():
+    """A stop signal ends a run's wait for another process's lock on the database (not 60 s)."""
+    work = scratch("locked_stop")
+    db = os.path.join(work, "history.db")
+    run_dir = os.path.join(work, "run")
+    p = subprocess.Popen([MINIAPP, "run", SWEEP, "--quiet", "--set", "backend=serial",
+                          "--output-dir", run_dir, "--db", db],
+                         env=dict(os.environ, OMP_NUM_THREADS="1"),
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wait_for_rows(run_dir, 1, p)
+    holder = sqlite3.connect(db, isolation_level=None, timeout=30)
+    holder.execute("BEGIN EXCLUSIVE")  # every later row of the run waits for this lock
+    try:
+        time.sleep(1)
+        expect(p.poll() is None, "the run waits for the lock", p.stderr.read() if p.poll() else "")
+        p.send_signal(signal.SIGTERM)
+        start = time.monotonic()
+        try:
+            code = p.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+            expect(False, "SIGTERM ends a run waiting for the database's lock within 15 s")
+        err = p.stderr.read()
+        expect(code == 3, "the stopped run exits 3", code, err)
+        print("stopped %.1f s after SIGTERM" % (time.monotonic() - start))
+    finally:
+        holder.rollback()
+        holder.close()
+    expect(results(run_dir)["status"] == "interrupted", "results.json says the run was interrupted",
+           results(run_dir).get("status"))
+
+
 TESTS = {"references": test_references, "bad_references": test_bad_references,
          "profile": test_profile,
          "import": test_import, "concurrency": test_concurrency, "report_db": test_report_db,
          "plot": test_plot, "schema_version": test_schema_version, "read_only": test_read_only,
          "deep_json": test_deep_json, "duplicate_cases": test_duplicate_cases,
          "wrong_type": test_wrong_type, "results_size": test_results_size, "not_utf8": test_not_utf8,
-         "out_of_memory": test_out_of_memory}
+         "out_of_memory": test_out_of_memory, "locked_stop": test_locked_stop}
 
 if __name__ == "__main__":
     if len(sys.argv) != 2 or sys.argv[1] not in TESTS:
