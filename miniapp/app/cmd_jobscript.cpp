@@ -4,6 +4,7 @@
 
 #include <memory>
 #include "app/commands.hpp"
+#include "app/time_estimate.hpp"
 
 #include "config/config.hpp"
 #include "jobs/jobscript.hpp"
@@ -19,6 +20,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -126,6 +128,40 @@ void check_program_backend(const jobs::SystemProfile& sys, const JobscriptArgs& 
                             " preset, or name such a build with --miniapp PATH");
 }
 
+Rates system_rates(const jobs::SystemProfile& sys) {
+  Rates r = default_rates(sys.backend);
+  if (sys.gflops > 0 || sys.gbs > 0)
+    r.source = "rates of system profile " + sys.name;
+  if (sys.gflops > 0)
+    r.gflops = sys.gflops;
+  if (sys.gbs > 0)
+    r.gbs = sys.gbs;
+  return r;
+}
+
+void check_time_limit(const Plan& plan, const jobs::SystemProfile& sys,
+                      const jobs::JobLayout& layout, const JobscriptArgs& args) {
+  const Rates rates = system_rates(sys);
+  const PlanEstimate est = estimate_time(plan, rates, sys.backend, args.db, "");
+  print_estimate(std::cerr, plan, est, rates);
+  const double limit = jobs::valid_slurm_time(layout.time) ? slurm_time_seconds(layout.time) : 0;
+  const double needed = required_limit_seconds(est.seconds);
+  if (limit >= needed || limit <= 0)
+    return;
+  std::ostringstream margin;
+  margin << "x" << kTimeMarginFactor << " + " << kTimeMarginSeconds << " s";
+  if (args.force) {
+    std::cerr << "miniapp jobscript: --force: time limit " << layout.time << " is below "
+              << format_seconds(needed) << " (the estimate with its margin); the job may time out"
+              << std::endl;
+    return;
+  }
+  throw config::ConfigError("time limit " + layout.time + " is below the estimated " +
+                            format_seconds(est.seconds) + " with its margin (" + margin.str() +
+                            " = " + format_seconds(needed) +
+                            "); give a longer --time, or --force to submit it anyway");
+}
+
 } // namespace
 
 int cmd_jobscript(const JobscriptArgs& args, const MpiEnv& mpi) {
@@ -171,6 +207,7 @@ int cmd_jobscript(const JobscriptArgs& args, const MpiEnv& mpi) {
     PlanLimits limits; // the job's nodes, not this machine: no memory check here
     limits.ranks = layout.ranks();
     const Plan plan = make_plan(cfg, limits);
+    check_time_limit(plan, sys, layout, args);
     script = jobs::render_jobscript(sys, req);
   } catch (const config::ConfigError& e) {
     std::cerr << "miniapp jobscript: " << e.what() << std::endl;
@@ -227,7 +264,15 @@ void add_jobscript_command(CLI::App& app, std::vector<Command>& commands, const 
                    "System profile: a YAML file, or a name from jobscripts/systems "
                    "(generic-gpu, generic-amd-gpu, generic-cpu, local)")
       ->required();
-  jobscript->add_option("--nodes", args->nodes, "Nodes")
+  jobscript->add_option("--nodes", args->nodes, "Nodes (one count; a list of counts is a study)")
+      ->check(CLI::Validator(
+          [](std::string& v) -> std::string {
+            if (v.find(',') == std::string::npos)
+              return "";
+            return "takes one node count, not the list " + v + ": write a study file (nodes: [" +
+                   v + "]) and run `miniapp study plan|submit STUDY` (docs/jobs.md, Studies)";
+          },
+          "N"))
       ->check(CLI::Range(1, 1000000))
       ->capture_default_str();
   jobscript
@@ -250,6 +295,12 @@ void add_jobscript_command(CLI::App& app, std::vector<Command>& commands, const 
   jobscript->add_option("--miniapp", args->miniapp,
                         "The program the job runs (default: this one, or the profile's 'miniapp')");
   jobscript->add_flag("--submit", args->submit, "Submit with sbatch and print the job id");
+  jobscript->add_flag("--force", args->force,
+                      "Write (and submit) the script even when --time is below the time estimate "
+                      "with its margin");
+  jobscript->add_option("--db", args->db,
+                        "Estimate from this history database's kernel times where the same case "
+                        "ran (backend and rank count alike; a database of this system's runs)");
   jobscript->add_flag(
       "--exclusive", args->exclusive,
       "Ask for whole nodes (#SBATCH --exclusive; always on for multi-node GPU jobs)");
