@@ -4,6 +4,7 @@
 
 #include <memory>
 #include "app/commands.hpp"
+#include "app/prepare_job.hpp"
 #include "app/time_estimate.hpp"
 
 #include "config/config.hpp"
@@ -139,80 +140,92 @@ Rates system_rates(const jobs::SystemProfile& sys) {
   return r;
 }
 
-void check_time_limit(const Plan& plan, const jobs::SystemProfile& sys,
-                      const jobs::JobLayout& layout, const JobscriptArgs& args) {
-  const Rates rates = system_rates(sys);
-  const PlanEstimate est = estimate_time(plan, rates, sys.backend, args.db, "");
-  print_estimate(std::cerr, plan, est, rates);
-  const double limit = jobs::valid_slurm_time(layout.time) ? slurm_time_seconds(layout.time) : 0;
-  const double needed = required_limit_seconds(est.seconds);
+// The estimate against the job's time limit: a limit below it with its margin is refused, or
+// with --force written with a warning.
+void check_time_limit(PreparedJob& job, const JobscriptArgs& args) {
+  job.rates = system_rates(job.sys);
+  job.estimate = estimate_time(job.plan, job.rates, job.sys.backend, args.db, "");
+  const std::string& time = job.layout.time;
+  const double limit = jobs::valid_slurm_time(time) ? slurm_time_seconds(time) : 0;
+  const double needed = required_limit_seconds(job.estimate.seconds);
   if (limit >= needed || limit <= 0)
     return;
   std::ostringstream margin;
   margin << "x" << kTimeMarginFactor << " + " << kTimeMarginSeconds << " s";
   if (args.force) {
-    std::cerr << "miniapp jobscript: --force: time limit " << layout.time << " is below "
-              << format_seconds(needed) << " (the estimate with its margin); the job may time out"
-              << std::endl;
+    job.warning = "--force: time limit " + time + " is below " + format_seconds(needed) +
+                  " (the estimate with its margin); the job may time out";
     return;
   }
-  throw config::ConfigError("time limit " + layout.time + " is below the estimated " +
-                            format_seconds(est.seconds) + " with its margin (" + margin.str() +
-                            " = " + format_seconds(needed) +
+  throw config::ConfigError("time limit " + time + " is below the estimated " +
+                            format_seconds(job.estimate.seconds) + " with its margin (" +
+                            margin.str() + " = " + format_seconds(needed) +
                             "); give a longer --time, or --force to submit it anyway");
 }
 
 } // namespace
 
+PreparedJob prepare_job(const JobscriptArgs& args) {
+  PreparedJob job;
+  jobs::SystemProfile& sys = job.sys;
+  jobs::JobRequest& req = job.req;
+  jobs::JobLayout& layout = job.layout;
+  sys = jobs::load_system_profile(jobs::find_system_profile(args.system, this_program()));
+  if (!sys.references.empty()) { // checked now, not after the job waited in the queue
+    sys.references = absolute(sys.references);
+    references::load_references(sys.references);
+  }
+  check_program_backend(sys, args);
+  // The checks of `miniapp validate`, with the same overrides and the rank count the job will
+  // use (a case that needs one rank is refused here, not after queueing).
+  const auto cfg = config::load_config(args.config, args.overrides);
+  check_backend(cfg, sys);
+
+  if (!args.output_dir.empty() && !args.results_dir.empty())
+    throw config::ConfigError("--output-dir (the run's exact directory) and --results-dir (a base "
+                              "for run directories) exclude each other");
+  req.config = absolute(args.config);
+  req.experiment = cfg.settings.name;
+  req.overrides = args.overrides;
+  req.nodes = args.nodes;
+  req.ranks_per_node = args.ranks_per_node;
+  req.time = args.time;
+  req.output_dir = absolute(args.output_dir);
+  req.results_dir = absolute(args.results_dir);
+  req.miniapp = args.miniapp.empty() ? this_program() : absolute(args.miniapp);
+  req.command = args.command_line;
+  req.exclusive = args.exclusive;
+  req.hint = args.hint;
+  req.template_file = absolute(args.template_file);
+  layout = jobs::layout_job(sys, req);
+  if (layout.own_template)
+    req.template_text = jobs::read_job_template(layout.template_name);
+
+  PlanLimits limits; // the job's nodes, not this machine: no memory check here
+  limits.ranks = layout.ranks();
+  job.plan = make_plan(cfg, limits);
+  check_time_limit(job, args);
+  job.script = jobs::render_jobscript(sys, req);
+  return job;
+}
+
 int cmd_jobscript(const JobscriptArgs& args, const MpiEnv& mpi) {
   if (mpi.rank() != 0)
     return kOk;
-  jobs::SystemProfile sys;
-  std::string script;
-  jobs::JobRequest req;
-  jobs::JobLayout layout;
+  PreparedJob job;
   try {
-    sys = jobs::load_system_profile(jobs::find_system_profile(args.system, this_program()));
-    if (!sys.references.empty()) { // checked now, not after the job waited in the queue
-      sys.references = absolute(sys.references);
-      references::load_references(sys.references);
-    }
-    check_program_backend(sys, args);
-    // The checks of `miniapp validate`, with the same overrides and the rank count the job will
-    // use (a case that needs one rank is refused here, not after queueing).
-    const auto cfg = config::load_config(args.config, args.overrides);
-    check_backend(cfg, sys);
-
-    if (!args.output_dir.empty() && !args.results_dir.empty())
-      throw config::ConfigError(
-          "--output-dir (the run's exact directory) and --results-dir (a base "
-          "for run directories) exclude each other");
-    req.config = absolute(args.config);
-    req.experiment = cfg.settings.name;
-    req.overrides = args.overrides;
-    req.nodes = args.nodes;
-    req.ranks_per_node = args.ranks_per_node;
-    req.time = args.time;
-    req.output_dir = absolute(args.output_dir);
-    req.results_dir = absolute(args.results_dir);
-    req.miniapp = args.miniapp.empty() ? this_program() : absolute(args.miniapp);
-    req.command = args.command_line;
-    req.exclusive = args.exclusive;
-    req.hint = args.hint;
-    req.template_file = absolute(args.template_file);
-    layout = jobs::layout_job(sys, req);
-    if (layout.own_template)
-      req.template_text = jobs::read_job_template(layout.template_name);
-
-    PlanLimits limits; // the job's nodes, not this machine: no memory check here
-    limits.ranks = layout.ranks();
-    const Plan plan = make_plan(cfg, limits);
-    check_time_limit(plan, sys, layout, args);
-    script = jobs::render_jobscript(sys, req);
+    job = prepare_job(args);
   } catch (const config::ConfigError& e) {
     std::cerr << "miniapp jobscript: " << e.what() << std::endl;
     return kConfigError;
   }
+  print_estimate(std::cerr, job.plan, job.estimate, job.rates);
+  if (!job.warning.empty())
+    std::cerr << "miniapp jobscript: " << job.warning << std::endl;
+  const jobs::SystemProfile& sys = job.sys;
+  const jobs::JobRequest& req = job.req;
+  const jobs::JobLayout& layout = job.layout;
+  const std::string& script = job.script;
 
   // The one-rank default on a GPU node, said where the user looks (stdout may be the script).
   if (sys.gpu() && layout.ranks_per_node < sys.gpus_per_node && args.ranks_per_node == 0 &&
