@@ -283,7 +283,7 @@ void add_jobscript_command(CLI::App& app, std::vector<Command>& commands, const 
             if (v.find(',') == std::string::npos)
               return "";
             return "takes one node count, not the list " + v + ": write a study file (nodes: [" +
-                   v + "]) and run `miniapp study plan|submit STUDY` (docs/jobs.md, Studies)";
+                   v + "]) and run `miniapp study plan STUDY` (docs/jobs.md, Studies)";
           },
           "N"))
       ->check(CLI::Range(1, 1000000))

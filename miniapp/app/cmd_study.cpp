@@ -11,7 +11,6 @@
 
 #include <iostream>
 #include <memory>
-#include <set>
 #include <sstream>
 
 namespace miniapp {
