@@ -124,6 +124,7 @@ std::vector<Command> build_commands(CLI::App& app, const CommandLine& line) {
   add_run_command(app, commands, line);
   add_validate_command(app, commands);
   add_jobscript_command(app, commands, line);
+  add_study_command(app, commands, line);
   add_info_command(app, commands);
   add_list_command(app, commands);
   add_describe_command(app, commands);

@@ -4,6 +4,8 @@
 
 #include <memory>
 #include "app/commands.hpp"
+#include "app/prepare_job.hpp"
+#include "app/time_estimate.hpp"
 
 #include "config/config.hpp"
 #include "jobs/jobscript.hpp"
@@ -19,6 +21,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 #include <spawn.h>
 #include <stdexcept>
 #include <sys/wait.h>
@@ -128,56 +131,103 @@ void check_program_backend(const jobs::SystemProfile& sys, const JobscriptArgs& 
                             " preset, or name such a build with --miniapp PATH");
 }
 
+Rates system_rates(const jobs::SystemProfile& sys) {
+  Rates r = default_rates(sys.backend);
+  if (sys.gflops > 0 || sys.gbs > 0)
+    r.source = "rates of system profile " + sys.name;
+  if (sys.gflops > 0)
+    r.gflops = sys.gflops;
+  if (sys.gbs > 0)
+    r.gbs = sys.gbs;
+  return r;
+}
+
+// The estimate against the job's time limit: a limit below it with its margin is refused, or
+// with --force written with a warning.
+void check_time_limit(PreparedJob& job, const JobscriptArgs& args) {
+  job.rates = system_rates(job.sys);
+  job.estimate = estimate_time(job.plan, job.rates, job.sys.backend, args.db, "");
+  const std::string& time = job.layout.time;
+  const double limit = jobs::valid_slurm_time(time) ? slurm_time_seconds(time) : 0;
+  const double needed = required_limit_seconds(job.estimate.seconds);
+  if (limit >= needed || limit <= 0)
+    return;
+  std::ostringstream margin;
+  margin << "x" << kTimeMarginFactor << " + " << kTimeMarginSeconds << " s";
+  if (args.force) {
+    job.warning = "--force: time limit " + time + " is below " + format_seconds(needed) +
+                  " (the estimate with its margin); the job may time out";
+    return;
+  }
+  throw config::ConfigError("time limit " + time + " is below the estimated " +
+                            format_seconds(job.estimate.seconds) + " with its margin (" +
+                            margin.str() + " = " + format_seconds(needed) +
+                            "); give a longer --time, or --force to submit it anyway");
+}
+
 } // namespace
+
+PreparedJob prepare_job(const JobscriptArgs& args) {
+  PreparedJob job;
+  jobs::SystemProfile& sys = job.sys;
+  jobs::JobRequest& req = job.req;
+  jobs::JobLayout& layout = job.layout;
+  sys = jobs::load_system_profile(jobs::find_system_profile(args.system, this_program()));
+  if (!sys.references.empty()) { // checked now, not after the job waited in the queue
+    sys.references = absolute(sys.references);
+    references::load_references(sys.references);
+  }
+  check_program_backend(sys, args);
+  // The checks of `miniapp validate`, with the same overrides and the rank count the job will
+  // use (a case that needs one rank is refused here, not after queueing).
+  const auto cfg = config::load_config(args.config, args.overrides);
+  check_backend(cfg, sys);
+
+  if (!args.output_dir.empty() && !args.results_dir.empty())
+    throw config::ConfigError("--output-dir (the run's exact directory) and --results-dir (a base "
+                              "for run directories) exclude each other");
+  req.config = absolute(args.config);
+  req.experiment = cfg.settings.name;
+  req.overrides = args.overrides;
+  req.nodes = args.nodes;
+  req.ranks_per_node = args.ranks_per_node;
+  req.time = args.time;
+  req.output_dir = absolute(args.output_dir);
+  req.results_dir = absolute(args.results_dir);
+  req.miniapp = args.miniapp.empty() ? this_program() : absolute(args.miniapp);
+  req.command = args.command_line;
+  req.exclusive = args.exclusive;
+  req.hint = args.hint;
+  req.template_file = absolute(args.template_file);
+  layout = jobs::layout_job(sys, req);
+  if (layout.own_template)
+    req.template_text = jobs::read_job_template(layout.template_name);
+
+  PlanLimits limits; // the job's nodes, not this machine: no memory check here
+  limits.ranks = layout.ranks();
+  job.plan = make_plan(cfg, limits);
+  check_time_limit(job, args);
+  job.script = jobs::render_jobscript(sys, req);
+  return job;
+}
 
 int cmd_jobscript(const JobscriptArgs& args, const MpiEnv& mpi) {
   if (mpi.rank() != 0)
     return kOk;
-  jobs::SystemProfile sys;
-  std::string script;
-  jobs::JobRequest req;
-  jobs::JobLayout layout;
+  PreparedJob job;
   try {
-    sys = jobs::load_system_profile(jobs::find_system_profile(args.system, this_program()));
-    if (!sys.references.empty()) { // checked now, not after the job waited in the queue
-      sys.references = absolute(sys.references);
-      references::load_references(sys.references);
-    }
-    check_program_backend(sys, args);
-    // The checks of `miniapp validate`, with the same overrides and the rank count the job will
-    // use (a case that needs one rank is refused here, not after queueing).
-    const auto cfg = config::load_config(args.config, args.overrides);
-    check_backend(cfg, sys);
-
-    if (!args.output_dir.empty() && !args.results_dir.empty())
-      throw config::ConfigError(
-          "--output-dir (the run's exact directory) and --results-dir (a base "
-          "for run directories) exclude each other");
-    req.config = absolute(args.config);
-    req.experiment = cfg.settings.name;
-    req.overrides = args.overrides;
-    req.nodes = args.nodes;
-    req.ranks_per_node = args.ranks_per_node;
-    req.time = args.time;
-    req.output_dir = absolute(args.output_dir);
-    req.results_dir = absolute(args.results_dir);
-    req.miniapp = args.miniapp.empty() ? this_program() : absolute(args.miniapp);
-    req.command = args.command_line;
-    req.exclusive = args.exclusive;
-    req.hint = args.hint;
-    req.template_file = absolute(args.template_file);
-    layout = jobs::layout_job(sys, req);
-    if (layout.own_template)
-      req.template_text = jobs::read_job_template(layout.template_name);
-
-    PlanLimits limits; // the job's nodes, not this machine: no memory check here
-    limits.ranks = layout.ranks();
-    const Plan plan = make_plan(cfg, limits);
-    script = jobs::render_jobscript(sys, req);
+    job = prepare_job(args);
   } catch (const config::ConfigError& e) {
     std::cerr << "miniapp jobscript: " << e.what() << std::endl;
     return kConfigError;
   }
+  print_estimate(std::cerr, job.plan, job.estimate, job.rates);
+  if (!job.warning.empty())
+    std::cerr << "miniapp jobscript: " << job.warning << std::endl;
+  const jobs::SystemProfile& sys = job.sys;
+  const jobs::JobRequest& req = job.req;
+  const jobs::JobLayout& layout = job.layout;
+  const std::string& script = job.script;
 
   // The one-rank default on a GPU node, said where the user looks (stdout may be the script).
   if (sys.gpu() && layout.ranks_per_node < sys.gpus_per_node && args.ranks_per_node == 0 &&
@@ -229,7 +279,15 @@ void add_jobscript_command(CLI::App& app, std::vector<Command>& commands, const 
                    "System profile: a YAML file, or a name from jobscripts/systems "
                    "(generic-gpu, generic-amd-gpu, generic-cpu, local)")
       ->required();
-  jobscript->add_option("--nodes", args->nodes, "Nodes")
+  jobscript->add_option("--nodes", args->nodes, "Nodes (one count; a list of counts is a study)")
+      ->check(CLI::Validator(
+          [](std::string& v) -> std::string {
+            if (v.find(',') == std::string::npos)
+              return "";
+            return "takes one node count, not the list " + v + ": write a study file (nodes: [" +
+                   v + "]) and run `miniapp study plan STUDY` (docs/jobs.md, Studies)";
+          },
+          "N"))
       ->check(CLI::Range(1, 1000000))
       ->capture_default_str();
   jobscript
@@ -252,6 +310,12 @@ void add_jobscript_command(CLI::App& app, std::vector<Command>& commands, const 
   jobscript->add_option("--miniapp", args->miniapp,
                         "The program the job runs (default: this one, or the profile's 'miniapp')");
   jobscript->add_flag("--submit", args->submit, "Submit with sbatch and print the job id");
+  jobscript->add_flag("--force", args->force,
+                      "Write (and submit) the script even when --time is below the time estimate "
+                      "with its margin");
+  jobscript->add_option("--db", args->db,
+                        "Estimate from this history database's kernel times where the same case "
+                        "ran (backend and rank count alike; a database of this system's runs)");
   jobscript->add_flag(
       "--exclusive", args->exclusive,
       "Ask for whole nodes (#SBATCH --exclusive; always on for multi-node GPU jobs)");

@@ -7,6 +7,7 @@
 #include "app/commands.hpp"
 #include "app/load_plan.hpp"
 #include "app/run_extras.hpp"
+#include "app/time_estimate.hpp"
 
 #include "config/config.hpp"
 #include "config/yaml_strict.hpp"
@@ -100,8 +101,13 @@ Plan load_plan(const RunArgs& args, const MpiEnv& mpi) {
 int cmd_validate(const RunArgs& args, const MpiEnv& mpi) {
   try {
     const Plan plan = load_plan(args, mpi);
-    if (mpi.rank() == 0)
+    if (mpi.rank() == 0) {
       print_plan(std::cout, plan);
+      // This machine's runs only: another host's kernel times say nothing about this one.
+      const Rates rates = default_rates(plan.backend);
+      print_estimate(std::cout, plan,
+                     estimate_time(plan, rates, plan.backend, args.db, host_name()), rates);
+    }
     return kOk;
   } catch (const config::ConfigError& e) {
     if (mpi.rank() == 0)
@@ -331,6 +337,9 @@ void add_validate_command(CLI::App& app, std::vector<Command>& commands) {
                    "Check the plan for N MPI ranks (process grid, blocks per rank, memory per "
                    "rank, single-rank cases) without starting them")
       ->check(CLI::Range(1, 1 << 20));
+  validate->add_option("--db", args->db,
+                       "Estimate from this history database's kernel times where the same case "
+                       "ran on this host (backend and rank count alike); else from the model");
 
   commands.push_back(
       {validate, Needs::ranks, [args](const MpiEnv* mpi) { return cmd_validate(*args, *mpi); }});

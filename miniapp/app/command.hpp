@@ -42,6 +42,7 @@ inline constexpr const char* kWithTransfersHelp =
 void add_run_command(CLI::App& app, std::vector<Command>& commands, const CommandLine& line);
 void add_validate_command(CLI::App& app, std::vector<Command>& commands);
 void add_jobscript_command(CLI::App& app, std::vector<Command>& commands, const CommandLine& line);
+void add_study_command(CLI::App& app, std::vector<Command>& commands, const CommandLine& line);
 void add_info_command(CLI::App& app, std::vector<Command>& commands);
 void add_list_command(CLI::App& app, std::vector<Command>& commands);
 void add_describe_command(CLI::App& app, std::vector<Command>& commands);

@@ -49,6 +49,8 @@ struct JobscriptArgs {
   std::string hint;          // #SBATCH --hint=VALUE (nomultithread: one thread per core)
   std::string template_file; // a site's own job template
   std::string command_line;
+  bool force = false; // --force: a --time below the estimate is written anyway
+  std::string db;     // --db: the history database the estimate reads
 };
 
 struct CompareArgs {

@@ -55,4 +55,7 @@ constexpr int kMaxResultsJsonDepth = 64;
 // a thousand rounds of the shortest case is already hours.
 constexpr int kMaxRounds = 1000;
 
+// Points of one study file (systems x nodes x ranks per node): each is a job submitted at once.
+constexpr std::uint64_t kMaxStudyPoints = 1000;
+
 } // namespace miniapp::config::limits

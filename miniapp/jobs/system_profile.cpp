@@ -24,12 +24,14 @@ using config::Source;
 
 namespace {
 
+// clang-format off
 const std::vector<std::string> kKeys = {
     "name",     "description",   "backend",          "partition",      "account",
     "qos",      "gpus_per_node", "cores_per_node",   "max_nodes",      "ranks_per_node",
     "time",     "launcher",      "launcher_options", "sbatch_options", "gpu_bind",
     "cpu_bind", "modules",       "environment",      "setup",          "miniapp",
-    "template", "references"};
+    "template", "references",    "gflops",           "gbs"};
+// clang-format on
 
 int read_count(const Source& src, const YAML::Node& n, const std::string& what, int min) {
   const std::int64_t v = config::read_int(src, n, what);
@@ -160,6 +162,12 @@ SystemProfile parse_system_profile(const std::string& label, const std::string& 
              "backend " + p.backend + " runs one rank per GPU: gpus_per_node must be at least 1");
   if (root["max_nodes"])
     p.max_nodes = read_count(src, root["max_nodes"], "max_nodes", 1);
+  for (const auto& [key, rate] : {std::pair{"gflops", &p.gflops}, std::pair{"gbs", &p.gbs}})
+    if (root[key]) { // one rank's rates, for the time estimate (plan/estimate.hpp)
+      *rate = config::read_double(src, root[key], key);
+      if (!(*rate > 0 && *rate < 1e9))
+        src.fail(root[key], std::string(key) + " must be a rate above 0 (one rank's)");
+    }
   if (root["ranks_per_node"]) {
     p.ranks_per_node = read_count(src, root["ranks_per_node"], "ranks_per_node", 1);
     if (p.gpu() && p.ranks_per_node > p.gpus_per_node)

@@ -28,8 +28,9 @@ struct SystemProfile {
   std::vector<std::pair<std::string, std::string>> environment; // in file order
   std::vector<std::string> setup;                               // shell lines, verbatim
   std::string miniapp;                                          // the program path in the job
-  std::string template_file; // a site's own job template (absolute, or relative to this file)
-  std::string references;    // the job's `run --references` file (as template_file)
+  std::string template_file;  // a site's own job template (absolute, or relative to this file)
+  std::string references;     // the job's `run --references` file (as template_file)
+  double gflops = 0, gbs = 0; // one rank's rates for the time estimate; 0 = the model's default
 
   bool gpu() const; // a GPU backend (core/backends.hpp)
 };

@@ -1,0 +1,101 @@
+#!/bin/bash
+# Time estimates (plan/estimate.hpp): `validate` prints each case's and the total, from the model
+# or from the history database's kernel times of the same case on this host; `jobscript` refuses a
+# --time below the estimate with its margin (exit 2, one sentence) unless --force, and refuses a
+# list of node counts with a sentence pointing at studies.
+# Usage: time_estimate_checks.sh MINIAPP
+set -euo pipefail
+MINIAPP=$(realpath "$1")
+CHECK_NAME=estimate
+# shellcheck source=tests/slurm/check_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
+
+cat >"$scratch/tiny.yaml" <<'YAML'
+name: tiny
+backend: auto
+warmup: 1
+repetitions: 2
+cases:
+  - family: axpby
+    variant: [flat, team]
+    n: 64
+YAML
+
+# validate: one estimate line per case, and the total.
+"$MINIAPP" validate "$scratch/tiny.yaml" >"$scratch/v.out"
+if [[ $(grep -c '^  \[[12]\] estimated .* (model)$' "$scratch/v.out") -eq 2 ]] &&
+  grep -q '^estimated time: .* s (.* s); model: ' "$scratch/v.out"; then
+  pass "validate prints each case's estimate and the total"
+else
+  fail "validate's estimate lines: $(cat "$scratch/v.out")"
+fi
+
+# The history database: after a run of the same cases on this host is imported, the estimate
+# takes their measured kernel times.
+"$MINIAPP" run "$scratch/tiny.yaml" --output-dir "$scratch/run1" >/dev/null 2>&1
+"$MINIAPP" db import --db "$scratch/h.db" "$scratch/run1" >/dev/null
+"$MINIAPP" validate "$scratch/tiny.yaml" --db "$scratch/h.db" >"$scratch/vdb.out"
+if [[ $(grep -c 'estimated .* (measured kernel time)$' "$scratch/vdb.out") -eq 2 ]]; then
+  pass "validate --db takes the measured kernel times of the same cases"
+else
+  fail "validate --db: $(cat "$scratch/vdb.out")"
+fi
+# The case id, not the repetitions, names what ran.
+"$MINIAPP" validate "$scratch/tiny.yaml" --set repetitions=3 --db "$scratch/h.db" >"$scratch/vdb2.out"
+if grep -q '(measured kernel time)' "$scratch/vdb2.out"; then
+  pass "the kernel time does not depend on the repetitions (same case id)"
+else
+  fail "validate --db with other repetitions: $(cat "$scratch/vdb2.out")"
+fi
+rc=0
+"$MINIAPP" validate "$scratch/tiny.yaml" --db "$scratch/missing.db" >/dev/null 2>"$scratch/err" || rc=$?
+if [[ $rc -eq 2 ]] && grep -q -- '--db: ' "$scratch/err"; then
+  pass "a database that cannot be read: exit 2"
+else
+  fail "validate --db missing.db exited $rc: $(cat "$scratch/err")"
+fi
+
+# jobscript: a --time below the estimate with its margin is refused, --force writes it.
+cat >"$scratch/long.yaml" <<'YAML'
+name: long
+backend: auto
+warmup: 1
+repetitions: 100000
+cases:
+  - family: axpby
+    variant: flat
+    n: 4096
+YAML
+rc=0
+"$MINIAPP" jobscript "$scratch/long.yaml" --system local --time 00:10:00 -o "$scratch/long.sh" \
+  >"$scratch/out" 2>"$scratch/err" || rc=$?
+if [[ $rc -eq 2 ]] && grep -q 'time limit 00:10:00 is below the estimated .*--force' "$scratch/err" &&
+  [[ ! -e $scratch/long.sh ]]; then
+  pass "jobscript refuses a --time below the estimate: $(grep 'time limit' "$scratch/err")"
+else
+  fail "jobscript --time 00:10:00 exited $rc: $(cat "$scratch/err")"
+fi
+if "$MINIAPP" jobscript "$scratch/long.yaml" --system local --time 00:10:00 --force \
+  -o "$scratch/long.sh" 2>"$scratch/err" && grep -q -- '--time=00:10:00' "$scratch/long.sh" &&
+  grep -q -- '--force: time limit' "$scratch/err"; then
+  pass "jobscript --force writes it, saying so"
+else
+  fail "jobscript --force: $(cat "$scratch/err")"
+fi
+if "$MINIAPP" jobscript "$scratch/tiny.yaml" --system local --time 1 -o "$scratch/tiny.sh" \
+  2>"$scratch/err" && grep -q '^estimated time: ' "$scratch/err"; then
+  pass "a one-minute job for a tiny config is accepted, its estimate on stderr"
+else
+  fail "jobscript tiny --time 1: $(cat "$scratch/err")"
+fi
+
+# A list of node counts is a study.
+rc=0
+"$MINIAPP" jobscript "$scratch/tiny.yaml" --system local --nodes 1,2,4 >"$scratch/out" 2>"$scratch/err" || rc=$?
+if [[ $rc -eq 2 ]] && grep -q 'study' "$scratch/err" && ! grep -q 'not in range' "$scratch/err"; then
+  pass "jobscript --nodes 1,2,4 points at studies: $(head -n 1 "$scratch/err")"
+else
+  fail "jobscript --nodes 1,2,4 exited $rc: $(cat "$scratch/err")"
+fi
+
+finish_checks "time estimate"

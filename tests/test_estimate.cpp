@@ -1,0 +1,89 @@
+// The time estimate (plan/estimate.hpp): the model's parts, measured kernel times replacing the
+// model's, and Slurm's time formats in seconds.
+#include "config/config.hpp"
+#include "core/timing.hpp"
+#include "plan/estimate.hpp"
+#include "plan/plan.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace miniapp {
+namespace {
+
+Plan plan_of(const std::string& text, int ranks = 1) {
+  PlanLimits limits;
+  limits.ranks = ranks;
+  return make_plan(config::parse_config("t.yaml", text, {}), limits);
+}
+
+const std::string matmul = "name: est\nbackend: serial\nwarmup: 1\nrepetitions: 10\n"
+                           "cases:\n  - family: matmul\n    variant: flat\n    n: 512\n";
+
+Rates unit_rates() {
+  Rates r;
+  r.gflops = 1; // 1 GFLOP/s: a 512^3 product (0.27 GFLOP) takes 0.27 s
+  r.gbs = 1;
+  r.host_gbs = 1;
+  r.reference_gflops = 1;
+  return r;
+}
+
+TEST(Estimate, MatmulModelIsFlopsOverRatePerLaunchPlusTheReference) {
+  const Plan p = plan_of(matmul);
+  const double kernel = 2.0 * 512 * 512 * 512 / 1e9;
+  const PlanEstimate e = estimate_plan(p, unit_rates());
+  ASSERT_EQ(e.cases.size(), 1u);
+  EXPECT_FALSE(e.cases[0].measured);
+  // 1 warm-up + 10 timed launches, and the host reference of the validation: 12 products.
+  EXPECT_GT(e.cases[0].seconds, 12 * kernel);
+  EXPECT_LT(e.cases[0].seconds, 12 * kernel + 1.0);
+  const PlanEstimate unchecked =
+      estimate_plan(plan_of(matmul + "validation: {enabled: false}\n"), unit_rates());
+  EXPECT_NEAR(e.cases[0].seconds - unchecked.cases[0].seconds, kernel, 1e-9);
+  EXPECT_GT(e.seconds, e.cases[0].seconds); // the start-up is counted once
+}
+
+TEST(Estimate, MeasuredMedianReplacesTheModelledKernel) {
+  const Plan p = plan_of(matmul + "validation: {enabled: false}\n");
+  const std::string id = p.cases[0].id();
+  const PlanEstimate model = estimate_plan(p, unit_rates());
+  const PlanEstimate measured = estimate_plan(p, unit_rates(), {{id, 0.0}});
+  EXPECT_TRUE(measured.cases[0].measured);
+  const double kernel = 2.0 * 512 * 512 * 512 / 1e9;
+  // warm-up: at least warmup_seconds on one rank, whatever the kernel takes
+  EXPECT_NEAR(model.cases[0].seconds - measured.cases[0].seconds, 11 * kernel - warmup_seconds,
+              1e-9);
+  const PlanEstimate other = estimate_plan(p, unit_rates(), {{"another/case", 0.0}});
+  EXPECT_FALSE(other.cases[0].measured);
+}
+
+TEST(Estimate, RoundsRepeatTheLaunchesAndRanksShareTheWork) {
+  const std::string text = matmul + "validation: {enabled: false}\n";
+  const Plan p = plan_of(text);
+  const double one = estimate_plan(p, unit_rates(), {}, 1).cases[0].seconds;
+  const double three = estimate_plan(p, unit_rates(), {}, 3).cases[0].seconds;
+  const double kernel = 2.0 * 512 * 512 * 512 / 1e9;
+  EXPECT_NEAR(three - one, 2 * 11 * kernel, 1e-6);
+  EXPECT_LT(estimate_plan(plan_of(text, 4), unit_rates()).cases[0].seconds, one / 3);
+}
+
+TEST(Estimate, SlurmTimesInSeconds) {
+  EXPECT_EQ(slurm_time_seconds("5"), 300);
+  EXPECT_EQ(slurm_time_seconds("05:30"), 330);
+  EXPECT_EQ(slurm_time_seconds("01:02:03"), 3723);
+  EXPECT_EQ(slurm_time_seconds("1-02"), 86400 + 7200);
+  EXPECT_EQ(slurm_time_seconds("1-02:03"), 86400 + 7200 + 180);
+  EXPECT_EQ(slurm_time_seconds("2-00:00:10"), 2 * 86400 + 10);
+  EXPECT_GT(required_limit_seconds(100), 100 * kTimeMarginFactor);
+}
+
+TEST(Estimate, Formatting) {
+  EXPECT_EQ(format_seconds(12.34), "12.3 s");
+  EXPECT_EQ(format_seconds(185), "3 min 05 s");
+  EXPECT_EQ(format_seconds(3720), "1 h 02 min");
+}
+
+} // namespace
+} // namespace miniapp
