@@ -292,8 +292,10 @@ Settings read_settings(const Source& src, const YAML::Node& root) {
       s.panel = read_count(src, m["panel"], "mpi.panel", 1, 1 << 20);
     if (const YAML::Node t = m["transport"]) {
       s.transport = read_string(src, t, "mpi.transport");
-      if (s.transport != "auto" && s.transport != "host" && s.transport != "device_ipc")
-        src.fail(t, "mpi.transport must be auto, host or device_ipc, got '" + s.transport + "'");
+      if (s.transport != "auto" && s.transport != "host" && s.transport != "device_mpi" &&
+          s.transport != "device_ipc")
+        src.fail(t, "mpi.transport must be auto, host, device_mpi or device_ipc, got '" +
+                        s.transport + "'");
     }
   }
   return s;
