@@ -15,6 +15,7 @@
 #ifdef MINIAPP_HAVE_MPI
 #include "parallel/process_grid.hpp"
 #endif
+#include "parallel/summa_model.hpp"
 #include "plan/plan.hpp"
 #include "report/console.hpp"
 #include "report/metadata.hpp"
@@ -95,10 +96,21 @@ Plan load_plan(const RunArgs& args, const MpiEnv& mpi) {
 }
 
 int cmd_validate(const RunArgs& args, const MpiEnv& mpi) {
+  parallel::MachineRates rates;
+  try {
+    rates = parallel::parse_rates(args.rates);
+  } catch (const std::invalid_argument& e) {
+    if (mpi.rank() == 0)
+      std::cerr << "miniapp validate: " << e.what() << std::endl;
+    return kConfigError;
+  }
   try {
     const Plan plan = load_plan(args, mpi);
-    if (mpi.rank() == 0)
+    if (mpi.rank() == 0) {
       print_plan(std::cout, plan);
+      if (!args.rates.empty() && plan.ranks > 1)
+        parallel::print_summa_model(std::cout, plan, rates);
+    }
     return kOk;
   } catch (const config::ConfigError& e) {
     if (mpi.rank() == 0)
@@ -326,6 +338,13 @@ void add_validate_command(CLI::App& app, std::vector<Command>& commands) {
                    "Check the plan for N MPI ranks (process grid, blocks per rank, memory per "
                    "rank, single-rank cases) without starting them")
       ->check(CLI::Range(1, 1 << 20));
+  validate
+      ->add_option(
+          "--rates", args->rates,
+          std::string("With --ranks N > 1: predict each matmul case's SUMMA time and "
+                      "efficiency from these rates (key=value; docs/mpi.md, \"Model\"): ") +
+              parallel::kRatesHelp)
+      ->take_all();
 
   commands.push_back(
       {validate, Needs::ranks, [args](const MpiEnv* mpi) { return cmd_validate(*args, *mpi); }});
