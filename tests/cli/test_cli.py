@@ -182,7 +182,9 @@ def test_completion_and_man():
            complete("jobscript", "--sys"))
     expect("generic-gpu" in complete("jobscript", "--system", "gen"), "profile names complete",
            complete("jobscript", "--system", "gen"))
-    expect(complete("validate", "--ra") == ["--ranks"], "validate --ranks completes")
+    expect(complete("validate", "--ran") == ["--ranks"], "validate --ranks completes")
+    expect(complete("validate", "--ra") == ["--ranks", "--rates"], "both --ra options complete",
+           complete("validate", "--ra"))
     man = os.environ.get("MINIAPP_MAN", "")
     if man:  # made only where help2man is installed (scripts/install-deps.sh installs it)
         text = open(man).read()
