@@ -113,62 +113,12 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 
 # --- Source: the trilinos orig tarball, downloaded once per machine ------------------------------
-# Prints "URI [signed-by]" of the first configured Debian archive serving suite $1, from the system's
-# own apt configuration (deb822 *.sources first, then one-line *.list / sources.list).
-debian_mirror() {
-  local suite=$1 f
-  for f in /etc/apt/sources.list.d/*.sources; do
-    [ -f "$f" ] || continue
-    awk -v suite="$suite" '
-      function flush() {
-        if (!found && uris != "" && enabled != "no" && (" " types " ") ~ / deb / && (" " suites " ") ~ (" " suite " ")) {
-          split(uris, u, " "); print u[1] ((signedby ~ /^\//) ? " " signedby : ""); found = 1
-        }
-        types = suites = uris = signedby = enabled = ""
-      }
-      /^#/ { next }
-      /^[ \t]*$/ { flush(); next }
-      /^[A-Za-z-]+:/ {
-        key = tolower(substr($0, 1, index($0, ":") - 1)); val = substr($0, index($0, ":") + 1)
-        gsub(/^[ \t]+|[ \t]+$/, "", val)
-        if (key == "types") types = val; else if (key == "uris") uris = val
-        else if (key == "suites") suites = val; else if (key == "signed-by") signedby = val
-        else if (key == "enabled") enabled = tolower(val)
-      }
-      END { flush() }' "$f" | head -n1
-  done
-  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-    [ -f "$f" ] || continue
-    sed -e 's/#.*//' -e 's/\[[^]]*\]//' "$f" | awk -v suite="$suite" '$1 == "deb" && $3 == suite { print $2; exit }'
-  done
-}
-
+# shellcheck source=scripts/debian-source.sh
+. "$repo_root/scripts/debian-source.sh"
 src_cache=$deps_dir/src
 tarball=$src_cache/$ORIG_TARBALL
-if [ ! -f "$tarball" ]; then
-  command -v apt-get >/dev/null || die "apt-get not found: Debian's source archive must be reachable to fetch Kokkos, or point Kokkos_ROOT at an installed Kokkos $KOKKOS_VERSION or newer."
-  # shellcheck disable=SC1091
-  codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
-  [ -n "$codename" ] || codename=bookworm
-  read -r mirror signedby < <(debian_mirror "$codename"; echo) || true
-  [ -n "${mirror:-}" ] || die "no Debian mirror for '$codename' in /etc/apt/sources.list{,.d}: Debian's source archive must be reachable, or point Kokkos_ROOT at an installed Kokkos $KOKKOS_VERSION or newer."
-  apt_dir=$work/apt
-  mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/dl" "$src_cache"
-  opts=""
-  [ -n "${signedby:-}" ] && opts=" [signed-by=$signedby]"
-  echo "deb-src$opts $mirror $codename main" > "$apt_dir/sources.list"
-  chmod -R a+rX "$work"; chmod a+rwx "$apt_dir/dl"   # apt downloads as user _apt when run as root
-  apt_opts=(-o "Dir::Etc::SourceList=$apt_dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
-    -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache")
-  log "downloading trilinos=$TRILINOS_DEB_VERSION sources (about 166 MB) from $mirror, once per machine"
-  if ! { apt-get "${apt_opts[@]}" -qq update >&2 &&
-         (cd "$apt_dir/dl" && apt-get "${apt_opts[@]}" -q source --download-only "trilinos=$TRILINOS_DEB_VERSION" >&2); } ||
-     [ ! -f "$apt_dir/dl/$ORIG_TARBALL" ]; then
-    die "apt-get source trilinos=$TRILINOS_DEB_VERSION failed: Debian's source archive ($mirror) must be reachable, or point Kokkos_ROOT at an installed Kokkos $KOKKOS_VERSION or newer."
-  fi
-  mv "$apt_dir/dl/$ORIG_TARBALL" "$tarball.part-$$"
-  mv "$tarball.part-$$" "$tarball"
-fi
+fetch_debian_source "trilinos=$TRILINOS_DEB_VERSION" "$ORIG_TARBALL" "$src_cache" "$work" ||
+  die "could not fetch Kokkos (about 166 MB of trilinos sources): point Kokkos_ROOT at an installed Kokkos $KOKKOS_VERSION or newer instead."
 
 log "extracting packages/kokkos from $tarball"
 tar -xzf "$tarball" -C "$work" --wildcards '*/packages/kokkos/*' ||

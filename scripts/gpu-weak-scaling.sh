@@ -1,27 +1,50 @@
 #!/usr/bin/env bash
-# Weak scaling on a multi-GPU device machine (docs/mpi.md): configs/weak_scaling.yaml on 1 rank,
-# then on every available GPU count up to 4, one rank per GPU, results packed into $OUT. The
-# summary has, per case, the time, the weak-scaling efficiency against 1 rank and SUMMA's
-# per-rank breakdown (compute, communication, staging, exposed, overlap: docs/mpi.md).
-#   scripts/gpu-weak-scaling.sh      (needs .carry/ from scripts/pack-gpu-carry.sh)
+# Scaling runs on a multi-GPU device machine (docs/mpi.md), one rank per GPU, results packed into
+# $OUT (one tar.gz and summary.txt). The summary has, per case, the time, the efficiency against
+# 1 rank and SUMMA's per-rank breakdown (compute, communication, staging, exposed, overlap).
+#   scripts/gpu-weak-scaling.sh [weak]    configs/weak_scaling.yaml on 1 rank, then on every
+#                                         available GPU count up to 4 (auto transport)
 #   PANELS="512 1024" scripts/gpu-weak-scaling.sh   (multi-rank runs once per SUMMA panel width)
+#   scripts/gpu-weak-scaling.sh transports  2 GPUs: configs/weak_scaling.yaml with
+#                                         mpi.transport device_mpi, device_ipc and host, validated
+#   scripts/gpu-weak-scaling.sh strong    configs/strong_scaling.yaml (16384^2) on 1 and 2 GPUs with
+#                                         the three transports (device_mpi validated), then 32768^2
+#                                         on 1 and 2 GPUs (device_ipc, not validated) if time is left
+# Needs .carry/ from scripts/pack-gpu-carry.sh; with `pack-gpu-carry.sh --mpi` (.carry/mpi.tar.xz,
+# the CUDA-aware Open MPI of scripts/build-cuda-mpi.sh, and programs linked against it) that MPI
+# runs everything, else the machine's own mpiexec. device_mpi needs the CUDA-aware one.
+# Each mode finishes within 9 minutes: a run that would start too late is skipped, saying so.
 set -uo pipefail
+mode=${1:-weak}
+case "$mode" in weak|transports|strong) ;; *) echo "usage: $0 [weak|transports|strong]" >&2; exit 2 ;; esac
 OUT=${OUT:-/tmp/out}
 W=/tmp/weak
+BUDGET=${BUDGET:-530} # seconds for the whole mode
 rm -rf "$W" && mkdir -p "$W" "$OUT"
 mkdir -p /tmp/carry && tar -C /tmp/carry -xJf .carry/lib.tar.xz
 export LD_LIBRARY_PATH="/tmp/carry/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export NCCL_NVLS_ENABLE=0 # the workplace's rule for multi-GPU machines (no NCCL is used here)
 if grep -qw avx512f /proc/cpuinfo; then export OPENBLAS_CORETYPE=SkylakeX; fi
+mpi_env=(-x LD_LIBRARY_PATH -x OPENBLAS_CORETYPE)
+if [ -f .carry/mpi.tar.xz ]; then # the carried CUDA-aware Open MPI, relocated by OPAL_PREFIX
+  tar -C /tmp/carry -xJf .carry/mpi.tar.xz
+  export OPAL_PREFIX=/tmp/carry/mpi PATH="/tmp/carry/mpi/bin:$PATH"
+  export LD_LIBRARY_PATH="/tmp/carry/mpi/lib:$LD_LIBRARY_PATH"
+  mpi_env+=(-x OPAL_PREFIX)
+fi
 gpus=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
 sum="$W/summary.txt"
-{ echo "== $(date -u +%FT%TZ) $gpus GPU(s): $(nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c)"
-  nvidia-smi topo -m 2>/dev/null | head -6; } | tee "$sum"
-common=(--set warmup=1 repetitions=5 --quiet)
-# One line per case of run $1: time, efficiency against np1, and the breakdown columns.
+{ echo "== $(date -u +%FT%TZ) mode $mode, $gpus GPU(s): $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | sort | uniq -c)"
+  nvidia-smi topo -m 2>/dev/null | head -6
+  echo "mpiexec: $(command -v mpiexec) ($(mpiexec --version 2>&1 | head -1))"
+  ompi_info --parsable --all 2>/dev/null | grep -E 'mpi_built_with_cuda_support:value|btl:smcuda:version' | head -3
+  ldd .carry/cuda/miniapp | grep -E 'not found|libmpi' ; } 2>&1 | tee "$sum"
+save() { tar -C /tmp -czf "$OUT/weak.tar.gz" weak; cp "$sum" "$OUT/summary.txt"; }
+# One line per case of run $2 against the one-rank run $1: time, efficiency against it (weak
+# scaling: t1 / t; strong: t1 / (ranks t)), and the breakdown columns.
 breakdown() {
-  python3 - "$W/np1/results.csv" "$W/$1/results.csv" <<'PY'
+  python3 - "$W/$1/results.csv" "$W/$2/results.csv" "$3" <<'PY'
 import csv, sys
 def rows(p):
     try:
@@ -29,39 +52,68 @@ def rows(p):
     except OSError:
         return []
 one = {(r["family"], r["variant"]): float(r["time_median_s"] or 0) for r in rows(sys.argv[1])}
-print(f"{'case':22} {'panel':>5} {'time_ms':>9} {'eff':>5} {'compute':>8} {'comm':>8} "
-      f"{'staging':>8} {'exposed':>8} {'overlap':>11}   (per-rank max, ms; overlap min-max)")
+strong = sys.argv[3] == "strong"
+print(f"{'case':22} {'transport':>10} {'panel':>5} {'time_ms':>9} {'eff':>5} {'compute':>8} {'comm':>8} "
+      f"{'staging':>8} {'exposed':>8} {'overlap':>9} valid  (per-rank max, ms; overlap min-max)")
 for r in rows(sys.argv[2]):
     if r["status"] not in ("ok", "invalid"):
+        print(f"{r['family'] + ' ' + r['variant']:22} {r['status']}: {r.get('message', '')}")
         continue
     t = float(r["time_median_s"]) * 1e3
     t1 = one.get((r["family"], r["variant"]), 0) * 1e3
-    ms = lambda k: f"{float(r[k]) * 1e3:8.2f}"
-    print(f"{r['family'] + ' ' + r['variant']:22} {r['panel']:>5} {t:9.2f} "
-          f"{(100 * t1 / t if t > 0 else 0):4.0f}% {ms('compute_rank_max_s')} {ms('comm_rank_max_s')} "
+    ranks = int(r.get("ranks") or 1)
+    eff = 100 * t1 / (t * (ranks if strong else 1)) if t > 0 else 0
+    ms = lambda k: f"{float(r[k] or 0) * 1e3:8.2f}"
+    print(f"{r['family'] + ' ' + r['variant']:22} {r.get('transport', ''):>10} {r['panel']:>5} {t:9.2f} "
+          f"{eff:4.0f}% {ms('compute_rank_max_s')} {ms('comm_rank_max_s')} "
           f"{ms('transfer_rank_max_s')} {ms('exposed_rank_max_s')} "
-          f"{float(r['overlap_rank_min']):5.2f}-{float(r['overlap_rank_max']):4.2f}")
+          f"{float(r['overlap_rank_min'] or 0):4.2f}-{float(r['overlap_rank_max'] or 0):4.2f} "
+          f"{r['status'] == 'ok'}")
 PY
 }
-run() { # ranks, name, extra --set arguments...
-  local np=$1 name=$2; shift 2
-  local t0=$SECONDS
-  if [ "$np" = 1 ]; then
-    .carry/cuda/miniapp run configs/weak_scaling.yaml "${common[@]}" "$@" --output-dir "$W/$name" > "$W/$name.txt" 2>&1
-  else
-    mpiexec --oversubscribe --bind-to none -n "$np" -x LD_LIBRARY_PATH -x OPENBLAS_CORETYPE \
-      .carry/cuda/miniapp run configs/weak_scaling.yaml "${common[@]}" "$@" --output-dir "$W/$name" > "$W/$name.txt" 2>&1
+# run CONFIG NP NAME BASE KIND [SETTING ...]: one run (SETTINGs as for --set), its table lines and breakdown, packed at once.
+run() {
+  local config=$1 np=$2 name=$3 base=$4 kind=$5; shift 5
+  local left=$((BUDGET - SECONDS)) t0=$SECONDS rc
+  if [ "$left" -lt 45 ]; then echo "$name: skipped, $left s of the budget left" | tee -a "$sum"; return; fi
+  local cmd=(.carry/cuda/miniapp run "$config" --set warmup=1 repetitions=5 "$@" --quiet --output-dir "$W/$name")
+  if [ "$np" -gt 1 ]; then
+    cmd=(mpiexec --oversubscribe --bind-to none -n "$np" "${mpi_env[@]}" "${cmd[@]}")
   fi
-  echo "$name: np=$np exit $? in $((SECONDS - t0)) s" | tee -a "$sum"
-  grep -E "^(matmul|axpby|tile_average) " "$W/$name.txt" | tee -a "$sum"
-  breakdown "$name" 2>&1 | tee -a "$sum"
-  tar -C /tmp -czf "$OUT/weak.tar.gz" weak
+  echo "$ ${cmd[*]}" > "$W/$name.txt"
+  timeout "$((left - 10))" "${cmd[@]}" >> "$W/$name.txt" 2>&1; rc=$?
+  echo "$name: np=$np exit $rc in $((SECONDS - t0)) s" | tee -a "$sum"
+  grep -E "^(matmul|axpby|tile_average) |SUMMA transport|mpi_device_memory" "$W/$name.txt" | tee -a "$sum"
+  [ "$np" -gt 1 ] && breakdown "$base" "$name" "$kind" 2>&1 | tee -a "$sum"
+  save
 }
-run 1 np1
-for w in ${PANELS:-1024}; do
-  [ "$gpus" -ge 2 ] && run 2 "np2-panel$w" --set mpi.panel="$w" cases.0.n=16384 cases.1.n=16384 \
-    cases.2.n=16384
-  [ "$gpus" -ge 4 ] && run 4 "np4-panel$w" --set mpi.panel="$w" cases.0.m=16384 cases.0.n=16384 \
-    cases.1.m=16384 cases.1.n=16384 cases.2.m=16384 cases.2.n=16384
-done
-cp "$sum" "$OUT/summary.txt"
+weak2=(cases.0.n=16384 cases.1.n=16384 cases.2.n=16384)
+weak4=(cases.0.m=16384 cases.0.n=16384 cases.1.m=16384 cases.1.n=16384 cases.2.m=16384 cases.2.n=16384)
+big=(cases.0.m=32768 cases.0.n=32768 cases.0.k=32768 validation.enabled=false)
+case "$mode" in
+  weak)
+    run configs/weak_scaling.yaml 1 np1 np1 weak
+    for w in ${PANELS:-1024}; do
+      [ "$gpus" -ge 2 ] && run configs/weak_scaling.yaml 2 "np2-panel$w" np1 weak mpi.panel="$w" "${weak2[@]}"
+      [ "$gpus" -ge 4 ] && run configs/weak_scaling.yaml 4 "np4-panel$w" np1 weak mpi.panel="$w" "${weak4[@]}"
+    done ;;
+  transports) # device_mpi first: the path never run before this script
+    run configs/weak_scaling.yaml 1 np1 np1 weak
+    for t in device_mpi device_ipc host; do
+      run configs/weak_scaling.yaml 2 "np2-$t" np1 weak mpi.transport=$t "${weak2[@]}"
+    done ;;
+  strong)
+    run configs/strong_scaling.yaml 1 s16k-np1 s16k-np1 strong validation.enabled=false
+    run configs/strong_scaling.yaml 2 s16k-np2-device_mpi s16k-np1 strong mpi.transport=device_mpi
+    for t in device_ipc host; do
+      run configs/strong_scaling.yaml 2 "s16k-np2-$t" s16k-np1 strong mpi.transport=$t validation.enabled=false
+    done
+    if [ $((BUDGET - SECONDS)) -gt 150 ]; then
+      run configs/strong_scaling.yaml 1 s32k-np1 s32k-np1 strong "${big[@]}"
+      run configs/strong_scaling.yaml 2 s32k-np2-device_ipc s32k-np1 strong mpi.transport=device_ipc "${big[@]}"
+    else
+      echo "32768^2: skipped, $((BUDGET - SECONDS)) s of the budget left" | tee -a "$sum"
+    fi ;;
+esac
+echo "== done in $SECONDS s" | tee -a "$sum"
+save

@@ -2,10 +2,30 @@
 # Collects what a device-machine run needs into .carry/ (ignored by git): the CUDA build's
 # programs, an OpenMP build for the host's cores (optional), and the shared libraries the GPU
 # machine lacks (OpenBLAS, gfortran, Google Benchmark), xz-compressed to fit the transfer limit.
+#   scripts/pack-gpu-carry.sh          the programs of build/cuda
+#   scripts/pack-gpu-carry.sh --mpi    miniapp of build/cuda-mpi (preset cuda-mpi: linked
+#       against the CUDA-aware Open MPI of scripts/build-cuda-mpi.sh) and that Open MPI itself,
+#       stripped, without headers, docs and manual pages, as .carry/mpi.tar.xz (unpacked there
+#       and used through OPAL_PREFIX by scripts/gpu-weak-scaling.sh)
+# The whole .carry/ must stay under the device tool's 64 MiB; this script fails if it does not.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+build=build/cuda
+programs=(miniapp miniapp-bench miniapp-tests)
+mpi_prefix=''
+if [ "${1:-}" = --mpi ]; then
+  build=build/cuda-mpi
+  programs=(miniapp) # what scripts/gpu-weak-scaling.sh runs
+  mpi_prefix=$(scripts/build-cuda-mpi.sh) # the existing install (builds it if missing: long)
+elif [ $# -gt 0 ]; then
+  echo "usage: $0 [--mpi]" >&2
+  exit 2
+fi
+for p in "${programs[@]}"; do
+  [ -x "$build/bin/$p" ] || { echo "pack-gpu-carry.sh: $build/bin/$p missing: build it first" >&2; exit 1; }
+done
 rm -rf .carry && mkdir -p .carry/cuda .carry/lib
-cp build/cuda/bin/miniapp build/cuda/bin/miniapp-bench build/cuda/bin/miniapp-tests .carry/cuda/
+for p in "${programs[@]}"; do cp "$build/bin/$p" .carry/cuda/; done
 if [ -x build/gpuhost/bin/miniapp-bench ]; then
   mkdir -p .carry/gpuhost
   cp build/gpuhost/bin/miniapp build/gpuhost/bin/miniapp-bench .carry/gpuhost/
@@ -16,4 +36,19 @@ for lib in libopenblas.so.0 libgfortran.so.5 libquadmath.so.0 libbenchmark.so.1d
   cp -L "/usr/lib/x86_64-linux-gnu/$lib" ".carry/lib/$lib" # -L: the library itself, under its soname
 done
 tar -C .carry -cJf .carry/lib.tar.xz lib && rm -rf .carry/lib
+if [ -n "$mpi_prefix" ]; then
+  mkdir -p .carry/mpi
+  cp -a "$mpi_prefix/bin" "$mpi_prefix/lib" "$mpi_prefix/etc" .carry/mpi/
+  mkdir -p .carry/mpi/share && cp -a "$mpi_prefix/share/openmpi" .carry/mpi/share/ # help texts
+  rm -rf .carry/mpi/lib/pkgconfig .carry/mpi/bin/*cc .carry/mpi/bin/*c++ .carry/mpi/bin/*CC \
+    .carry/mpi/bin/*cxx .carry/mpi/bin/*fort* .carry/mpi/bin/*f77 .carry/mpi/bin/*f90 \
+    .carry/mpi/share/openmpi/*wrapper-data.txt
+  find .carry/mpi -type f \( -name '*.so*' -o -perm -u+x \) -exec strip --strip-unneeded {} + 2>/dev/null || true
+  tar -C .carry -cJf .carry/mpi.tar.xz mpi && rm -rf .carry/mpi
+fi
 du -sh .carry/* .carry
+size=$(du -sm .carry | cut -f1)
+if [ "$size" -ge 64 ]; then
+  echo "pack-gpu-carry.sh: .carry is $size MiB, over the device tool's 64 MiB" >&2
+  exit 1
+fi

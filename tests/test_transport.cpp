@@ -12,6 +12,7 @@ namespace {
 TransportFacts facts(bool ipc_capable, bool mpi_device_memory, bool one_node) {
   TransportFacts f;
   f.ipc_capable = ipc_capable;
+  f.ipc_by_default = ipc_capable;
   f.mpi_device_memory = mpi_device_memory;
   f.one_node = one_node;
   return f;
@@ -48,6 +49,25 @@ TEST(Transport, ForcedIpcSaysWhyItCannotBeUsed) {
             std::string::npos);
 }
 
+TEST(Transport, ForcedDeviceMpiNeedsACudaAwareMpi) {
+  // one node with IPC available: device_mpi is still what was asked for (to measure it)
+  const TransportChoice t = choose_transport("device_mpi", facts(true, true, true));
+  EXPECT_EQ(t.transport, Transport::device_mpi);
+  EXPECT_TRUE(t.unavailable.empty());
+  EXPECT_EQ(choose_transport("device_mpi", facts(false, true, false)).transport,
+            Transport::device_mpi);
+  const TransportChoice no = choose_transport("device_mpi", facts(true, false, true));
+  EXPECT_NE(no.unavailable.find("CUDA-aware MPI"), std::string::npos) << no.unavailable;
+}
+
+TEST(Transport, HipIpcOnlyWhenAskedFor) {
+  TransportFacts hip = facts(true, false, true);
+  hip.ipc_by_default = false; // compiled, never run on an AMD GPU
+  EXPECT_EQ(choose_transport("auto", hip).transport, Transport::host);
+  EXPECT_EQ(choose_transport("device_ipc", hip).transport, Transport::device_ipc);
+  EXPECT_TRUE(choose_transport("device_ipc", hip).unavailable.empty());
+}
+
 TEST(Transport, NamesAreTheConfigAndResultsWords) {
   EXPECT_STREQ(to_string(Transport::host), "host");
   EXPECT_STREQ(to_string(Transport::device_mpi), "device_mpi");
@@ -72,7 +92,7 @@ TEST(TransportConfig, DefaultIsAutoAndEveryNamedValueIsKept) {
   EXPECT_EQ(config::parse_config("t.yaml", "name: t\ncases:\n  - family: matmul\n    n: 8\n", {})
                 .settings.transport,
             "auto");
-  for (const char* v : {"auto", "host", "device_ipc"})
+  for (const char* v : {"auto", "host", "device_mpi", "device_ipc"})
     EXPECT_EQ(config::parse_config("t.yaml", with_transport(v), {}).settings.transport, v);
   EXPECT_EQ(config::parse_config("t.yaml", with_transport("auto"), {"mpi.transport=host"})
                 .settings.transport,
@@ -80,7 +100,7 @@ TEST(TransportConfig, DefaultIsAutoAndEveryNamedValueIsKept) {
 }
 
 TEST(TransportConfig, UnknownValueIsRefusedAtItsPosition) {
-  for (const char* v : {"nvlink", "device_mpi", "1", "[host]"}) {
+  for (const char* v : {"nvlink", "device", "1", "[host]"}) {
     try {
       config::parse_config("t.yaml", with_transport(v), {});
       ADD_FAILURE() << v << " accepted";

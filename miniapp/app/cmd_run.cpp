@@ -16,6 +16,7 @@
 #ifdef MINIAPP_HAVE_MPI
 #include "parallel/process_grid.hpp"
 #endif
+#include "parallel/summa_model.hpp"
 #include "plan/plan.hpp"
 #include "report/console.hpp"
 #include "report/metadata.hpp"
@@ -99,14 +100,25 @@ Plan load_plan(const RunArgs& args, const MpiEnv& mpi) {
 }
 
 int cmd_validate(const RunArgs& args, const MpiEnv& mpi) {
+  parallel::MachineRates rates;
+  try {
+    rates = parallel::parse_rates(args.rates);
+  } catch (const std::invalid_argument& e) {
+    if (mpi.rank() == 0)
+      std::cerr << "miniapp validate: " << e.what() << std::endl;
+    return kConfigError;
+  }
   try {
     const Plan plan = load_plan(args, mpi);
     if (mpi.rank() == 0) {
       print_plan(std::cout, plan);
       // This machine's runs only: another host's kernel times say nothing about this one.
-      const Rates rates = default_rates(plan.backend);
+      const Rates host_rates = default_rates(plan.backend);
       print_estimate(std::cout, plan,
-                     estimate_time(plan, rates, plan.backend, args.db, host_name()), rates);
+                     estimate_time(plan, host_rates, plan.backend, args.db, host_name()),
+                     host_rates);
+      if (!args.rates.empty() && plan.ranks > 1)
+        parallel::print_summa_model(std::cout, plan, rates);
     }
     return kOk;
   } catch (const config::ConfigError& e) {
@@ -340,6 +352,13 @@ void add_validate_command(CLI::App& app, std::vector<Command>& commands) {
   validate->add_option("--db", args->db,
                        "Estimate from this history database's kernel times where the same case "
                        "ran on this host (backend and rank count alike); else from the model");
+  validate
+      ->add_option(
+          "--rates", args->rates,
+          std::string("With --ranks N > 1: predict each matmul case's SUMMA time and "
+                      "efficiency from these rates (key=value; docs/mpi.md, \"Model\"): ") +
+              parallel::kRatesHelp)
+      ->take_all();
 
   commands.push_back(
       {validate, Needs::ranks, [args](const MpiEnv* mpi) { return cmd_validate(*args, *mpi); }});

@@ -27,6 +27,8 @@ struct RunArgs {
   std::vector<std::string> argv; // the whole command line, recorded in results.json
   std::string references;        // --references FILE (app/run_extras.hpp)
   std::string db;                // --db FILE, the history database
+  // validate --rates key=value...: the rates SUMMA's model needs (parallel/summa_model.hpp)
+  std::vector<std::string> rates;
 };
 
 inline LaunchInfo launch_info(const RunArgs& a) {

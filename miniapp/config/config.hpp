@@ -28,7 +28,7 @@ struct Settings {
   bool energy = true; // read the energy counter around each case's launches (run/energy_window.hpp)
   int grid_p = 0, grid_q = 0;     // MPI process grid; 0 = chosen from the rank count
   int panel = 0;                  // SUMMA panel width; 0 = auto
-  std::string transport = "auto"; // SUMMA panels: auto, host (staged MPI) or device_ipc
+  std::string transport = "auto"; // SUMMA panels: auto, host (staged MPI), device_mpi or device_ipc
   Position backend_pos, grid_pos; // where backend and mpi.grid are written (for the plan's checks)
 };
 

@@ -38,7 +38,7 @@ const std::vector<std::string>& output_formats() {
   return k;
 }
 const std::vector<std::string>& transports() {
-  static const std::vector<std::string> k = {"auto", "host", "device_ipc"};
+  static const std::vector<std::string> k = {"auto", "host", "device_mpi", "device_ipc"};
   return k;
 }
 

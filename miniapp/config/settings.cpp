@@ -1,6 +1,7 @@
 #include "config/settings.hpp"
 
 #include "config/limits.hpp"
+#include "core/backends.hpp"
 
 #include <algorithm>
 
@@ -128,7 +129,8 @@ Settings read_settings(const Source& src, const YAML::Node& root) {
     if (const YAML::Node t = m["transport"]) {
       s.transport = read_string(src, t, "mpi.transport");
       if (!is_one_of(s.transport, transports()))
-        src.fail(t, "mpi.transport must be auto, host or device_ipc, got '" + s.transport + "'");
+        src.fail(t, "mpi.transport must be one of " + join(transports(), ", ") + ", got '" +
+                        s.transport + "'");
     }
   });
   return s;

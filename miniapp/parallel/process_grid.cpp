@@ -44,7 +44,8 @@ bool mpi_accepts_device_memory(const std::string& backend) {
 TransportChoice summa_transport(const std::string& requested, const std::string& backend,
                                 bool one_node) {
   TransportFacts f;
-  f.ipc_capable = backend == "cuda";
+  f.ipc_capable = backend == "cuda" || backend == "hip";
+  f.ipc_by_default = backend == "cuda";
   f.mpi_device_memory = mpi_accepts_device_memory(backend);
   f.one_node = one_node;
   return choose_transport(requested, f);

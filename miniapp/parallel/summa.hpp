@@ -66,7 +66,7 @@ public:
     if (!transport.unavailable.empty())
       throw UnsupportedCase(transport.unavailable);
     if (ipc_ && !has_ipc<Exec>)
-      throw UnsupportedCase(std::string("no CUDA IPC on the ") + Exec::name() + " backend");
+      throw UnsupportedCase(std::string("no GPU IPC on the ") + Exec::name() + " backend");
     if (c.variant == "vendor")
       check_vendor();
     for (std::int64_t k0 = 0; k0 < c.k;) { // panels never cross an owner's boundary

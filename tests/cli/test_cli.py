@@ -112,6 +112,24 @@ def test_validate_ranks():
     expect(code == 0 and "distributed over 4 MPI ranks" in out, "the plan for 4 ranks", out, err)
 
 
+def test_validate_model():
+    weak = os.path.join(SRC, "configs/weak_scaling.yaml")
+    two = ["--set", "cases.0.n=16384", "cases.1.n=16384", "cases.2.n=16384"]
+    rates = ["--rates", "gemm_tflops=50.67", "hbm_gbs=4200", "ipc_gbs=52", "gpus_per_node=8"]
+    code, out, err = run(["validate", weak, "--ranks", "2", *two, *rates])
+    # one model line per matmul variant (vendor, tiled_rb), none for axpby / tile_average
+    lines = re.findall(r"\[(\d)\] model: device_ipc over 1 node\(s\), 8 panel\(s\): ([\d.]+) ms", out)
+    expect(code == 0 and [l[0] for l in lines] == ["1", "2"], "a model line per matmul case", out, err)
+    # 2 * 8192^3 flops at 50.67 TFLOP/s is 21.70 ms on one GPU; the 2-GPU IPC run took 23.87 ms
+    expect(lines and 23.0 < float(lines[0][1]) < 24.5, "the measured 2-GPU IPC time, within 3%", out)
+    code, out, err = run(["validate", weak, "--ranks", "2", *two, "--rates", "gemm_tflops=50", "gpus_per_node=8"])
+    expect(code == 0 and "model: needs --rates ipc_gbs=..." in out, "a missing rate is named", out)
+    code, out, err = run(["validate", weak, "--ranks", "2", *two, "--rates", "nvlink=400"])
+    expect(code == 2 and "unknown key 'nvlink'" in err and out == "", "a bad rate exits 2 first", code, out, err)
+    code, out, err = run(["validate", weak, *rates])
+    expect(code == 0 and "model:" not in out, "one rank: nothing distributed to model", out, err)
+
+
 def test_list():
     code, out, err = run(["list"])
     expect(code == 0, "list exits 0", code, err)
@@ -164,7 +182,9 @@ def test_completion_and_man():
            complete("jobscript", "--sys"))
     expect("generic-gpu" in complete("jobscript", "--system", "gen"), "profile names complete",
            complete("jobscript", "--system", "gen"))
-    expect(complete("validate", "--ra") == ["--ranks"], "validate --ranks completes")
+    expect(complete("validate", "--ran") == ["--ranks"], "validate --ranks completes")
+    expect(complete("validate", "--ra") == ["--ranks", "--rates"], "both --ra options complete",
+           complete("validate", "--ra"))
     man = os.environ.get("MINIAPP_MAN", "")
     if man:  # made only where help2man is installed (scripts/install-deps.sh installs it)
         text = open(man).read()
