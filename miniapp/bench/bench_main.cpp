@@ -10,6 +10,7 @@
 // Timing: manual time through core/timing.hpp (the helper `miniapp run` uses). Rates are counters
 // ("FLOP/s", "bytes/s"), so compare.py from libbenchmark-tools reads the JSON output.
 #include "app/kokkos_launch.hpp"
+#include "app/plot_script.hpp"
 #include "bench/launch_overhead.hpp"
 #include "core/compat.hpp"
 #include "kernels/executor.hpp"
@@ -337,6 +338,7 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("kokkos_version", compat::kokkos_version_string());
   benchmark::AddCustomContext("kokkos_backends", join(compiled_backends(), ","));
   benchmark::AddCustomContext("host_blas", kernels::host_blas_name());
+  benchmark::AddCustomContext("miniapp_families", family_facts().dump()); // miniapp-plot reads it
   register_all(opt, backend);
   std::vector<char*> bench_argv;
   for (auto& a : args.benchmark)
