@@ -9,6 +9,7 @@
 #include "parallel/mpi_env.hpp"
 #include "core/backends.hpp"
 #include "core/sinks.hpp"
+#include "kernels/families.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -107,17 +108,23 @@ namespace {
 using namespace miniapp;
 
 // What `miniapp --help` says of the program.
-const char* const kAbout =
-    "miniapp: Kokkos teaching kernels (matrix multiply, R = a*A + b*B, tile averages,\n"
-    "tile index maps, transposes) run as validated experiments from YAML configs.\n"
-    "Kokkos flags of 3.4 and 4.x alike (--kokkos-num-threads=N or --kokkos-threads=N,\n"
-    "--kokkos-device-id=N, --kokkos-numa=N, ...) reach the linked Kokkos under the name it\n"
-    "knows; an unknown --kokkos-* option is an error. `miniapp list` shows what a config\n"
-    "may name; `miniapp help COMMAND` the options of a command.\n"
-    "Under mpiexec with several ranks every case is distributed over a 2D process grid\n"
-    "(SUMMA for matmul; one GPU per node-local rank): see docs/mpi.md.\n"
-    "Exit codes: 0 ok, 2 config/usage error, 3 runtime/resource error, 4 validation failed,\n"
-    "5 a row below its performance reference (--references).";
+std::string about() {
+  const std::string summa = join(
+      family_names_where([](const Family& f) { return f.distribution == Distribution::summa; }),
+      ", ");
+  return "miniapp: Kokkos teaching kernels (matrix multiply, R = a*A + b*B, tile averages,\n"
+         "tile index maps, transposes) run as validated experiments from YAML configs.\n"
+         "Kokkos flags of 3.4 and 4.x alike (--kokkos-num-threads=N or --kokkos-threads=N,\n"
+         "--kokkos-device-id=N, --kokkos-numa=N, ...) reach the linked Kokkos under the name it\n"
+         "knows; an unknown --kokkos-* option is an error. `miniapp list` shows what a config\n"
+         "may name; `miniapp help COMMAND` the options of a command.\n"
+         "Under mpiexec with several ranks every case is distributed over a 2D process grid\n"
+         "(SUMMA for " +
+         summa +
+         "; one GPU per node-local rank): see docs/mpi.md.\n"
+         "Exit codes: 0 ok, 2 config/usage error, 3 runtime/resource error, 4 validation failed,\n"
+         "5 a row below its performance reference (--references).";
+}
 
 std::vector<Command> build_commands(CLI::App& app, const CommandLine& line) {
   std::vector<Command> commands;
@@ -193,7 +200,7 @@ int run_chosen(const Command& command, const SplitArgs& args, std::vector<std::s
 
 int run_command_line(int argc, char** argv) {
   const SplitArgs args = split_args(argc, argv);
-  CLI::App app{kAbout, "miniapp"};
+  CLI::App app{about(), "miniapp"};
   app.set_version_flag("--version",
                        std::string("miniapp ") + version() + " (git " + git_revision() + ")");
   app.require_subcommand(1);

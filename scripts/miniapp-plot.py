@@ -13,7 +13,8 @@ flops/bytes under the measured ceilings: one bandwidth slope per memory level me
 with the level, and the compute roofs, each labelled with its precision; with --with-transfers
 the roof is the best measured host<->device transfer rate). Legends sit outside the axes, one
 entry per run and one per series. Each plot's title is also stored in the file's Title metadata.
-Rates: GFLOP/s for matmul, GB/s for the other families (as in `miniapp compare`).
+Rates: each family's own, as in `miniapp compare`: GFLOP/s for the compute-bound families, GB/s for
+the others (the family table's, which the program hands this script with the runs).
 Prints the files it wrote, one a line. Exit codes: 0 ok, 2 unusable input or usage (one sentence),
 3 resource error (disk, permissions, memory).
 """
@@ -32,6 +33,15 @@ NUMERIC = {
     "bytes", "gflops", "gbs", "ceiling_value", "h2d_median_s", "d2h_median_s", "ranks",
 }
 MAX_INPUT_BYTES = 256 << 20  # a results.json of a million rows is far smaller
+
+# What the family table says of each family: the rate it is judged by and whether its cases read
+# k. The program hands it to this script (--families, from `miniapp plot`, `report` and
+# `history --plot`; "miniapp_families" in miniapp-bench's context). Run alone without it, a
+# family is judged by GFLOP/s where its rows' ceiling is in GFLOP/s (the vendor GEMM), and its
+# cases read k where its rows have one.
+FAMILIES = {}  # name -> {"rate": "gflops" | "gbs", "reads_k": bool}, in the table's order
+ROW_FACTS = {}  # the same, read off results rows where the program handed none
+MARKERS = ["o", "s", "^", "D", "x", "v", "P", "*"]  # roofline markers, one per family in order
 
 
 class InputError(Exception):
@@ -93,6 +103,35 @@ def shape_of(meta):
 HOST_BACKENDS = ("serial", "openmp", "threads", "hpx")  # as compare::host_backend
 
 
+def learn_families(facts, where):
+    """Take the family facts the program handed (a list of {"name", "rate", "reads_k"})."""
+    if isinstance(facts, str):
+        try:
+            facts = json.loads(facts)
+        except ValueError:
+            raise InputError(f"{where}: the family facts are not JSON") from None
+    if not isinstance(facts, list):
+        return
+    for f in facts:
+        if isinstance(f, dict) and isinstance(f.get("name"), str):
+            FAMILIES[f["name"]] = {"rate": "gflops" if f.get("rate") == "gflops" else "gbs",
+                                   "reads_k": f.get("reads_k") is True}
+
+
+def learn_from_rows(rows):
+    """Facts of the families the program did not describe, read off their rows."""
+    for r in rows:
+        facts = ROW_FACTS.setdefault(r["family"], {"rate": "gbs", "reads_k": False})
+        if r.get("ceiling_unit") == "GFLOP/s":
+            facts["rate"] = "gflops"
+        if r["k"] > 0:
+            facts["reads_k"] = True
+
+
+def facts_of(family):
+    return FAMILIES.get(family) or ROW_FACTS.get(family) or {"rate": "gbs", "reads_k": False}
+
+
 def make_run(meta, rows, path):
     if not isinstance(meta, dict):
         meta = {}
@@ -119,6 +158,7 @@ TIME_UNIT = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 def bench_run(doc, path):
     """Google Benchmark JSON (miniapp-bench) as miniapp rows: one per benchmark, median time."""
     ctx = doc.get("context", {}) if isinstance(doc.get("context"), dict) else {}
+    learn_families(ctx.get("miniapp_families"), path)
     times, rates, ceilings = {}, {}, []
     for b in doc["benchmarks"]:
         if not isinstance(b, dict):
@@ -145,7 +185,7 @@ def bench_run(doc, path):
         n = int(m["n"])
         tile = int(m["tile"] or m["vtile"] or 0)
         row = {"family": m["family"], "variant": m["variant"], "precision": m["precision"],
-               "m": n, "n": n, "k": n if m["family"] == "matmul" else 0, "tile": tile,
+               "m": n, "n": n, "k": n if facts_of(m["family"])["reads_k"] else 0, "tile": tile,
                "time_min_s": min(ts), "time_median_s": t, "time_max_s": max(ts),
                "total_median_s": t, "flops": flops_s * t, "bytes": bytes_s * t,
                "gflops": flops_s / 1e9, "gbs": bytes_s / 1e9, "transfers": "none"}
@@ -187,6 +227,7 @@ def load_run(path):
             raise InputError(f"{path}: not a miniapp results.json (no \"results\" array) "
                              "nor miniapp-bench JSON (no \"benchmarks\" array)")
         rows = [clean_row(r, path) for r in doc["results"]]
+        learn_from_rows(rows)
         return make_run(doc.get("metadata", {}), rows, path)
     meta = {}
     sibling = os.path.join(os.path.dirname(csv_path) or ".", "results.json")
@@ -206,11 +247,12 @@ def load_run(path):
             rows = [clean_row(r, csv_path) for r in reader]
     except (UnicodeDecodeError, csv.Error) as e:
         raise InputError(f"{csv_path}: not a readable CSV ({str(e)[:80]})") from None
+    learn_from_rows(rows)
     return make_run(meta, rows, path)
 
 
 def primary(family):
-    return ("gflops", "GFLOP/s") if family == "matmul" else ("gbs", "GB/s")
+    return ("gflops", "GFLOP/s") if facts_of(family)["rate"] == "gflops" else ("gbs", "GB/s")
 
 
 def rate(row, with_transfers):
@@ -556,7 +598,9 @@ def plot_roofline(runs, writer, with_transfers):
     from matplotlib.lines import Line2D
     fig, ax = plt.subplots(figsize=(10, 5.2), layout="constrained")
     colors = [run["color"] for run in runs]
-    markers = {"matmul": "o", "axpby": "s", "tile_average": "^", "tile_index": "D"}
+    order = list(FAMILIES) + [f for r in runs for f in [row["family"] for row in r["rows"]]]
+    order = list(dict.fromkeys(order))  # the table's order first, then as the rows name them
+    markers = {f: MARKERS[i % len(MARKERS)] for i, f in enumerate(order)}
     xs, ys, fams = [], [], []
     for i, run in enumerate(runs):
         for r in run["rows"]:
@@ -663,6 +707,9 @@ def parse_args(argv):
     p.add_argument("--format", default="png",
                    help="comma-separated file formats: png, svg, pdf (default png)")
     p.add_argument("--dpi", type=int, default=200, help="PNG resolution (default 200)")
+    p.add_argument("--families", default="",
+                   help="the family table's facts as JSON, as miniapp hands them (each family's "
+                        "rate and whether it reads k)")
     p.add_argument("--name", action="append", default=[], metavar="RUN=LABEL",
                    help="name a run in legends: RUN as given or its number from 1 (repeatable)")
     a = p.parse_args(argv)
@@ -689,6 +736,8 @@ def run(argv):
         else:
             paths.insert(0, a.baseline)
             base = 0
+    if a.families:
+        learn_families(a.families, "--families")
     runs = [load_run(x) for x in paths]
     name_runs(p, runs, paths, a.name)
     if a.kind == "speedup" and len(runs) < 2:

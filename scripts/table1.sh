@@ -37,10 +37,13 @@ runs=("$cpu_run")
 [[ -n $gpu_run ]] && runs+=("$gpu_run")
 
 table=$("$miniapp" compare --table paper1 "${runs[@]}")
+# What the experiment runs, as its first case id says it (family/variant/precision/...).
+first_case=$("$miniapp" validate "$here/configs/paper_table1.yaml" | sed -n 's/^  \[1\] //p')
+IFS=/ read -r family variant precision _ <<<"$first_case"
 plot=
 if [[ -n ${PLOT_DIR:-} ]]; then
   "$miniapp" plot "${runs[@]}" --kind rate --with-transfers -o "$PLOT_DIR" >&2
-  plot="![R = a*A + b*B: GFLOP/s with transfers vs N](${PLOT_DIR#docs/}/rate-axpby.png)"
+  plot="![R = a*A + b*B: GFLOP/s with transfers vs N](${PLOT_DIR#docs/}/rate-$family.png)"
 fi
 notes=
 if [[ -n ${NOTES:-} ]]; then
@@ -64,7 +67,7 @@ $plot
 
 $notes
 
-The experiment is \`configs/paper_table1.yaml\` (axpby, variant flat, float32, a = 2, b = 0.5,
+The experiment is \`configs/paper_table1.yaml\` ($family, variant $variant, $precision, a = 2, b = 0.5,
 2 warm-up + 10 measured repetitions, validated against a host reference). Differences from the
 paper: miniapp reports the **median** of the 10 totals, not their mean (one slow repetition does
 not move it); its CPU column is the Kokkos OpenMP backend on every core of the machine, where the

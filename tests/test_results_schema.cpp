@@ -54,13 +54,22 @@ struct TempDir {
   ~TempDir() { std::filesystem::remove_all(path); }
 };
 
+// A case whose parameter bits (Case::params_used) are its variant's, as the plan sets them: the
+// id writes k, alpha, beta and in_place where the variant reads them.
+Case table_case(const std::string& family_name, const std::string& variant, std::int64_t m,
+                std::int64_t n, std::int64_t k = 0) {
+  Case c = case_of(family_name, variant, m, n, k);
+  c.params_used = family(family_name).variant(variant).params;
+  return c;
+}
+
 // A Case rebuilt from the expanded config that results.json echoes (config.cases[]).
 Case from_config(const json& j) {
   // null: a parameter the variant does not read (configs recorded since schema 2)
   const auto number = [&](const char* key) {
     return j[key].is_null() ? std::int64_t(0) : j[key].get<std::int64_t>();
   };
-  Case c = case_of(j["family"], j["variant"], number("m"), number("n"), number("k"));
+  Case c = table_case(j["family"], j["variant"], number("m"), number("n"), number("k"));
   parse_precision(j["precision"], c.precision);
   c.tile = number("tile");
   c.tile_cols = number("tile_cols");
@@ -93,7 +102,7 @@ TEST(CaseId, SameAsEveryIdRecordedInDocsData) {
 }
 
 TEST(CaseId, PinsEveryPart) {
-  Case ax = case_of("axpby", "flat", 4096, 4096);
+  Case ax = table_case("axpby", "flat", 4096, 4096);
   ax.alpha = 2;
   ax.beta = 0.5;
   ax.in_place = true;
@@ -104,7 +113,7 @@ TEST(CaseId, PinsEveryPart) {
   ax.seed = 7;
   EXPECT_EQ(ax.id(), "axpby/flat/float32/4096x4096/a=0.1,b=-1/seed=7");
 
-  Case mm = case_of("matmul", "tiled", 64, 32, 16);
+  Case mm = table_case("matmul", "tiled", 64, 32, 16);
   mm.precision = Precision::float64;
   mm.tile_auto = mm.team_auto = true;
   mm.pinned = true;
@@ -118,7 +127,7 @@ TEST(CaseId, PinsEveryPart) {
   mm.pinned = false;
   EXPECT_EQ(mm.id(), "matmul/tiled/float64/64x32x16/tile=128");
 
-  Case ti = case_of("tile_index", "team", 64, 64);
+  Case ti = table_case("tile_index", "team", 64, 64);
   ti.precision = Precision::int32;
   ti.tile = 8;
   ti.tile_cols = 4;
@@ -129,7 +138,7 @@ TEST(CaseId, PinsEveryPart) {
 // Issue 12: a tiled_rb shape is part of the id only where the config names one (or 'auto'), so
 // every id recorded before shapes existed stays the same.
 TEST(CaseId, ShapeOnlyWhereGiven) {
-  Case rb = case_of("matmul", "tiled_rb", 64, 64, 64);
+  Case rb = table_case("matmul", "tiled_rb", 64, 64, 64);
   rb.tile = 128;
   EXPECT_EQ(rb.id(), "matmul/tiled_rb/float32/64x64x64/tile=128");
   rb.shape = "128x128x16/8x8/2";
@@ -299,11 +308,11 @@ TEST(ResultsSchema, MatmulRowIsTypedAndExact) {
 // Parameters the case's variant does not use (Case::params_used, set from the family table) are
 // null in results.json and empty in results.csv, not a made-up 0; compare does not compare them.
 TEST(ResultsSchema, UnusedParametersAreNull) {
-  Case ax = case_of("axpby", "flat", 64, 64);
+  Case ax = table_case("axpby", "flat", 64, 64);
   ax.params_used = unsigned(Param::alpha) | unsigned(Param::beta) | unsigned(Param::in_place);
   ax.alpha = 2;
   ax.beta = 0.5;
-  Case rb = case_of("matmul", "tiled_rb", 256, 256, 256);
+  Case rb = table_case("matmul", "tiled_rb", 256, 256, 256);
   rb.params_used = unsigned(Param::k) | unsigned(Param::tile) | unsigned(Param::team_size);
   rb.tile = 128;
   rb.index = 1;
@@ -343,12 +352,12 @@ TEST(ResultsSchema, UnusedParametersAreNull) {
 // none, the named one otherwise; null for variants without shapes. Appended after every older
 // column, so readers by position keep working.
 TEST(ResultsSchema, ShapeColumnNamesTheShapeThatRan) {
-  Case rb = case_of("matmul", "tiled_rb", 64, 64, 64);
+  Case rb = table_case("matmul", "tiled_rb", 64, 64, 64);
   rb.params_used = unsigned(Param::k) | unsigned(Param::tile) | unsigned(Param::shape);
   rb.tile = 64;
   Case named = rb;
   named.index = 1;
-  Case fl = case_of("matmul", "flat", 64, 64, 64);
+  Case fl = table_case("matmul", "flat", 64, 64, 64);
   fl.params_used = unsigned(Param::k);
   fl.index = 2;
   const Plan plan = plan_for({rb, named, fl});
@@ -371,8 +380,8 @@ TEST(ResultsSchema, ShapeColumnNamesTheShapeThatRan) {
 // Issue 22: ceiling_level names the memory level whose bandwidth is the row's ceiling, in both
 // files; null (an empty CSV cell) where the ceiling is a GEMM's or there is none.
 TEST(ResultsSchema, CeilingLevelColumnInBothFiles) {
-  Case ax = case_of("axpby", "flat", 8, 8);
-  Case mm = case_of("matmul", "flat", 8, 8, 8);
+  Case ax = table_case("axpby", "flat", 8, 8);
+  Case mm = table_case("matmul", "flat", 8, 8, 8);
   mm.index = 1;
   const Plan plan = plan_for({ax, mm});
   CaseResult in_l2 = result_of(ax);
@@ -437,7 +446,7 @@ TEST(ResultsSchema, EnergyColumnsInBothFiles) {
 // the reference fields are results columns like any other: written to both files (null
 // and empty without a reference) and read back by compare's loader from either.
 TEST(ResultsSchema, ReferenceFieldsInBothFiles) {
-  Case below = case_of("axpby", "flat", 8, 8);
+  Case below = table_case("axpby", "flat", 8, 8);
   Case none = below;
   none.index = 1;
   Case unchecked = below;
@@ -491,7 +500,7 @@ TEST(ResultsSchema, ReferenceFieldsInBothFiles) {
 
 // A double keeps every bit through results.json and results.csv.
 TEST(ResultsSchema, DoublesRoundTripExactly) {
-  Case ax = case_of("axpby", "flat", 8, 8);
+  Case ax = table_case("axpby", "flat", 8, 8);
   ax.alpha = 0.1 + 0.2; // 0.30000000000000004
   ax.beta = 1.0 / 3.0;
   const TempDir tmp;

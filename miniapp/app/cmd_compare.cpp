@@ -8,6 +8,7 @@
 #include "app/plot_script.hpp"
 
 #include "core/sinks.hpp"
+#include "kernels/paper_views.hpp"
 #include "report/compare_tables.hpp"
 #include "report/portability.hpp"
 #include "report/results_writer.hpp"
@@ -169,7 +170,9 @@ void add_compare_command(CLI::App& app, std::vector<Command>& commands) {
       ->capture_default_str();
   compare->add_option("-o,--output", args->output, "Write to FILE instead of stdout");
   compare->add_option("--name", args->names, kNameOptionHelp);
-  compare->add_option("--rate", args->rate, "auto (matmul GFLOP/s, others GB/s), gflops or gbs")
+  compare
+      ->add_option("--rate", args->rate,
+                   "auto (" + compare::gflops_families() + " GFLOP/s, others GB/s), gflops or gbs")
       ->check(CLI::IsMember({"auto", "gflops", "gbs"}))
       ->capture_default_str();
   compare->add_flag("--with-transfers", args->with_transfers, kWithTransfersHelp);
@@ -183,10 +186,11 @@ void add_compare_command(CLI::App& app, std::vector<Command>& commands) {
       ->check(CLI::IsMember(compare::ignorable_params()));
   compare
       ->add_option("--table", args->table,
-                   "paper1: the paper's Table 1 (axpby/flat/float32, N x N) from CPU_RUN "
-                   "[GPU_RUN], markdown; portability: performance portability (PP) of each "
-                   "variant per problem over the runs' platforms (with --format csv: the P3 "
-                   "library's columns)")
+                   "paper1: the paper's Table 1 (" + paper_view("paper1").cases() +
+                       ", N x N) from CPU_RUN [GPU_RUN], markdown; portability: performance "
+                       "portability (PP) of each "
+                       "variant per problem over the runs' platforms (with --format csv: the P3 "
+                       "library's columns)")
       ->check(CLI::IsMember({"paper1", "portability"}));
   // app/cmd_history.cpp
   compare->add_option("--references", args->references,

@@ -10,6 +10,7 @@
 #include "app/plot_script.hpp"
 
 #include "config/yaml_strict.hpp"
+#include "kernels/paper_views.hpp"
 #include "report/history_db.hpp"
 #include "report/references.hpp"
 #include "report/results_writer.hpp"
@@ -237,7 +238,7 @@ void add_history_command(CLI::App& app, std::vector<Command>& commands) {
                    "The SQLite database file (opened read-only: nothing in it changes)")
       ->required();
   history->add_option("--case", args->case_pattern,
-                      "Glob over case ids, e.g. 'axpby/flat/float32/*'");
+                      "Glob over case ids, e.g. '" + paper_view("paper1").cases() + "/*'");
   history->add_option("--label", args->label, "Glob over run labels");
   history->add_option("--since", args->since,
                       "Runs started on or after this date (YYYY-MM-DD[THH:MM[:SS]Z])");

@@ -1,6 +1,7 @@
 #include "app/plot_script.hpp"
 #include "app/commands.hpp"
 #include "core/environment.hpp"
+#include "kernels/families.hpp"
 
 #include "report/metadata.hpp"
 #include "report/results_writer.hpp"
@@ -98,6 +99,19 @@ void stop_if_requested() {
 
 } // namespace
 
+nlohmann::json family_facts() {
+  nlohmann::json facts = nlohmann::json::array();
+  for (const Family& f : families()) {
+    bool reads_k = false;
+    for (const Variant& v : f.variants)
+      reads_k = reads_k || v.reads(Param::k);
+    facts.push_back({{"name", f.name},
+                     {"rate", f.rate == Rate::gflops ? "gflops" : "gbs"},
+                     {"reads_k", reads_k}});
+  }
+  return facts;
+}
+
 // Installed: <prefix>/bin/miniapp-plot beside <prefix>/bin/miniapp. Built: the source tree's copy.
 std::string find_plot_script() {
   if (const char* env = env::value("MINIAPP_PLOT_SCRIPT"))
@@ -122,6 +136,7 @@ int run_plot_script(const std::string& script, const std::vector<std::string>& a
                     const std::string& log, std::string& why) {
   std::vector<std::string> argv = {"/usr/bin/python3", script};
   argv.insert(argv.end(), args.begin(), args.end());
+  argv.insert(argv.end(), {"--families", family_facts().dump()});
   std::vector<char*> cargv;
   for (auto& a : argv)
     cargv.push_back(&a[0]);

@@ -3,10 +3,18 @@
 // `miniapp report` and `miniapp history --plot` use it: found in one place, started in one place.
 #include "report/compare.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <vector>
 
 namespace miniapp {
+
+// What the plot script reads of the family table, so that it names no family itself: each
+// family's rate and whether its variants read k, as a JSON list of {"name", "rate" ("gflops" or
+// "gbs"), "reads_k"}. run_plot_script hands it (--families); miniapp-bench writes it into its
+// JSON's context ("miniapp_families").
+nlohmann::json family_facts();
 
 // $MINIAPP_PLOT_SCRIPT, bin/miniapp-plot beside the program, or the source tree's
 // scripts/miniapp-plot.py; "" when none is found.

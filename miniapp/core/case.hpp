@@ -46,7 +46,9 @@ struct Case {
   std::vector<std::vector<double>> a_values, b_values; // init: explicit
   std::uint64_t seed = 42;
   bool print = false;
-  unsigned params_used = ~0u; // Param bits of the parameters this variant reads
+  // Param bits of the parameters this variant reads, set by the plan from the family table; the
+  // id writes k, alpha, beta and in_place only where they are read (~0u: unknown, all).
+  unsigned params_used = ~0u;
   bool uses(Param p) const { return (params_used & unsigned(p)) != 0; }
   int index = 0;          // position in the plan
   std::string id() const; // "matmul/tiled/float32/m=..,n=..,k=../tile=16"

@@ -9,13 +9,12 @@ namespace miniapp {
 
 namespace {
 using json = nlohmann::json;
-bool is(const Case& c, const char* family) {
-  return c.family == family;
-}
 } // namespace
 
 // The id pieces reproduce the id every earlier run recorded (results.json config.cases[].id,
-// the autotune cache): changing one splits old runs from new ones.
+// the autotune cache): changing one splits old runs from new ones. The pieces of k, alpha, beta
+// and in_place appear where the case's variant reads the parameter (Case::params_used, from the
+// family table), which is where every id before this rule had them.
 const std::vector<CaseField>& case_fields() {
   static const std::vector<CaseField> fields = {
       {"family", FieldType::text, Param{}, [](const Case& c) { return json(c.family); },
@@ -31,7 +30,7 @@ const std::vector<CaseField>& case_fields() {
        [](std::ostream& os, const Case& c) { os << "x" << c.n; }, true},
       {"k", FieldType::integer, Param::k, [](const Case& c) { return json(c.k); },
        [](std::ostream& os, const Case& c) {
-         if (is(c, "matmul"))
+         if (c.uses(Param::k))
            os << "x" << c.k;
        },
        true},
@@ -73,20 +72,20 @@ const std::vector<CaseField>& case_fields() {
        false},
       {"alpha", FieldType::number, Param::alpha, [](const Case& c) { return json(c.alpha); },
        [](std::ostream& os, const Case& c) {
-         if (is(c, "axpby"))
+         if (c.uses(Param::alpha))
            os << "/a=" << c.alpha; // 6 significant digits, as ostream writes a double
        },
        true},
       {"beta", FieldType::number, Param::beta, [](const Case& c) { return json(c.beta); },
        [](std::ostream& os, const Case& c) {
-         if (is(c, "axpby"))
+         if (c.uses(Param::beta))
            os << ",b=" << c.beta;
        },
        true},
       {"in_place", FieldType::boolean, Param::in_place,
        [](const Case& c) { return json(c.in_place); },
        [](std::ostream& os, const Case& c) {
-         if (is(c, "axpby") && c.in_place)
+         if (c.uses(Param::in_place) && c.in_place)
            os << "/in_place";
        },
        true},

@@ -61,7 +61,7 @@ std::vector<ResultBound> no_bounds(const Case&, double, double) {
 // The table: one row per family. Field order (families.hpp):
 //   Family  {name, variants, tile_cols, alpha, beta, inputs, inputs_are_values, distribution,
 //            blocks_in_tiles, rate, ceiling, team_search, bench_compute_sizes, elements,
-//            result_bounds, tile_sweep_hint, make}
+//            result_bounds, tile_sweep_hint, make, ceiling_variant}
 //   Variant {name, params, tile, tile_min, tile_max, tile_values, tile_rule, tile_search_host,
 //            tile_search_gpu, bench, shapes}
 //   BenchSpec {precisions, tiles, tile_segment, max_n, validate_max_n}
@@ -88,7 +88,7 @@ std::vector<Family> make_table() {
        true, matmul_elements, matmul_bounds,
        "this case sweeps variants that read tile differently (tiled: a width 2 to 32, tiled_rb: "
        "64 or 128): split it into one case per variant",
-       kernels::make_matmul_case},
+       kernels::make_matmul_case, "vendor"},
       {"axpby",
        {{"flat", kAxpby, 0, 0, 0, {}, "", {}, {}, {{f32}}},
         {"mdrange", kAxpby, 0, 0, 0, {}, "", {}, {}, {{f32}}},
@@ -155,9 +155,14 @@ const std::vector<Family>& families() {
 }
 
 std::vector<std::string> family_names() {
+  return family_names_where([](const Family&) { return true; });
+}
+
+std::vector<std::string> family_names_where(bool (*matches)(const Family&)) {
   std::vector<std::string> out;
   for (const auto& f : families())
-    out.push_back(f.name);
+    if (matches(f))
+      out.push_back(f.name);
   return out;
 }
 
@@ -175,6 +180,29 @@ const Family& family(const std::string& name) {
   for (const auto& f : families())
     known += (known.empty() ? "" : ", ") + f.name;
   throw UnknownFamily("unknown kernel family '" + name + "' (known: " + known + ")");
+}
+
+Case transfer_ceiling_case(std::int64_t elements) {
+  Case c; // R = A in place: the upload moves exactly the two inputs
+  c.family = "axpby";
+  c.variant = "flat";
+  c.m = 1;
+  c.n = elements;
+  c.pinned = true;
+  c.in_place = true;
+  resolve_parameters(c);
+  return c;
+}
+
+bool rate_is_gflops(const std::string& family_name) {
+  const Family* f = find_family(family_name);
+  return f && f->rate == Rate::gflops;
+}
+
+unsigned params_read(const std::string& family_name, const std::string& variant) {
+  const Family* f = find_family(family_name);
+  const Variant* v = f ? f->find_variant(variant) : nullptr;
+  return v ? v->params : 0;
 }
 
 void resolve_parameters(Case& c) {

@@ -88,6 +88,7 @@ struct Family {
   std::vector<ResultBound> (*result_bounds)(const Case&, double a, double b) = nullptr;
   std::string tile_sweep_hint; // why one tile list cannot serve all variants (messages)
   KernelFactory make = nullptr;
+  std::string ceiling_variant; // Ceiling::vendor_gemm: the variant whose run is the ceiling
 
   bool any_variant_reads(Param p) const;
   const Variant& variant(const std::string& name) const; // throws UnknownFamily
@@ -107,9 +108,19 @@ struct UnknownFamily : std::invalid_argument {
 
 const std::vector<Family>& families();
 std::vector<std::string> family_names();
+// The names of the families a row of the table matches, in table order (for help and messages).
+std::vector<std::string> family_names_where(bool (*matches)(const Family&));
 const Family* find_family(const std::string& name); // nullptr when unknown
 // Throws UnknownFamily: an unknown name never falls into another family's numbers.
 const Family& family(const std::string& name);
+// The case whose upload measures the transfer ceiling (pinned host-to-device bandwidth): two
+// float32 inputs of `elements` each, staged through pinned host buffers.
+Case transfer_ceiling_case(std::int64_t elements);
+// Whether rows of the family are judged by GFLOP/s (its Rate); false, GB/s, for a name this build
+// does not know (a results file of another version).
+bool rate_is_gflops(const std::string& family_name);
+// The Param bits the variant reads (Case::params_used); 0 where this build does not know it.
+unsigned params_read(const std::string& family_name, const std::string& variant);
 
 // Sets every parameter c's variant reads but c leaves at 0 to the table's default, clears the
 // ones it does not read, and records which it reads (Case::params_used).

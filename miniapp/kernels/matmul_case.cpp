@@ -1,7 +1,7 @@
 // The matmul family as a KernelCase: flat, tiled, tiled_rb and vendor on any backend and type.
 #include "kernels/case_support.hpp"
 #include "kernels/family_cases.hpp"
-#include "kernels/matmul.hpp"
+#include "kernels/matmul_product.hpp"
 #include "kernels/vendor_blas.hpp"
 #include "core/backends.hpp"
 
@@ -17,8 +17,7 @@ public:
   explicit MatmulCase(const Case& c)
       : c_(c), A_("miniapp::matmul::A", c.m, c.k, c.pinned),
         B_("miniapp::matmul::B", c.k, c.n, c.pinned), C_("miniapp::matmul::C", c.m, c.n, c.pinned) {
-    if (c.variant == "vendor")
-      check_vendor();
+    check_matmul_product<Exec, T>(c);
     fill_input(A_.h, c, 0, c.a_values);
     fill_input(B_.h, c, 1, c.b_values);
   }
@@ -32,17 +31,7 @@ public:
     B_.upload();
   }
   void fence() override { exec_.fence(); }
-  void run() override {
-    if (c_.variant == "flat") {
-      matmul_flat(exec_, A_.d, B_.d, C_.d);
-    } else if (c_.variant == "tiled") {
-      matmul_tiled_any(exec_, A_.d, B_.d, C_.d, c_.tile, c_.team_size);
-    } else if (c_.variant == "tiled_rb") {
-      matmul_tiled_rb(exec_, A_.d, B_.d, C_.d, c_.tile, c_.team_size, c_.shape);
-    } else {
-      run_vendor();
-    }
-  }
+  void run() override { matmul_product<Exec, T>(exec_, c_, c_.tile, A_.d, B_.d, C_.d); }
   void poison() override {
     Kokkos::deep_copy(C_.d, poison_value<T>());
     Kokkos::deep_copy(C_.h, poison_value<T>());
@@ -73,31 +62,6 @@ public:
   }
 
 private:
-  void check_vendor() const {
-    if constexpr (!std::is_floating_point_v<T>) {
-      throw UnsupportedCase("vendor GEMM has no int32 product (BLAS is floating point only)");
-    } else if constexpr (!DualMatrix<T, Exec>::zero_copy) {
-#ifdef KOKKOS_ENABLE_CUDA
-      if (!std::is_same_v<Exec, Kokkos::Cuda>)
-#endif
-        throw UnsupportedCase(std::string("no vendor BLAS for the ") + Exec::name() +
-                              " backend in this build (rocBLAS is not packaged by Debian)");
-    }
-  }
-  void run_vendor() {
-    if constexpr (std::is_floating_point_v<T>) {
-      if constexpr (DualMatrix<T, Exec>::zero_copy) {
-        host_gemm(A_.d.data(), B_.d.data(), C_.d.data(), c_.m, c_.n, c_.k,
-                  compat::concurrency(exec_));
-      }
-#ifdef KOKKOS_ENABLE_CUDA
-      else if constexpr (std::is_same_v<Exec, Kokkos::Cuda>) {
-        cuda_gemm(A_.d.data(), B_.d.data(), C_.d.data(), c_.m, c_.n, c_.k);
-      }
-#endif
-    }
-  }
-
   Case c_;
   Exec exec_;
   DualMatrix<T, Exec> A_, B_, C_;

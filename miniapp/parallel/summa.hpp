@@ -20,10 +20,9 @@
 // panel ("panel s is packed") and a barrier per panel ("panel s is copied"), which the owner
 // waits for before it packs panel s+2 into the same buffer.
 #include "core/compat.hpp"
-#include "kernels/axpby.hpp"
 #include "kernels/case_support.hpp"
 #include "kernels/families.hpp"
-#include "kernels/matmul.hpp"
+#include "kernels/matmul_product.hpp"
 #include "kernels/matrix.hpp"
 #include "kernels/vendor_blas.hpp"
 #include "parallel/distributed_case.hpp"
@@ -67,8 +66,7 @@ public:
       throw UnsupportedCase(transport.unavailable);
     if (ipc_ && !has_ipc<Exec>)
       throw UnsupportedCase(std::string("no GPU IPC on the ") + Exec::name() + " backend");
-    if (c.variant == "vendor")
-      check_vendor();
+    kernels::check_matmul_product<Exec, T>(c);
     for (std::int64_t k0 = 0; k0 < c.k;) { // panels never cross an owner's boundary
       const int qa = block_owner(c.k, 1, g.shape().q, k0),
                 pb = block_owner(c.k, 1, g.shape().p, k0);
@@ -281,7 +279,7 @@ private:
       } else {
         const Panel P(T_.data() + r0 * cols_, r1 - r0, cols_);
         product(A, Bp, P);
-        kernels::axpby_flat(exec_, T(1), C, T(1), P, C);
+        kernels::matmul_accumulate(exec_, C, P);
       }
       clock_.stop(exec_);
       if (c + 1 < chunks) {
@@ -312,35 +310,7 @@ private:
 
   template <class VC>
   void product(const Panel& A, const Panel& B, const VC& C) {
-    if (c_.variant == "flat") {
-      kernels::matmul_flat(exec_, A, B, C);
-    } else if (c_.variant == "tiled") {
-      kernels::matmul_tiled_any(exec_, A, B, C, tile(), c_.team_size);
-    } else if (c_.variant == "tiled_rb") {
-      kernels::matmul_tiled_rb(exec_, A, B, C, tile(), c_.team_size, c_.shape);
-    } else if constexpr (std::is_floating_point_v<T>) {
-      const std::int64_t m = C.extent(0), n = C.extent(1), k = A.extent(1);
-      if constexpr (Dual::zero_copy) {
-        kernels::host_gemm(A.data(), B.data(), C.data(), m, n, k, compat::concurrency(exec_));
-      }
-#ifdef KOKKOS_ENABLE_CUDA
-      else if constexpr (std::is_same_v<Exec, Kokkos::Cuda>) {
-        kernels::cuda_gemm(A.data(), B.data(), C.data(), m, n, k);
-      }
-#endif
-    }
-  }
-
-  void check_vendor() const {
-    if constexpr (!std::is_floating_point_v<T>) {
-      throw UnsupportedCase("vendor GEMM has no int32 product (BLAS is floating point only)");
-    } else if constexpr (!Dual::zero_copy) {
-#ifdef KOKKOS_ENABLE_CUDA
-      if (!std::is_same_v<Exec, Kokkos::Cuda>)
-#endif
-        throw UnsupportedCase(std::string("no vendor BLAS for the ") + Exec::name() +
-                              " backend in this build");
-    }
+    kernels::matmul_product<Exec, T>(exec_, c_, tile(), A, B, C);
   }
 
   Case c_;

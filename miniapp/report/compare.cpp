@@ -1,5 +1,6 @@
 #include "report/compare.hpp"
 
+#include "core/backends.hpp"
 #include "core/host_isa.hpp"
 #include "core/sinks.hpp"
 #include "core/text.hpp"
@@ -51,10 +52,8 @@ bool primary_is_gflops(const std::string& family, RateKind kind) {
     return true;
   if (kind == RateKind::Gbs)
     return false;
-  // The family table's primary rate (compute-bound families: GFLOP/s); a family this build does
-  // not know (a results file of another version) is judged by GB/s.
-  const Family* f = find_family(family);
-  return f && f->rate == Rate::gflops;
+  // The family table's primary rate (compute-bound families: GFLOP/s).
+  return rate_is_gflops(family);
 }
 
 // The energy columns of the row (null, or absent in older files: not measured).
@@ -185,6 +184,13 @@ std::string measure_definition(bool with_transfers) {
   return std::string("Measure: ") + measure_name(with_transfers) + ", from the " +
          (with_transfers ? "median total time (host-to-device + compute + device-to-host)"
                          : "median compute time (the kernel launches alone)");
+}
+
+std::string gflops_families() {
+  return join(family_names_where([](const Family& f) { return f.rate == Rate::gflops; }), ", ");
+}
+std::string auto_rate_legend() {
+  return "GFLOP/s for " + gflops_families() + ", GB/s otherwise";
 }
 
 std::string Run::label() const {

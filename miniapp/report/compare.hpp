@@ -88,6 +88,10 @@ bool host_backend(const std::string& backend);
 const char* measure_name(bool with_transfers);
 // One sentence defining it, for the legends under the tables.
 std::string measure_definition(bool with_transfers);
+// The families --rate auto judges by GFLOP/s (the family table's rate), comma-separated; the
+// others by GB/s. auto_rate_legend says it for the legends under the tables.
+std::string gflops_families();
+std::string auto_rate_legend();
 
 struct Options {
   std::size_t baseline = 0;    // index into the runs

@@ -3,6 +3,7 @@
 
 #include "core/sinks.hpp"
 #include "core/text.hpp"
+#include "kernels/paper_views.hpp"
 
 #include <algorithm>
 #include <sstream>
@@ -133,7 +134,7 @@ std::string to_markdown(const Comparison& c) {
   os << "\nRate: "
      << (c.options.rate == RateKind::Gflops ? "GFLOP/s"
          : c.options.rate == RateKind::Gbs  ? "GB/s"
-                                            : "GFLOP/s for matmul, GB/s otherwise")
+                                            : auto_rate_legend())
      << ". " << measure_definition(c.options.with_transfers)
      << ". Time: median [min, max] in ms over the repetitions"
      << (c.options.with_transfers ? " (range estimated: compute range + median transfer time)" : "")
@@ -267,9 +268,11 @@ std::string paper_table1_markdown(const std::vector<Run>& runs,
   os << "| N x N | CPU end-to-end time (ms) | CPU end-to-end GFLOPS | GPU end-to-end time (ms) | "
         "GPU end-to-end GFLOPS | end-to-end speedup |\n"
         "| --- | ---: | ---: | ---: | ---: | ---: |\n";
+  const PaperView& view = paper_view("paper1");
   std::vector<const Line*> lines;
   for (const auto& l : c.lines)
-    if (l.family == "axpby" && l.variant == "flat" && l.precision == "float32" && l.m == l.n)
+    if (l.family == view.family && l.variant == view.variant &&
+        l.precision == to_string(view.precision) && (!view.square || l.m == l.n))
       lines.push_back(&l);
   std::stable_sort(lines.begin(), lines.end(),
                    [](const Line* a, const Line* b) { return a->n < b->n; });
@@ -292,7 +295,8 @@ std::string paper_table1_markdown(const std::vector<Run>& runs,
     os << " | " << (g.present && cpu.present && g.ratio > 0 ? fmt("%.1f", g.ratio) : "-") << " |\n";
   }
   if (lines.empty())
-    os << "| (no axpby/flat/float32 square cases in the CPU run) | | | | | |\n";
+    os << "| (no " << view.cases() << (view.square ? " square" : "")
+       << " cases in the CPU run) | | | | | |\n";
   os << "\nMeasure: end-to-end. Time: median over the repetitions of host-to-device copy + "
         "compute + device-to-host copy (on a host backend there are no copies, so it is the "
         "compute time). This is the seed paper's definition of time (data to the GPU + GPU "

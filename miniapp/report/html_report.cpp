@@ -397,7 +397,7 @@ std::string html_report(const compare::Comparison& c, const std::vector<compare:
   os << "<h2>Comparison</h2>\n<p class=\"legend\">Rate: "
      << (c.options.rate == compare::RateKind::Gflops ? "GFLOP/s"
          : c.options.rate == compare::RateKind::Gbs  ? "GB/s"
-                                                     : "GFLOP/s for matmul, GB/s otherwise")
+                                                     : compare::auto_rate_legend())
      << ". " << html_escape(compare::measure_definition(c.options.with_transfers))
      << ". Time: median [min, max] in ms over the repetitions. "
      << html_escape(compare::significance_legend(b))

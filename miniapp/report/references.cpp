@@ -3,6 +3,7 @@
 #include "config/yaml_strict.hpp"
 #include "core/case.hpp"
 #include "core/sinks.hpp"
+#include "kernels/families.hpp"
 
 #include <cstdio>
 #include <fnmatch.h>
@@ -107,7 +108,7 @@ const char* to_string(Status s) {
 }
 
 std::string row_unit(const std::string& family) {
-  return family == "matmul" ? "GFLOP/s" : "GB/s";
+  return rate_is_gflops(family) ? "GFLOP/s" : "GB/s";
 }
 
 std::string case_id(const compare::Row& row) {
@@ -127,6 +128,7 @@ std::string case_id(const compare::Row& row) {
   c.in_place = row.in_place;
   c.pinned = row.pinned;
   c.seed = std::uint64_t(row.seed);
+  c.params_used = params_read(row.family, row.variant); // as the plan sets it: the id's pieces
   return c.id();
 }
 

@@ -44,8 +44,8 @@ struct Check {
   const Reference* ref = nullptr;
 };
 
-// The unit a row is judged by when a reference does not name one (as `miniapp compare`: matmul is
-// compute-bound, GFLOP/s; the other families move data, GB/s).
+// The unit a row is judged by when a reference does not name one: the family table's rate, as
+// `miniapp compare` judges it (GFLOP/s for compute-bound families, GB/s for the others).
 std::string row_unit(const std::string& family);
 // The case id of a loaded row ("axpby/flat/float32/4096x4096/a=2,b=0.5"), as plan's Case::id()
 // writes it from the row's parameters: what reference patterns and `history --case` match.

@@ -48,14 +48,7 @@ double measure_copy_bandwidth(const std::string& backend, std::size_t bytes_per_
 }
 
 double measure_pinned_h2d_bandwidth(const std::string& backend, std::size_t bytes, int reps) {
-  Case c;
-  c.family = "axpby";
-  c.variant = "flat";
-  c.m = 1;
-  c.n = std::int64_t(bytes / sizeof(float));
-  c.pinned = true;
-  c.in_place = true;
-  auto k = make_kernel_case(c, backend);
+  auto k = make_kernel_case(transfer_ceiling_case(std::int64_t(bytes / sizeof(float))), backend);
   if (!k->transfers_are_copies())
     return 0;
   const std::vector<double> t =
@@ -65,7 +58,7 @@ double measure_pinned_h2d_bandwidth(const std::string& backend, std::size_t byte
 
 StableEstimate measure_vendor_gemm(const Case& of, const std::string& backend) {
   Case v = of;
-  v.variant = "vendor";
+  v.variant = family(of.family).ceiling_variant;
   v.print = false;
   v.tile_auto = v.team_auto = false;
   auto k = make_kernel_case(v, backend);

@@ -2,6 +2,7 @@
 
 #include "core/compat.hpp"
 #include "kernels/executor.hpp"
+#include "kernels/families.hpp"
 #include "run/autotune.hpp"
 #include "run/rounds.hpp"
 #include "core/host_load.hpp"
@@ -220,7 +221,7 @@ private:
     CaseResult r;
     r.c = c;
     r.distributed = many_;
-    r.panel = many_ && c.family == "matmul" ? panel_ : 0;
+    r.panel = many_ && family(c.family).distribution == Distribution::summa ? panel_ : 0;
 #ifdef MINIAPP_HAVE_MPI
     if (r.panel && transport_.unavailable.empty()) // else the case is skipped, saying why
       r.transport = parallel::to_string(transport_.transport);
@@ -424,11 +425,6 @@ private:
     local.gflops = r.gflops;
     local.gbs = r.gbs;
     local.work = k.local_work(); // the working set that picks the memory level
-    // Not "vendor" on several ranks: attach() then measures the vendor GEMM on this block
-    // instead of taking the row's own rate (which, for a vendor row, would be this very
-    // measurement).
-    if (many_ && local.c.variant == "vendor")
-      local.c.variant = "summa";
     ceilings_.attach(local, plan_.backend);
     const double sum = comm_.reduce(local.ceiling, ReduceOp::sum),
                  least = comm_.reduce(local.ceiling, ReduceOp::min);
