@@ -135,6 +135,9 @@ def schema_errors(v, text):
 
 def shipped_configs():
     files = sorted(glob.glob(os.path.join(SRC, "configs", "**", "*.yaml"), recursive=True))
+    # configs/studies/ holds study files (miniapp study plan), which `miniapp schema config` does
+    # not describe
+    files = [f for f in files if os.sep + "studies" + os.sep not in f]
     expect(len(files) >= 10, "configs/ holds the shipped configs", files)
     return files
 

@@ -355,8 +355,8 @@ void add_validate_command(CLI::App& app, std::vector<Command>& commands) {
   validate
       ->add_option(
           "--rates", args->rates,
-          std::string("With --ranks N > 1: predict each matmul case's SUMMA time and "
-                      "efficiency from these rates (key=value; docs/mpi.md, \"Model\"): ") +
+          std::string("With --ranks N > 1: predict the time and efficiency of each case "
+                      "SUMMA distributes from these rates (key=value; docs/mpi.md, \"Model\"): ") +
               parallel::kRatesHelp)
       ->take_all();
 

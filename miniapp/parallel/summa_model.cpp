@@ -1,5 +1,7 @@
 #include "parallel/summa_model.hpp"
 
+#include "kernels/families.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -225,7 +227,7 @@ SummaProblem summa_problem(const Case& c, const Plan& plan) {
 
 void print_summa_model(std::ostream& os, const Plan& plan, const MachineRates& r) {
   for (const Case& c : plan.cases) {
-    if (c.family != "matmul")
+    if (family(c.family).distribution != Distribution::summa)
       continue;
     SummaProblem p = summa_problem(c, plan);
     const SummaPrediction s = predict_summa(p, r);

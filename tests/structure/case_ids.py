@@ -17,7 +17,9 @@ import sys
 
 def expanded_ids(miniapp, source):
     lines = []
-    configs = sorted((source / "configs").rglob("*.yaml"))
+    # configs/studies/ holds study files (miniapp study plan), not experiment configs
+    configs = sorted(p for p in (source / "configs").rglob("*.yaml")
+                     if "studies" not in p.relative_to(source / "configs").parts)
     for folder in ("e2e_configs", "gpu", "structure"):
         configs += sorted((source / "tests" / folder).glob("*.yaml"))
     for cfg in configs:
@@ -29,7 +31,8 @@ def expanded_ids(miniapp, source):
             continue
         for line in out.stdout.splitlines():
             m = re.match(r"\s+\[\d+\] (.*)$", line)
-            if m:
+            # the plan's id lines; validate's per-case time estimates follow as "[N] estimated ..."
+            if m and not m.group(1).startswith("estimated "):
                 lines.append(f"{rel}: {m.group(1)}")
     return lines
 
