@@ -120,7 +120,7 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
       --benchmark_out="$W/bench-openmp-stream.json" --benchmark_out_format=json > "$W/bench-openmp.txt" 2>&1
     log "host stream bench exit $?"
     .carry/gpuhost/miniapp-bench --benchmark_min_time=0.1 \
-      --benchmark_filter='matmul/(tiled_rb128|vendor)/float32' \
+      --benchmark_filter='matmul/(tiled_rb/float32/.*/tile=128|vendor/float32)' \
       --benchmark_out="$W/bench-openmp-gemm.json" --benchmark_out_format=json >> "$W/bench-openmp.txt" 2>&1
     log "host gemm bench exit $?"
     bench_rows "$W/bench-openmp.txt" >> "$sum"
@@ -140,7 +140,7 @@ if [ "$what" = check ]; then
   save
   log "== miniapp-bench: the same kernels, transpose and the copy ceiling"
   .carry/cuda/miniapp-bench --benchmark_min_time=0.1 --miniapp-sizes=4096,8192 \
-    --benchmark_filter='^(transpose|ceiling/copy|axpby/flat/float32/4096|matmul/tiled_rb128/float32/4096)' \
+    --benchmark_filter='^(transpose|ceiling/copy|axpby/flat/float32/4096x4096/|matmul/tiled_rb/float32/4096x4096x4096/tile=128)' \
     --benchmark_out="$W/bench-check.json" --benchmark_out_format=json > "$W/bench-check.txt" 2>&1
   log "bench exit $?"
   bench_rows "$W/bench-check.txt" | tee -a "$sum"
@@ -158,7 +158,7 @@ if [ "$what" = gemm ]; then
   save
   log "== miniapp-bench: the same kernels and every tiled_rb shape"
   .carry/cuda/miniapp-bench --benchmark_min_time=0.2 --miniapp-sizes=4096,8192 \
-    --benchmark_filter='^(matmul/(tiled_rb|tiled16|tiled32|vendor)|axpby/flat/float32|tile_average/team_reduce/float32/S32/8192|ceiling/copy)' \
+    --benchmark_filter='^(matmul/(tiled_rb|tiled|vendor)/|axpby/flat/float32|tile_average/team_reduce/float32/8192x8192/tile=32/|ceiling/copy)' \
     --benchmark_out="$W/bench-gemm.json" --benchmark_out_format=json > "$W/bench-gemm.txt" 2>&1
   log "bench exit $?"
   bench_rows "$W/bench-gemm.txt" 60 | tee -a "$sum"
@@ -186,7 +186,7 @@ if [ "$what" = gemm-host ]; then
   if [ -x .carry/gpuhost/miniapp-bench ]; then
     log "== host ($(nproc) threads, OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-auto}): tiled_rb shapes against OpenBLAS"
     .carry/gpuhost/miniapp-bench --miniapp-sizes=1024,2048 --benchmark_min_time=0.2 \
-      --benchmark_filter='^matmul/(tiled_rb[0-9]+|vendor)/float(32|64)/' > "$W/host-bench.txt" 2>&1
+      --benchmark_filter='^matmul/(tiled_rb|vendor)/float(32|64)/' > "$W/host-bench.txt" 2>&1
     log "host gemm bench exit $?"
     bench_rows "$W/host-bench.txt" 60 | tee -a "$sum"
     save
@@ -196,7 +196,7 @@ if [ "$what" = gemm-host ]; then
         > "$W/host-quickstart-$i.txt" 2>&1
       grep -E "^axpby|ceiling" "$W/host-quickstart-$i.txt" | tee -a "$sum"
       .carry/gpuhost/miniapp-bench --miniapp-sizes=4096 --benchmark_min_time=0.2 \
-        --benchmark_filter='^axpby/(flat|mdrange|team)/float32/4096' > "$W/host-bench-axpby-$i.txt" 2>&1
+        --benchmark_filter='^axpby/(flat|mdrange|team)/float32/4096x4096/' > "$W/host-bench-axpby-$i.txt" 2>&1
       bench_rows "$W/host-bench-axpby-$i.txt" 60 | tee -a "$sum"
     done
     save

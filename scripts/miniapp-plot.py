@@ -150,8 +150,13 @@ def make_run(meta, rows, path):
     return {"label": label, "backend": backend, "rows": rows, "source": path}
 
 
-BENCH_NAME = re.compile(r"^(?P<family>[a-z_]+)/(?P<variant>[A-Za-z_]+?)(?P<vtile>\d*)/"
-                        r"(?P<precision>float32|float64|int32)/(?:S(?P<tile>\d+)/)?(?P<n>\d+)(/|$)")
+# miniapp-bench names each kernel benchmark by its case id ("matmul/tiled/float32/512x512x512/
+# tile=16/manual_time"); OLD_BENCH_NAME reads the names of earlier builds ("matmul/tiled16/
+# float32/512/manual_time", "tile_average/leader/float32/S16/1024/...").
+BENCH_NAME = re.compile(r"^(?P<family>[a-z_]+)/(?P<variant>[a-z_]+)/(?P<precision>float32|float64|int32)/"
+                        r"(?P<m>\d+)x(?P<n>\d+)(?:x(?P<k>\d+))?(?:/tile=(?P<tile>\d+))?(/|$)")
+OLD_BENCH_NAME = re.compile(r"^(?P<family>[a-z_]+)/(?P<variant>[A-Za-z_]+?)(?P<vtile>\d*)/"
+                            r"(?P<precision>float32|float64|int32)/(?:S(?P<tile>\d+)/)?(?P<n>\d+)(/|$)")
 TIME_UNIT = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 
 
@@ -171,7 +176,7 @@ def bench_run(doc, path):
         if name.startswith("ceiling/copy"):
             ceilings.append(number(b.get("bytes/s", 0), f"{path}: {name}: bytes/s") / 1e9)
             continue
-        m = BENCH_NAME.match(name)
+        m = BENCH_NAME.match(name) or OLD_BENCH_NAME.match(name)
         if not m or t <= 0:
             continue
         key = name
@@ -182,10 +187,13 @@ def bench_run(doc, path):
     for key, ts in times.items():
         m, flops_s, bytes_s = rates[key]
         t = statistics.median(ts)
-        n = int(m["n"])
-        tile = int(m["tile"] or m["vtile"] or 0)
-        row = {"family": m["family"], "variant": m["variant"], "precision": m["precision"],
-               "m": n, "n": n, "k": n if facts_of(m["family"])["reads_k"] else 0, "tile": tile,
+        g = m.groupdict()
+        n = int(g["n"])
+        tile = int(g["tile"] or g.get("vtile") or 0)
+        rows_m = int(g.get("m") or n)
+        k = int(g.get("k") or 0) if "m" in g else (n if facts_of(g["family"])["reads_k"] else 0)
+        row = {"family": g["family"], "variant": g["variant"], "precision": g["precision"],
+               "m": rows_m, "n": n, "k": k, "tile": tile,
                "time_min_s": min(ts), "time_median_s": t, "time_max_s": max(ts),
                "total_median_s": t, "flops": flops_s * t, "bytes": bytes_s * t,
                "gflops": flops_s / 1e9, "gbs": bytes_s / 1e9, "transfers": "none"}

@@ -11,8 +11,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <sstream>
 #include <stdexcept>
+
+#include <unistd.h>
 
 namespace miniapp {
 namespace {
@@ -303,6 +306,70 @@ TEST(LevelBandwidth, EveryCompiledBackendMeasuresALevel) {
     EXPECT_GT(gbs, 0) << backend;
     EXPECT_TRUE(std::isfinite(gbs)) << backend;
   }
+}
+
+// reuse_ceilings (issue 28): a ceiling stored by one run is reused by the next on the same
+// machine key, never on another; the row says which, and print() says what was measured and for
+// how long.
+TEST(MeasuredCeilings, ReusesTheCacheOfTheSameMachineOnlyAndSaysSo) {
+  const std::string dir =
+      (std::filesystem::temp_directory_path() / ("miniapp-ceilings-" + std::to_string(::getpid())))
+          .string();
+  std::filesystem::remove_all(dir);
+  const std::string path = dir + "/ceilings.json";
+  const auto run_once = [&](const std::string& machine, Fake& fake, std::string* printed) {
+    MeasuredCeilings ceilings("serial", fake.measures());
+    ceilings.reuse_from(CeilingCache(path, machine));
+    CaseResult row = streaming_row(192 * KiB, 1);
+    ceilings.attach(row, "serial");
+    CaseResult gemm;
+    gemm.c = case_of("matmul", "tiled", 8, 8, 8);
+    gemm.gflops = 1;
+    ceilings.attach(gemm, "serial");
+    std::ostringstream os;
+    ceilings.print(os);
+    *printed = os.str();
+    return std::make_pair(row, gemm);
+  };
+  Fake first;
+  std::string out;
+  auto [row, gemm] = run_once("hostA|cpu|serial|build=1", first, &out);
+  EXPECT_EQ(first.measured.size(), 1u);
+  EXPECT_EQ(first.vendor_calls, 1);
+  EXPECT_EQ(row.ceiling_source, "measured");
+  EXPECT_EQ(gemm.ceiling_source, "measured");
+  EXPECT_NE(out.find(" s measuring L2 copy bandwidth, vendor GEMM float32 8x8x8\n"),
+            std::string::npos)
+      << out;
+
+  Fake second; // same machine: both figures come from the cache, nothing is measured
+  std::tie(row, gemm) = run_once("hostA|cpu|serial|build=1", second, &out);
+  EXPECT_TRUE(second.measured.empty());
+  EXPECT_EQ(second.vendor_calls, 0);
+  EXPECT_EQ(row.ceiling_source, "reused");
+  EXPECT_DOUBLE_EQ(row.ceiling, 1e6 / 64);
+  EXPECT_EQ(gemm.ceiling_source, "reused");
+  EXPECT_DOUBLE_EQ(gemm.ceiling, 200);
+  EXPECT_NE(out.find("(reused from " + path + ")"), std::string::npos) << out;
+  EXPECT_NE(
+      out.find("ceilings: 0 s measuring, reused L2 copy bandwidth, vendor GEMM float32 8x8x8"),
+      std::string::npos)
+      << out;
+
+  Fake other; // another machine (or build) key: measured again
+  std::tie(row, gemm) = run_once("hostB|cpu|serial|build=1", other, &out);
+  EXPECT_EQ(other.measured.size(), 1u);
+  EXPECT_EQ(other.vendor_calls, 1);
+  EXPECT_EQ(row.ceiling_source, "measured");
+
+  Fake beaten; // a reused figure a row beats is measured again and then counts as measured
+  MeasuredCeilings ceilings("serial", beaten.measures());
+  ceilings.reuse_from(CeilingCache(path, "hostA|cpu|serial|build=1"));
+  CaseResult fast = streaming_row(192 * KiB, 2e6 / 64);
+  ceilings.attach(fast, "serial");
+  EXPECT_EQ(beaten.measured.size(), 3u); // the first measurement and the two again
+  EXPECT_EQ(fast.ceiling_source, "measured");
+  std::filesystem::remove_all(dir);
 }
 
 } // namespace

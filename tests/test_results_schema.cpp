@@ -269,7 +269,9 @@ TEST(ResultsSchema, MatmulRowIsTypedAndExact) {
     if (f.type != FieldType::number_list)
       names.push_back(f.name);
   EXPECT_EQ(split(w.csv_lines[0]), names);
-  EXPECT_EQ(names.back(), "energy_note"); // the newest column (issue 26), appended
+  // The newest columns (issue 28), appended after the energy columns (issue 26).
+  EXPECT_EQ(std::vector<std::string>(names.end() - 3, names.end()),
+            (std::vector<std::string>{"energy_note", "ceiling_source", "team_size_ran"}));
   // Columns are appended: the references (issue 17), shape (issue 12), then the rounds and the
   // host's load (issue 22).
   const auto shape_at = std::find(names.begin(), names.end(), "shape");
@@ -434,10 +436,11 @@ TEST(ResultsSchema, EnergyColumnsInBothFiles) {
   ASSERT_NE(level, header.end());
   EXPECT_EQ(std::vector<std::string>(level + 1, header.end()),
             (std::vector<std::string>{"energy_j", "power_w", "rate_per_watt", "rate_per_watt_unit",
-                                      "energy_window_s", "energy_counter", "energy_note"}));
-  EXPECT_EQ(cell_from_end(w.csv_lines[1], 7), "0.25"); // energy_j
-  EXPECT_EQ(cell_from_end(w.csv_lines[2], 7), "");
-  EXPECT_EQ(split(w.csv_lines[2]).back(), "no energy counter: no powercap package zones");
+                                      "energy_window_s", "energy_counter", "energy_note",
+                                      "ceiling_source", "team_size_ran"}));
+  EXPECT_EQ(cell_from_end(w.csv_lines[1], 9), "0.25"); // energy_j
+  EXPECT_EQ(cell_from_end(w.csv_lines[2], 9), "");
+  EXPECT_EQ(cell_from_end(w.csv_lines[2], 3), "no energy counter: no powercap package zones");
   const compare::Run run = compare::load_run(w.dir);
   ASSERT_EQ(run.rows.size(), 2u);
   EXPECT_EQ(run.rows[0].fields["power_w"], 500.0);

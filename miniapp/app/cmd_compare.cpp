@@ -162,7 +162,8 @@ void add_compare_command(CLI::App& app, std::vector<Command>& commands) {
   auto* compare = app.add_subcommand(
       "compare",
       "Join runs on their cases: each run's rate, ratios to a baseline, noise, warnings");
-  compare->add_option("runs", args->inputs, "Run directories or results.json/.csv files");
+  compare->add_option("runs", args->inputs,
+                      "Run directories, results.json/.csv files or miniapp-bench JSON");
   compare->add_option("--baseline", args->baseline,
                       "Base of the ratios: run number (from 1) or a run directory; default run 1");
   compare->add_option("--format", args->format, "markdown or csv")

@@ -287,6 +287,8 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
 
   install_stop_handlers();
   MeasuredCeilings ceilings(plan.backend);
+  if (plan.settings.reuse_ceilings)
+    ceilings.reuse_from(CeilingCache(ceiling_cache_path(), ceiling_machine_key(plan.backend)));
   WriterSink sink(args, plan, mpi, extras);
   DriverOptions opt;
   opt.print = args.print;

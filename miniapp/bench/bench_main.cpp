@@ -202,21 +202,6 @@ Case make_case(const Family& f, const Variant& v, Precision p, std::int64_t n, i
   return c;
 }
 
-// The benchmark's name, built from its spec: family/variant[tile]/precision[/S<tile>]/n; a tile
-// the spec leaves at the default is not named. A tile shape other than the default (a name of
-// kernels/matmul_shapes.hpp, itself with '/') comes as "/shape=<name>" before n, so the default's
-// name stays as it was, n stays the last segment of ours, and a filter containing
-// "/<precision>/<n>" selects the default shape only ('shape=' selects the others; '-shape=', a
-// negative filter, leaves them out).
-std::string bench_name(const Family& f, const Variant& v, Precision p, std::int64_t n, int tile,
-                       const std::string& shape = "") {
-  const std::string t = tile ? std::to_string(tile) : "";
-  const bool own_segment = !v.bench.tile_segment.empty();
-  return f.name + "/" + v.name + (own_segment ? "" : t) + "/" + to_string(p) +
-         (own_segment && tile ? "/" + v.bench.tile_segment + t : "") +
-         (shape.empty() ? "" : "/shape=" + shape) + "/" + std::to_string(n);
-}
-
 void register_all(const Options& o, const std::string& backend) {
   const bool gpu = is_gpu_backend(backend);
   std::vector<std::int64_t> stream_sizes = o.sizes, gemm_sizes = o.sizes;
@@ -228,6 +213,8 @@ void register_all(const Options& o, const std::string& backend) {
                  : gpu   ? std::vector<std::int64_t>{1024, 2048, 4096, 8192}
                          : std::vector<std::int64_t>{512, 1024, 2048};
   }
+  // Each kernel benchmark is named by its case id, as `miniapp run` names the same case
+  // ("matmul/tiled/float32/512x512x512/tile=16"; Google Benchmark appends "/manual_time").
   auto add = [&](const Case& c, const std::string& name) {
     benchmark::RegisterBenchmark(
         name.c_str(), [c, backend, name](benchmark::State& s) { run_kernel(s, name, c, backend); })
@@ -245,7 +232,7 @@ void register_all(const Options& o, const std::string& backend) {
             continue;
           for (int tile : v.bench.tiles) {
             const Case c = make_case(f, v, p, n, tile);
-            add(c, bench_name(f, v, p, n, tile));
+            add(c, c.id());
             // The other compiled tile shapes (the first is the default, just added); float32 and
             // float64 only, the precisions they are tuned for.
             if (p == Precision::int32)
@@ -254,7 +241,7 @@ void register_all(const Options& o, const std::string& backend) {
             for (std::size_t i = 1; i < shapes.size(); ++i) {
               Case s = c;
               s.shape = shapes[i];
-              add(s, bench_name(f, v, p, n, tile, shapes[i]));
+              add(s, s.id());
             }
           }
         }

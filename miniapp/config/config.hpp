@@ -26,8 +26,9 @@ struct Settings {
   bool print = false;
   bool pinned = false;
   bool energy = true; // read the energy counter around each case's launches (run/energy_window.hpp)
-  int grid_p = 0, grid_q = 0;     // MPI process grid; 0 = chosen from the rank count
-  int panel = 0;                  // SUMMA panel width; 0 = auto
+  bool reuse_ceilings = false; // ceilings from this machine's ceiling cache (run/ceiling_cache.hpp)
+  int grid_p = 0, grid_q = 0;  // MPI process grid; 0 = chosen from the rank count
+  int panel = 0;               // SUMMA panel width; 0 = auto
   std::string transport = "auto"; // SUMMA panels: auto, host (staged MPI), device_mpi or device_ipc
   Position backend_pos, grid_pos; // where backend and mpi.grid are written (for the plan's checks)
 };

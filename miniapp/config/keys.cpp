@@ -13,9 +13,9 @@ const std::vector<std::string>& sweep_keys() {
 }
 
 const std::vector<std::string>& top_level_keys() {
-  static const std::vector<std::string> k = {"name",   "description", "backend",    "precision",
-                                             "warmup", "repetitions", "validation", "output",
-                                             "pinned", "energy",      "mpi",        "cases"};
+  static const std::vector<std::string> k = {
+      "name",   "description", "backend", "precision",      "warmup", "repetitions", "validation",
+      "output", "pinned",      "energy",  "reuse_ceilings", "mpi",    "cases"};
   return k;
 }
 

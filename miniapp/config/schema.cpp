@@ -240,7 +240,7 @@ json top_level_value(const std::string& key) {
     return integer(0, limits::kMaxRepetitions);
   if (key == "repetitions")
     return integer(1, limits::kMaxRepetitions);
-  if (key == "pinned" || key == "energy")
+  if (key == "pinned" || key == "energy" || key == "reuse_ceilings")
     return {{"type", "boolean"}};
   if (key == "validation")
     return map_of({{"enabled", {{"type", "boolean"}}},

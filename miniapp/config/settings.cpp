@@ -74,6 +74,10 @@ Settings read_settings(const Source& src, const YAML::Node& root) {
       s.energy = read_bool(src, root["energy"], "energy");
   });
   src.attempt([&] {
+    if (root["reuse_ceilings"])
+      s.reuse_ceilings = read_bool(src, root["reuse_ceilings"], "reuse_ceilings");
+  });
+  src.attempt([&] {
     const YAML::Node v = root["validation"];
     if (!v)
       return;

@@ -76,6 +76,9 @@ struct CaseResult {
   // The memory level whose bandwidth is the ceiling ("L1", "L2", "L3", "memory"; "" for GEMM):
   // the smallest that holds the case's working set, work.bytes (run/memory_levels.hpp).
   std::string ceiling_level;
+  // "measured" in this run or "reused" from the ceiling cache (`reuse_ceilings: true`); "" when
+  // the row has no ceiling.
+  std::string ceiling_source;
   // Multi-rank runs (run/driver.cpp): compute/h2d/d2h/total above are then
   // the slowest rank's per repetition; these spread each rank's median over the ranks.
   struct Spread {
@@ -101,6 +104,9 @@ struct CaseResult {
   // host); < 0 unknown. core/host_load.hpp says when it is busy.
   double host_load = -1;
   EnergyUse energy;
+  // Threads per team of the timed launches (fitted to the backend where team_size was 0); 0 for
+  // variants that launch no teams (flat, mdrange, vendor).
+  int team_size_ran = 0;
 };
 
 } // namespace miniapp

@@ -75,8 +75,9 @@ void axpby_team(const Exec& exec, typename VR::non_const_value_type a, const VA&
                          [&](const int j) { R(i, j) = a * A(i, j) + b * B(i, j); });
   };
   Policy probe(exec, m, Kokkos::AUTO);
-  const int ts = team_size > 0 ? fit_team_size(probe, body, 0, team_size, "miniapp::axpby::team")
-                               : probe.team_size_recommended(body, Kokkos::ParallelForTag());
+  const int ts =
+      team_size > 0 ? fit_team_size(probe, body, 0, team_size, "miniapp::axpby::team")
+                    : record_team_size(probe.team_size_recommended(body, Kokkos::ParallelForTag()));
   Kokkos::parallel_for("miniapp::axpby::team", Policy(exec, m, ts), body);
 }
 

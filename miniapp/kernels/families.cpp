@@ -64,7 +64,7 @@ std::vector<ResultBound> no_bounds(const Case&, double, double) {
 //            result_bounds, tile_sweep_hint, make, ceiling_variant}
 //   Variant {name, params, tile, tile_min, tile_max, tile_values, tile_rule, tile_search_host,
 //            tile_search_gpu, bench, shapes}
-//   BenchSpec {precisions, tiles, tile_segment, max_n, validate_max_n}
+//   BenchSpec {precisions, tiles, max_n, validate_max_n}
 constexpr unsigned kTiledMatmul = bits({Param::k, Param::tile, Param::team_size});
 constexpr unsigned kTiled = bits({Param::tile, Param::team_size});
 constexpr unsigned kAxpby = bits({Param::alpha, Param::beta, Param::in_place});
@@ -76,14 +76,14 @@ std::vector<Family> make_table() {
   return {
       {"matmul",
        {{"flat", bits({Param::k}), 0, 0, 0, {}, "", {}, {},
-         {{f32}, {0}, "", 4096, kCheckedProduct}},
+         {{f32}, {0}, 4096, kCheckedProduct}},
         {"tiled", kTiledMatmul, 16, 2, 32, {}, "a tile width between 2 and 32",
-         {4, 8, 16, 32}, {8, 16, 32}, {{f32}, {16, 32}, "", 0, kCheckedProduct}},
+         {4, 8, 16, 32}, {8, 16, 32}, {{f32}, {16, 32}, 0, kCheckedProduct}},
         {"tiled_rb", kTiledMatmul | bits({Param::shape}), 128, 0, 0, {64, 128},
          "tile 64 or 128 (or auto)", {64, 128}, {64, 128},
-         {{f32, f64}, {128}, "", 0, kCheckedProduct}, tiled_rb_shapes},
+         {{f32, f64}, {128}, 0, kCheckedProduct}, tiled_rb_shapes},
         {"vendor", bits({Param::k}), 0, 0, 0, {}, "", {}, {},
-         {{f32, f64}, {0}, "", 0, kCheckedProduct}}},
+         {{f32, f64}, {0}, 0, kCheckedProduct}}},
        0, 1, 1, 2, true, Distribution::summa, false, Rate::gflops, Ceiling::vendor_gemm, false,
        true, matmul_elements, matmul_bounds,
        "this case sweeps variants that read tile differently (tiled: a width 2 to 32, tiled_rb: "
@@ -97,8 +97,8 @@ std::vector<Family> make_table() {
        Ceiling::copy_bandwidth, true, false, axpby_elements, axpby_bounds, "",
        kernels::make_axpby_case},
       {"tile_average",
-       {{"leader", kTiled, 16, 0, 0, {}, "", {}, {}, {{f32}, {16, 32}, "S"}},
-        {"team_reduce", kTiled, 16, 0, 0, {}, "", {}, {}, {{f32}, {16, 32}, "S"}}},
+       {{"leader", kTiled, 16, 0, 0, {}, "", {}, {}, {{f32}, {16, 32}}},
+        {"team_reduce", kTiled, 16, 0, 0, {}, "", {}, {}, {{f32}, {16, 32}}}},
        0, 1, 1, 1, true, Distribution::local_blocks, true, Rate::gbs, Ceiling::copy_bandwidth,
        true, false, two_matrices, tile_average_bounds, "", kernels::make_tile_average_case},
       {"tile_index",
@@ -109,7 +109,7 @@ std::vector<Family> make_table() {
        {{"flat", 0, 0, 0, 0, {}, "", {}, {}, {{f32, f64}}},
         {"tiled", kTiled, 32, kernels::kTransposeTileMin, kernels::kTransposeTileMax, {},
          "a tile width between 2 and 64", {}, {},
-         {{f32, f64}, {32}, ""}}},
+         {{f32, f64}, {32}}}},
        0, 1, 1, 1, true, Distribution::single_rank, false, Rate::gbs, Ceiling::copy_bandwidth,
        true, false, two_matrices, no_bounds, "", kernels::make_transpose_case},
   };

@@ -32,12 +32,11 @@ enum class Ceiling { vendor_gemm, copy_bandwidth };
 using KernelFactory = std::unique_ptr<KernelCase> (*)(const Case&, const std::string& backend,
                                                       const Block& block);
 
-// What miniapp-bench registers for a variant: one benchmark per precision and tile; the names are
-// built from this spec (family/variant[tile]/precision[/<tile_segment><tile>]/n).
+// What miniapp-bench registers for a variant: one benchmark per precision and tile, each named by
+// its case id (Case::id(), as `miniapp run` names it).
 struct BenchSpec {
   std::vector<Precision> precisions; // empty: not benchmarked
-  std::vector<int> tiles = {0};      // 0: the variant's default tile, not named
-  std::string tile_segment;          // "": the tile joins the variant ("tiled16"); "S": "/S16"
+  std::vector<int> tiles = {0};      // 0: the variant's default tile
   std::int64_t max_n = 0;            // larger sizes are left out (0: none)
   std::int64_t validate_max_n = 0;   // larger sizes are timed unvalidated (0: all validated)
 };

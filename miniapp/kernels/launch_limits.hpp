@@ -13,6 +13,18 @@ struct LaunchError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The team size of this thread's latest team launch (0: none since the caller reset it). The size
+// is fitted inside each launch function (below), so the runner reads it here after the timed
+// launches and records the size that ran in the result row (team_size_ran).
+inline int& team_size_that_ran() {
+  static thread_local int size = 0;
+  return size;
+}
+inline int record_team_size(int size) {
+  team_size_that_ran() = size;
+  return size;
+}
+
 // Team size for a policy: the wanted size when the backend allows it, else the largest allowed.
 // Host backends cannot run 256-thread teams; the kernels below stay correct with fewer threads
 // (each thread then owns several positions of the tile).
@@ -25,9 +37,9 @@ int fit_team_size(const Policy& probe, const Functor& f, int wanted, int request
     if (requested > max)
       throw LaunchError(std::string(label) + ": team_size " + std::to_string(requested) +
                         " requested but the backend allows at most " + std::to_string(max));
-    return requested;
+    return record_team_size(requested);
   }
-  return wanted <= max ? wanted : max;
+  return record_team_size(wanted <= max ? wanted : max);
 }
 
 template <class Policy>

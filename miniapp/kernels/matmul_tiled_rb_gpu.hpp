@@ -215,7 +215,7 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
       }
     }
   };
-  Policy policy(exec, league, threads);
+  Policy policy(exec, league, record_team_size(threads));
   policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
   Kokkos::parallel_for("miniapp::matmul::tiled_rb", policy, body);
 }

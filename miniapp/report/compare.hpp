@@ -67,6 +67,12 @@ struct Run {
 Run load_run(const std::string& path);
 Run run_from_json(const nlohmann::json& doc, const std::string& source);
 Run run_from_csv(const std::string& text, const std::string& source);
+// miniapp-bench's Google Benchmark JSON (a "benchmarks" array, no "results"): its kernel
+// benchmarks, named by case id, as a results.json document (report/compare_bench.cpp): one row per
+// case, every repetition's time, the rates from its counters, the backend and device from its
+// context. load_run reads it so. Throws std::runtime_error when no benchmark is a case's.
+bool is_bench_json(const nlohmann::json& doc);
+nlohmann::json bench_as_results(const nlohmann::json& doc, const std::string& source);
 // a results.json parsed with the same checks as load_run (size, nesting depth, valid JSON),
 // for readers that keep the raw document too (the history database). Throws std::runtime_error.
 nlohmann::json read_results_json(const std::string& path);

@@ -362,8 +362,11 @@ Run load_run(const std::string& path) {
   } else {
     throw std::runtime_error(path + ": no such run directory or results file");
   }
-  if (!json_path.empty())
-    return run_from_json(parse_results_json(json_path), path);
+  if (!json_path.empty()) {
+    const nlohmann::json doc = parse_results_json(json_path);
+    // miniapp-bench's JSON too (compare and report only; the history database keeps results)
+    return run_from_json(is_bench_json(doc) ? bench_as_results(doc, path) : doc, path);
+  }
   Run run = run_from_csv(read_text(csv_path), path);
   // The CSV has no metadata; a results.json beside it (a run directory) has.
   const std::string sibling = dir_of(csv_path) + "/results.json";

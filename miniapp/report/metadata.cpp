@@ -68,6 +68,7 @@ nlohmann::json plan_to_json(const Plan& plan) {
       {"output", {{"directory", s.output_directory}, {"formats", s.formats}, {"print", s.print}}},
       {"pinned", s.pinned},
       {"energy", s.energy},
+      {"reuse_ceilings", s.reuse_ceilings},
       {"mpi", {{"grid", {s.grid_p, s.grid_q}}, {"panel", s.panel}, {"transport", s.transport}}},
       {"cases", cases}};
 }

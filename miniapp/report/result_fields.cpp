@@ -167,6 +167,15 @@ std::vector<ResultField> make_fields() {
       [text_or_null](const CaseResult& r, auto&) { return text_or_null(r.energy.counter); });
   add("energy_note", T::text,
       [text_or_null](const CaseResult& r, auto&) { return text_or_null(r.energy.note); });
+  // Whether the row's ceiling was measured in this run or reused from the ceiling cache
+  // (`reuse_ceilings: true`); null without a ceiling.
+  add("ceiling_source", T::text,
+      [text_or_null](const CaseResult& r, auto&) { return text_or_null(r.ceiling_source); });
+  // The threads per team that ran (team_size 0 is fitted to the backend at launch); null for
+  // variants that launch no teams.
+  add("team_size_ran", T::integer, [](const CaseResult& r, auto&) {
+    return r.team_size_ran > 0 ? json(r.team_size_ran) : json();
+  });
   return f;
 }
 } // namespace

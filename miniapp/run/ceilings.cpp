@@ -10,6 +10,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <vector>
 
 namespace miniapp {
@@ -98,15 +99,44 @@ MeasuredCeilings::MeasuredCeilings(std::string backend)
 MeasuredCeilings::MeasuredCeilings(std::string backend, CeilingMeasures measures)
     : backend_(std::move(backend)), measures_(std::move(measures)) {}
 
+template <class F>
+auto MeasuredCeilings::timed(F&& measure) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto add = [&] {
+    measuring_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  try {
+    auto v = measure();
+    add();
+    return v;
+  } catch (...) {
+    add();
+    throw;
+  }
+}
+
+std::string MeasuredCeilings::level_key(std::size_t level) const {
+  return levels_[level].name + " copy bandwidth [GB/s]";
+}
+
 double MeasuredCeilings::level_gbs(std::size_t level, double rate) {
+  if (cache_ && level_measures_[level] == 0 && !level_reused_[level])
+    if (const auto v = cache_->get(level_key(level))) {
+      level_gbs_[level] = *v;
+      level_reused_[level] = true;
+    }
   // Measured the first time, and again (at most kRemeasures times, the largest kept) when a row
   // beats it by more than 5%: another process on the cores during the measurement leaves a ceiling
-  // below what the level delivers.
-  while (level_measures_[level] == 0 ||
+  // below what the level delivers (a reused figure too: it then counts as measured).
+  while ((level_measures_[level] == 0 && !level_reused_[level]) ||
          (rate > 1.05 * level_gbs_[level] && level_measures_[level] <= kRemeasures)) {
     ++level_measures_[level];
+    level_reused_[level] = false;
+    const std::uint64_t ws = measuring_working_set(levels_, level);
     level_gbs_[level] =
-        std::max(level_gbs_[level], measures_.bandwidth_gbs(measuring_working_set(levels_, level)));
+        std::max(level_gbs_[level], timed([&] { return measures_.bandwidth_gbs(ws); }));
+    if (cache_ && level_gbs_[level] > 0)
+      cache_->put(level_key(level), level_gbs_[level]);
   }
   return level_gbs_[level];
 }
@@ -119,11 +149,25 @@ void MeasuredCeilings::attach(CaseResult& r, const std::string& backend) {
     if (r.c.precision == Precision::int32)
       return;
     const auto key = std::make_tuple(int(r.c.precision), r.c.m, r.c.n, r.c.k);
+    const std::string cache_key = "vendor GEMM " + std::string(to_string(r.c.precision)) + " " +
+                                  std::to_string(r.c.m) + "x" + std::to_string(r.c.n) + "x" +
+                                  std::to_string(r.c.k) + " [GFLOP/s]";
     // Always measured by measure_vendor_gemm, also for a vendor case: the case's own time is
     // a sample of the thing the ceiling estimates, not the ceiling.
+    if (!vendor_.count(key) && cache_)
+      if (const auto v = cache_->get(cache_key)) {
+        vendor_[key] = StableEstimate{*v, *v, *v, 0, true};
+        vendor_reused_.insert(key);
+      }
+    const auto measure = [&] {
+      const StableEstimate e = timed([&] { return measures_.vendor_gflops(r.c); });
+      if (cache_ && e.stable && e.value > 0) // an uncertain estimate is not worth keeping
+        cache_->put(cache_key, e.value);
+      return e;
+    };
     if (!vendor_.count(key)) {
       try {
-        vendor_[key] = measures_.vendor_gflops(r.c);
+        vendor_[key] = measure();
       } catch (const std::exception&) {
         vendor_[key] = StableEstimate{-1, -1, -1, 0, false}; // no vendor BLAS for this case
       }
@@ -131,7 +175,8 @@ void MeasuredCeilings::attach(CaseResult& r, const std::string& backend) {
     StableEstimate& g = vendor_[key];
     // Beaten by more than 5%: estimated again, as a level's bandwidth is (level_gbs).
     for (int again = 0; g.value > 0 && r.gflops > 1.05 * g.value && again < kRemeasures; ++again) {
-      const StableEstimate e = measures_.vendor_gflops(r.c);
+      vendor_reused_.erase(key);
+      const StableEstimate e = measure();
       if (e.value > g.value)
         g = e;
     }
@@ -142,6 +187,7 @@ void MeasuredCeilings::attach(CaseResult& r, const std::string& backend) {
       r.ceiling = g.value;
       r.ceiling_unit = "GFLOP/s";
       r.pct_of_ceiling = 100.0 * r.gflops / g.value;
+      r.ceiling_source = vendor_reused_.count(key) ? "reused" : "measured";
     }
   } else {
     if (levels_.empty()) {
@@ -150,6 +196,7 @@ void MeasuredCeilings::attach(CaseResult& r, const std::string& backend) {
         levels_ = {{"memory", 0}};
       level_gbs_.assign(levels_.size(), 0.0);
       level_measures_.assign(levels_.size(), 0);
+      level_reused_.assign(levels_.size(), false);
     }
     const std::size_t level = level_for(levels_, r.work.bytes);
     const double gbs = level_gbs(level, r.gbs);
@@ -160,14 +207,22 @@ void MeasuredCeilings::attach(CaseResult& r, const std::string& backend) {
     r.ceiling = gbs;
     r.ceiling_unit = "GB/s";
     r.pct_of_ceiling = 100.0 * r.gbs / gbs;
+    r.ceiling_source = level_reused_[level] ? "reused" : "measured";
   }
 }
 
 void MeasuredCeilings::print(std::ostream& os) const {
+  std::vector<std::string> measured, reused; // what, for the closing line
   for (std::size_t i = 0; i < level_gbs_.size(); ++i) {
     if (!(level_gbs_[i] > 0))
       continue;
     const MemoryLevel& l = levels_[i];
+    (level_reused_[i] ? reused : measured).push_back(l.name + " copy bandwidth");
+    if (level_reused_[i]) {
+      os << "ceiling: " << l.name << " copy bandwidth " << fmt("%.1f", level_gbs_[i]) << " GB/s on "
+         << backend_ << " (reused from " << cache_->path() << ")\n";
+      continue;
+    }
     os << "ceiling: " << l.name << " copy bandwidth " << fmt("%.1f", level_gbs_[i]) << " GB/s on "
        << backend_ << " (bytes read + written"
        << (l.bytes > 0 ? "; working sets up to " +
@@ -181,15 +236,32 @@ void MeasuredCeilings::print(std::ostream& os) const {
   for (const auto& [key, g] : vendor_) {
     if (g.value <= 0)
       continue;
-    os << "ceiling: vendor GEMM " << to_string(Precision(std::get<0>(key))) << " "
-       << std::get<1>(key) << "x" << std::get<2>(key) << "x" << std::get<3>(key) << ": "
-       << fmt("%.1f", g.value) << " GFLOP/s";
-    if (g.stable)
+    const std::string what = "vendor GEMM " + std::string(to_string(Precision(std::get<0>(key)))) +
+                             " " + std::to_string(std::get<1>(key)) + "x" +
+                             std::to_string(std::get<2>(key)) + "x" +
+                             std::to_string(std::get<3>(key));
+    os << "ceiling: " << what << ": " << fmt("%.1f", g.value) << " GFLOP/s";
+    (vendor_reused_.count(key) ? reused : measured).push_back(what);
+    if (vendor_reused_.count(key))
+      os << " (reused from " << cache_->path() << ")\n";
+    else if (g.stable)
       os << " (" << g.tries << " estimates)\n";
     else
       os << " uncertain: " << g.tries << " estimates from " << fmt("%.1f", g.low) << " to "
          << fmt("%.1f", g.high) << " never agreed within 5%\n";
   }
+  const auto list = [](const std::vector<std::string>& v) {
+    std::string out;
+    for (const auto& w : v)
+      out += (out.empty() ? "" : ", ") + w;
+    return out;
+  };
+  if (!measured.empty() || measuring_s_ > 0)
+    os << "ceilings: " << fmt("%.2f", measuring_s_) << " s measuring "
+       << (measured.empty() ? "(none gave a figure)" : list(measured))
+       << (reused.empty() ? "" : "; reused " + list(reused)) << "\n";
+  else if (!reused.empty())
+    os << "ceilings: 0 s measuring, reused " << list(reused) << "\n";
 }
 
 } // namespace miniapp

@@ -7,12 +7,15 @@
 //   vendor           the vendor GEMM (cuBLAS / OpenBLAS) at the same size and precision,
 //                    estimated until two consecutive estimates agree (run/stable_estimate.hpp)
 //   transfer         host-to-device bandwidth from pinned host memory (GPU backends)
+#include "run/ceiling_cache.hpp"
 #include "run/memory_levels.hpp"
 #include "run/runner.hpp"
 #include "run/stable_estimate.hpp"
 
 #include <functional>
 #include <map>
+#include <optional>
+#include <set>
 #include <ostream>
 #include <string>
 #include <tuple>
@@ -44,12 +47,21 @@ public:
   // Sets ceiling_name, ceiling_level, ceiling, ceiling_unit and pct_of_ceiling. The working set
   // is r.work.bytes; each level and each GEMM shape is measured the first time a case needs it.
   void attach(CaseResult& r, const std::string& backend) override;
-  // One line per level and per GEMM shape measured.
+  // Ceilings found in `cache` are reused instead of measured (still measured again when a row
+  // beats one), and each one measured is stored there (`reuse_ceilings: true`).
+  void reuse_from(CeilingCache cache) { cache_ = std::move(cache); }
+  // One line per level and per GEMM shape measured or reused, then one with the time spent
+  // measuring them (the ceilings are not free: a level can take longer than the cases).
   void print(std::ostream& os) const;
+  double measuring_seconds() const { return measuring_s_; }
 
 private:
   // The level's bandwidth for a row of `rate` GB/s (see the .cpp: measured again when beaten).
   double level_gbs(std::size_t level, double rate);
+  std::string level_key(std::size_t level) const; // the cache's name of a level's ceiling
+  // measure() timed into measuring_s_.
+  template <class F>
+  auto timed(F&& measure);
   static constexpr int kRemeasures = 2;
 
   std::string backend_;
@@ -57,7 +69,12 @@ private:
   std::vector<MemoryLevel> levels_; // empty until a case needs a level
   std::vector<double> level_gbs_;   // 0: not measured
   std::vector<int> level_measures_; // how often each level was measured
-  std::map<std::tuple<int, std::int64_t, std::int64_t, std::int64_t>, StableEstimate> vendor_;
+  std::vector<bool> level_reused_;  // its figure came from the cache (and was not beaten)
+  using GemmKey = std::tuple<int, std::int64_t, std::int64_t, std::int64_t>;
+  std::map<GemmKey, StableEstimate> vendor_;
+  std::set<GemmKey> vendor_reused_;
+  std::optional<CeilingCache> cache_;
+  double measuring_s_ = 0;
 };
 
 } // namespace miniapp

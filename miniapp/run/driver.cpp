@@ -3,6 +3,7 @@
 #include "core/compat.hpp"
 #include "kernels/executor.hpp"
 #include "kernels/families.hpp"
+#include "kernels/launch_limits.hpp"
 #include "run/autotune.hpp"
 #include "run/rounds.hpp"
 #include "core/host_load.hpp"
@@ -251,8 +252,10 @@ private:
     }
     if ((s_.validate || print) && !launches(r, [&] { k->reset_inputs(); })) // in place: A again
       return r;
+    kernels::team_size_that_ran() = 0; // the autotuner's and the checked run's launches are done
     if (!time(r, *k))
       return r;
+    r.team_size_ran = kernels::team_size_that_ran();
     attach_ceiling(r, *k);
     return r;
   }
@@ -434,6 +437,7 @@ private:
       r.ceiling = sum;
       r.ceiling_unit = local.ceiling_unit;
       r.ceiling_level = local.ceiling_level;
+      r.ceiling_source = local.ceiling_source;
       r.pct_of_ceiling = 100.0 * (r.ceiling_unit == "GB/s" ? r.gbs : r.gflops) / sum;
     }
   }

@@ -220,11 +220,11 @@ def bench_env():
 def test_bench_json_stdout():
     expect(BENCH, "miniapp-bench was built")
     code, out, err = run(["--miniapp-quick", "--benchmark_min_time=0.01",
-                          "--benchmark_filter=^axpby/flat/float32/64/",
+                          "--benchmark_filter=^axpby/flat/float32/64x64/",
                           "--benchmark_format=json"], bench_env(), BENCH)
     expect(code == 0, "miniapp-bench runs", code, err)
     doc = json.loads(out)  # the whole of stdout is one JSON document
-    b = [x for x in doc["benchmarks"] if x["name"].startswith("axpby/flat/float32/64")]
+    b = [x for x in doc["benchmarks"] if x["name"].startswith("axpby/flat/float32/64x64/")]
     expect(b and b[0]["time_unit"] == "us", "a microsecond kernel is reported in us", b)
 
 

@@ -82,12 +82,14 @@ def test_references():
            "results.csv has the reference columns", cells)
     # Columns are appended, never inserted (readers that go by position keep working): the
     # reference columns follow case_id, and only later additions (shape, rounds, host_load,
-    # ceiling_level, the energy columns) follow them.
+    # ceiling_level, the energy columns, ceiling_source, team_size_ran) follow them.
     keys = list(table[0].keys())
     expect(keys[keys.index("case_id") + 1:][:4] == ["reference", "reference_unit",
                                                       "reference_status", "shape"]
-           and keys[-1] == "energy_note",
-           "the reference columns follow case_id, then shape, ..., energy_note", keys)
+           and keys[-3:] == ["energy_note", "ceiling_source", "team_size_ran"],
+           "the reference columns follow case_id, then shape, ..., energy_note, ceiling_source, "
+           "team_size_ran",
+           keys)
 
     code, out, err = run(["run", SMALL, "--quiet", "--set", "backend=serial", "--output-dir",
                           met_dir, "--references", low])

@@ -1,0 +1,106 @@
+#!/usr/bin/python3
+"""End-to-end: outputs that explain themselves (issue 28).
+
+- results.csv of a tiled matmul on OpenMP records the threads per team that ran (team_size_ran),
+  fitted to the backend where the config left team_size out and the size asked for where it gave
+  one; a flat row (no teams) leaves the cell empty; the console's `team` column shows the same.
+- The run prints one line with the time spent measuring ceilings and what was measured.
+  `reuse_ceilings: true` stores them in the ceiling cache (MINIAPP_CACHE_DIR) and the next run
+  reuses them: nothing measured, each row's ceiling_source `reused`.
+
+Run by ctest (label e2e) as /usr/bin/python3 test_outputs_explain.py with MINIAPP (the binary)
+and OMP_NUM_THREADS=2 in the environment.
+"""
+import csv
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+MINIAPP = os.environ.get("MINIAPP", "build/openmp/bin/miniapp")
+
+CONFIG = """name: e2e_explain
+backend: openmp
+warmup: 0
+repetitions: 2
+energy: false
+cases:
+  - family: matmul
+    variant: [tiled, flat]
+    precision: float32
+    n: 32
+    tile: 16
+  - family: matmul
+    variant: tiled
+    precision: float32
+    n: 32
+    tile: 4
+    team_size: 1
+  - family: axpby
+    variant: flat
+    precision: float32
+    n: 64
+"""
+
+
+class OutputsExplain(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="miniapp-explain-")
+        cls.config = os.path.join(cls.tmp, "explain.yaml")
+        with open(cls.config, "w") as f:
+            f.write(CONFIG)
+        cls.env = dict(os.environ, MINIAPP_CACHE_DIR=os.path.join(cls.tmp, "cache"))
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def run_config(self, name, *extra):
+        out = os.path.join(self.tmp, name)
+        p = subprocess.run([MINIAPP, "run", self.config, "--output-dir", out, *extra],
+                           capture_output=True, text=True, timeout=300, env=self.env)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        with open(os.path.join(out, "results.csv")) as f:
+            rows = {r["case_id"]: r for r in csv.DictReader(f)}
+        return p.stdout, rows
+
+    def test_team_size_that_ran(self):
+        stdout, rows = self.run_config("team")
+        fitted = rows["matmul/tiled/float32/32x32x32/tile=16"]["team_size_ran"]
+        # The tile wants 16 x 16 = 256 threads; OpenMP with 2 threads fits it to its limit.
+        self.assertTrue(fitted.isdigit() and 1 <= int(fitted) <= 2, fitted)
+        self.assertEqual(rows["matmul/tiled/float32/32x32x32/tile=4/team=1"]["team_size_ran"], "1")
+        self.assertEqual(rows["matmul/flat/float32/32x32x32"]["team_size_ran"], "")
+        self.assertEqual(rows["axpby/flat/float32/64x64/a=2,b=-1"]["team_size_ran"], "")
+        header = next(l for l in stdout.splitlines() if l.startswith("kernel"))
+        self.assertIn(" team ", header)
+        tiled = [l.split() for l in stdout.splitlines() if re.match(r"matmul\s+tiled\s", l)]
+        self.assertEqual(sorted(cells[5] for cells in tiled), sorted([fitted, "1"]), stdout)
+
+    def test_ceiling_time_and_reuse(self):
+        stdout, rows = self.run_config("measured")
+        line = [l for l in stdout.splitlines() if l.startswith("ceilings: ")]
+        self.assertEqual(len(line), 1, stdout)
+        self.assertRegex(line[0], r"^ceilings: \d+\.\d\d s measuring .*copy bandwidth")
+        self.assertEqual({r["ceiling_source"] for r in rows.values()}, {"measured"})
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "cache", "ceilings.json")),
+                         "a run without reuse_ceilings leaves the cache alone")
+
+        self.run_config("store", "--set", "reuse_ceilings=true")
+        self.assertTrue(os.path.exists(os.path.join(self.tmp, "cache", "ceilings.json")))
+        stdout, rows = self.run_config("reuse", "--set", "reuse_ceilings=true")
+        sources = {r["ceiling_source"] for r in rows.values()}
+        # matmul ceilings are the vendor GEMM, stored where its estimates agreed: a loaded host
+        # may leave one uncertain (measured again). The copy bandwidth is always reused.
+        self.assertEqual(rows["axpby/flat/float32/64x64/a=2,b=-1"]["ceiling_source"], "reused", rows)
+        self.assertLessEqual(sources, {"reused", "measured"})
+        self.assertIn("(reused from " + os.path.join(self.tmp, "cache", "ceilings.json") + ")",
+                      stdout)
+        self.assertRegex(stdout, r"ceilings: .*reused .*copy bandwidth")
+
+
+if __name__ == "__main__":
+    unittest.main()
