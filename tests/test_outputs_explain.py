@@ -3,7 +3,7 @@
 
 - results.csv of a tiled matmul on OpenMP records the threads per team that ran (team_size_ran),
   fitted to the backend where the config left team_size out and the size asked for where it gave
-  one; a flat row (no teams) leaves the cell empty; the console's `team` column shows the same.
+  one; a flat row (no teams) leaves the cell empty; the console's `team size` column shows the same.
 - The run prints one line with the time spent measuring ceilings and what was measured.
   `reuse_ceilings: true` stores them in the ceiling cache (MINIAPP_CACHE_DIR) and the next run
   reuses them: nothing measured, each row's ceiling_source `reused`.

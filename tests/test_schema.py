@@ -19,6 +19,7 @@ import glob
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -89,14 +90,14 @@ def expect(cond, what, *details):
         sys.exit("FAILED: " + what + "\n" + "\n---\n".join(str(d) for d in details))
 
 
-def schema_text():
-    p = subprocess.run([MINIAPP, "schema", "config"], capture_output=True, text=True, timeout=60)
-    expect(p.returncode == 0, "miniapp schema config exits 0", p.stderr)
+def schema_text(kind="config"):
+    p = subprocess.run([MINIAPP, "schema", kind], capture_output=True, text=True, timeout=60)
+    expect(p.returncode == 0, "miniapp schema " + kind + " exits 0", p.stderr)
     return p.stdout
 
 
-def validator():
-    schema = json.loads(schema_text())
+def validator(kind="config"):
+    schema = json.loads(schema_text(kind))
     jsonschema.Draft7Validator.check_schema(schema)
     return jsonschema.Draft7Validator(schema)
 
@@ -244,7 +245,58 @@ def test_agreement():
     expect(not disagree, "the schema and the loader agree on every config", *disagree)
 
 
-TESTS = {"committed": test_committed, "shipped": test_shipped, "mistakes": test_mistakes,
+STUDY_SCHEMA_FILE = os.path.join(SRC, "schemas", "study.schema.json")
+# Study-file mistakes, each alone in a copy of a shipped study; the loader refuses each too.
+STUDY_MISTAKES = {
+    "scalling: weak": ("scaling: strong", "scalling: weak"),
+    "nodes as one string": ("nodes: [1]", 'nodes: "1,2,4"'),
+    "a count listed twice": ("ranks_per_node: [1, 2]", "ranks_per_node: [1, 1]"),
+    "scaling that is not a word it knows": ("scaling: strong", "scaling: medium"),
+    "no systems": ("systems: [local]\n", ""),
+}
+
+
+def test_studies():
+    """Every shipped study file (configs/studies/) carries the modeline of the committed study
+    schema, which equals `miniapp schema study`; the schema and `miniapp study plan` accept each
+    and refuse each mistake of STUDY_MISTAKES."""
+    with open(STUDY_SCHEMA_FILE) as f:
+        expect(f.read() == schema_text("study"), "schemas/study.schema.json equals `miniapp schema "
+               "study` (regenerate it with `miniapp schema study > schemas/study.schema.json`)")
+    v = validator("study")
+    files = sorted(glob.glob(os.path.join(SRC, "configs", "studies", "*.yaml")))
+    expect(len(files) >= 2, "configs/studies holds the shipped study files", files)
+    for path in files:
+        with open(path) as f:
+            text = f.read()
+        m = MODELINE.search(text)
+        expect(m and os.path.normpath(os.path.join(os.path.dirname(path), m.group(1))) ==
+               STUDY_SCHEMA_FILE, path + " carries the study schema's modeline")
+        expect(not schema_errors(v, text), path + " is valid", schema_errors(v, text))
+    base = os.path.join(SRC, "configs", "studies", "strong_local.yaml")
+    with open(base) as f:
+        text = f.read()
+    work = tempfile.mkdtemp()
+    try:
+        for what, (old, new) in STUDY_MISTAKES.items():
+            expect(old in text, "the base study holds " + repr(old))
+            bad = text.replace(old, new, 1).replace("config: ../quickstart.yaml",
+                                                    "config: " + os.path.join(SRC, "configs",
+                                                                              "quickstart.yaml"))
+            expect(schema_errors(v, bad), "the study schema refuses " + what)
+            path = os.path.join(work, "bad.yaml")
+            with open(path, "w") as f:
+                f.write(bad)
+            p = subprocess.run([MINIAPP, "study", "plan", path], capture_output=True, text=True,
+                               timeout=60)
+            expect(p.returncode == 2 and "bad.yaml:" in p.stderr,
+                   "miniapp study plan refuses " + what + " at file:line:col", p.returncode,
+                   p.stderr)
+    finally:
+        shutil.rmtree(work)
+
+
+TESTS = {"committed": test_committed, "studies": test_studies, "shipped": test_shipped, "mistakes": test_mistakes,
          "agreement": test_agreement}
 
 if __name__ == "__main__":

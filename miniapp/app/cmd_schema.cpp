@@ -4,6 +4,7 @@
 #include "app/commands.hpp"
 
 #include "config/schema.hpp"
+#include "jobs/study.hpp"
 
 #include <iostream>
 #include <memory>
@@ -19,6 +20,8 @@ struct SchemaArgs {
 int cmd_schema(const SchemaArgs& args) {
   if (args.what == "config")
     std::cout << config::config_schema().dump(2) << "\n";
+  else if (args.what == "study")
+    std::cout << jobs::study_schema().dump(2) << "\n";
   return kOk;
 }
 
@@ -27,10 +30,12 @@ int cmd_schema(const SchemaArgs& args) {
 void add_schema_command(CLI::App& app, std::vector<Command>& commands) {
   auto args = std::make_shared<SchemaArgs>();
   auto* schema = app.add_subcommand(
-      "schema", "Print the JSON Schema (draft-07) of experiment configs, for editors with the "
-                "YAML language server and for validators (docs/config.md, \"Editing configs\")");
-  schema->add_option("what", args->what, "which file kind: config")
-      ->check(CLI::IsMember({"config"}))
+      "schema",
+      "Print the JSON Schema (draft-07) of experiment configs or study files, for editors "
+      "with the YAML language server and for validators (docs/config.md, \"Editing "
+      "configs\")");
+  schema->add_option("what", args->what, "which file kind: config or study")
+      ->check(CLI::IsMember({"config", "study"}))
       ->capture_default_str();
   commands.push_back({schema, Needs::nothing, [args](const MpiEnv*) { return cmd_schema(*args); }});
 }

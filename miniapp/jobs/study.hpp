@@ -6,6 +6,7 @@
 #include "config/config.hpp"
 #include "plan/grid.hpp"
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,9 @@ struct StudyPoint {
 
 // Throws config::ConfigError("file:line:col: message").
 Study load_study(const std::string& path);
+// The JSON Schema (draft-07) of study files, from the loader's own keys and bounds: `miniapp
+// schema study`, for editors and validators (docs/jobs.md, "Studies").
+nlohmann::json study_schema();
 Study parse_study(const std::string& label, const std::string& text);
 // Every system x nodes x ranks per node, in file order (systems outermost).
 std::vector<StudyPoint> study_points(const Study& s);

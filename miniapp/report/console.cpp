@@ -109,7 +109,7 @@ void print_energy(std::ostream& os, const std::vector<CaseResult>& rows) {
 void print_results_table(std::ostream& os, const Plan& plan, const std::vector<CaseResult>& rows) {
   os << "\n" << for_terminal(plan.settings.name) << " on " << plan.backend << "\n";
   os << std::left << std::setw(13) << "kernel" << std::setw(18) << "variant" << std::setw(8)
-     << "type" << std::setw(20) << "size" << std::setw(7) << "tile" << std::setw(6) << "team"
+     << "type" << std::setw(20) << "size" << std::setw(7) << "tile" << std::setw(11) << "team size"
      << std::right << std::setw(13) << "median [s]" << std::setw(12) << "GFLOP/s" << std::setw(11)
      << "GB/s" << std::setw(11) << "%ceiling"
      << "  " << std::left << "valid\n";
@@ -136,7 +136,7 @@ void print_results_table(std::ostream& os, const Plan& plan, const std::vector<C
        << to_string(c.precision) << std::setw(20) << size_of(c) << std::setw(7)
        << (c.tile ? std::to_string(c.tile) + (c.tile_cols ? "x" + std::to_string(c.tile_cols) : "")
                   : "-")
-       << std::setw(6) << (r.team_size_ran > 0 ? std::to_string(r.team_size_ran) : "-")
+       << std::setw(11) << (r.team_size_ran > 0 ? std::to_string(r.team_size_ran) : "-")
        << std::right << std::setw(13) << (measured ? fmt("%.4e", r.compute.median) : "-")
        << std::setw(12) << (measured && r.gflops > 0 ? fmt("%.2f", r.gflops) : "-") << std::setw(11)
        << (measured ? fmt("%.2f", r.gbs) : "-") << std::setw(11) << pct << "  " << std::left
