@@ -2,7 +2,6 @@
 #include "jobs/sbatch_guard.hpp"
 #include "core/environment.hpp"
 #include "core/backends.hpp"
-#include "core/sinks.hpp"
 
 #include "config/yaml_strict.hpp"
 
@@ -40,22 +39,10 @@ int read_count(const Source& src, const YAML::Node& n, const std::string& what, 
   return int(v);
 }
 
-// One line of text. A NUL would cut it short where the job or the system reads it (a file
-// checked here, another one used there), so it and every other control byte is refused; tabs
-// only where the line is shell code (`setup`).
-std::string read_line(const Source& src, const YAML::Node& n, const std::string& what,
-                      bool tabs = false) {
-  const std::string s = config::read_string(src, n, what);
-  if (s.find_first_of("\n\r") != std::string::npos)
-    src.fail(n, what + " must be a single line");
-  std::string without_tabs = s;
-  if (tabs)
-    std::replace(without_tabs.begin(), without_tabs.end(), '\t', ' ');
-  const std::string problem = path_problem(without_tabs);
-  if (!problem.empty())
-    src.fail(n, what + " " + problem);
-  return s;
-}
+// Every string of a profile is one line (config::read_line): a NUL would cut it short where the
+// job or the system reads it (a file checked here, another one used there); tabs only where the
+// line is shell code (`setup`).
+using config::read_line;
 
 std::vector<std::string> read_lines(const Source& src, const YAML::Node& n, const std::string& what,
                                     bool tabs = false) {

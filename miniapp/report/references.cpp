@@ -2,7 +2,6 @@
 
 #include "config/yaml_strict.hpp"
 #include "core/case.hpp"
-#include "core/sinks.hpp"
 #include "kernels/families.hpp"
 
 #include <cstdio>
@@ -24,14 +23,11 @@ std::string fmt(double v) {
   return buf;
 }
 
-// A pattern or name matched against rows: a NUL would end it early for fnmatch ("axpby/*\0zzz"
-// matches every axpby row), and no case, backend or device name holds a control byte.
+// A pattern or name matched against rows is one line (config::read_line): a NUL would end it
+// early for fnmatch ("axpby/*\0zzz" matches every axpby row), and no case, backend or device name
+// holds a control byte.
 std::string read_name(const Source& src, const YAML::Node& n, const std::string& what) {
-  const std::string s = config::read_string(src, n, what);
-  const std::string problem = path_problem(s);
-  if (!problem.empty())
-    src.fail(n, what + " " + problem);
-  return s;
+  return config::read_line(src, n, what);
 }
 
 Reference read_entry(const Source& src, const YAML::Node& n, std::size_t i) {
