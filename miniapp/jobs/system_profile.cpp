@@ -29,8 +29,16 @@ const std::vector<std::string> kKeys = {
     "qos",      "gpus_per_node", "cores_per_node",   "max_nodes",      "ranks_per_node",
     "time",     "launcher",      "launcher_options", "sbatch_options", "gpu_bind",
     "cpu_bind", "modules",       "environment",      "setup",          "miniapp",
-    "template", "references",    "gflops",           "gbs"};
+    "template", "references",    "gflops",           "gbs",            "hint"};
 // clang-format on
+const std::vector<std::string> kBackends = {"cuda", "hip", "openmp"};
+const std::vector<std::string> kLaunchers = {"srun", "mpirun"};
+// Characters besides letters and digits: in a profile's name (it names files), and in Slurm's
+// names of partitions, accounts and QOS.
+constexpr const char* kNameChars = "._-";
+constexpr const char* kSlurmNameChars = "._,-";
+// gflops, gbs: one rank's rates, above 0 and below this.
+constexpr double kMaxRate = 1e9;
 
 int read_count(const Source& src, const YAML::Node& n, const std::string& what, int min) {
   const std::int64_t v = config::read_int(src, n, what);
@@ -123,16 +131,16 @@ SystemProfile parse_system_profile(const std::string& label, const std::string& 
   SystemProfile p;
   p.file = label;
   p.name = read_line(src, config::require_key(src, root, "name", "the system profile"), "name");
-  if (!only_chars(p.name, "._-"))
+  if (!only_chars(p.name, kNameChars))
     src.fail(root["name"], "name must be letters, digits, '.', '_' or '-' (it names files)");
   if (root["description"])
     p.description = read_line(src, root["description"], "description");
   p.backend = read_choice(src, config::require_key(src, root, "backend", "the system profile"),
-                          "backend", {"cuda", "hip", "openmp"});
+                          "backend", kBackends);
   for (const char* key : {"partition", "account", "qos"})
     if (root[key]) {
       const std::string v = read_line(src, root[key], key);
-      if (!only_chars(v, "._,-"))
+      if (!only_chars(v, kSlurmNameChars))
         src.fail(root[key],
                  std::string(key) + " '" + v + "' has characters Slurm names do not use");
       (key == std::string("partition") ? p.partition
@@ -152,7 +160,7 @@ SystemProfile parse_system_profile(const std::string& label, const std::string& 
   for (const auto& [key, rate] : {std::pair{"gflops", &p.gflops}, std::pair{"gbs", &p.gbs}})
     if (root[key]) { // one rank's rates, for the time estimate (plan/estimate.hpp)
       *rate = config::read_double(src, root[key], key);
-      if (!(*rate > 0 && *rate < 1e9))
+      if (!(*rate > 0 && *rate < kMaxRate))
         src.fail(root[key], std::string(key) + " must be a rate above 0 (one rank's)");
     }
   if (root["ranks_per_node"]) {
@@ -172,7 +180,9 @@ SystemProfile parse_system_profile(const std::string& label, const std::string& 
                "time '" + p.time + "' is not a Slurm time (MM, HH:MM:SS or D-HH:MM:SS)");
   }
   if (root["launcher"])
-    p.launcher = read_choice(src, root["launcher"], "launcher", {"srun", "mpirun"});
+    p.launcher = read_choice(src, root["launcher"], "launcher", kLaunchers);
+  if (root["hint"])
+    p.hint = read_choice(src, root["hint"], "hint", hint_values());
   if (root["launcher_options"])
     p.launcher_options = read_lines(src, root["launcher_options"], "launcher_options");
   if (root["sbatch_options"]) {
@@ -227,6 +237,11 @@ SystemProfile parse_system_profile(const std::string& label, const std::string& 
       p.references = label.substr(0, slash + 1) + p.references;
   }
   return p;
+}
+
+const std::vector<std::string>& hint_values() {
+  static const std::vector<std::string> values = {"nomultithread", "multithread"};
+  return values;
 }
 
 SystemProfile load_system_profile(const std::string& path) {

@@ -24,6 +24,7 @@ struct SystemProfile {
   std::vector<std::string> sbatch_options; // extra "#SBATCH" lines, each "--key[=value]"
   std::string gpu_bind = "per_task:1";
   std::string cpu_bind;
+  std::string hint;                        // #SBATCH --hint; empty = none (--hint wins)
   std::vector<std::string> modules;
   std::vector<std::pair<std::string, std::string>> environment; // in file order
   std::vector<std::string> setup;                               // shell lines, verbatim
@@ -37,6 +38,9 @@ struct SystemProfile {
 
 // Reads and checks a profile; throws config::ConfigError("file:line:col: message").
 SystemProfile load_system_profile(const std::string& path);
+// The values of #SBATCH --hint, the profile's `hint` and jobscript's --hint alike.
+const std::vector<std::string>& hint_values();
+
 SystemProfile parse_system_profile(const std::string& label, const std::string& text);
 
 // A path (anything with a '/' or ending in .yaml) is used as is; a bare name NAME is looked up as
