@@ -2,6 +2,7 @@
 
 #include "config/limits.hpp"
 #include "config/read_text.hpp"
+#include "config/schema.hpp"
 #include "config/yaml_strict.hpp"
 #include "jobs/system_profile.hpp"
 #include "kernels/families.hpp"
@@ -17,8 +18,7 @@ using config::Source;
 
 namespace {
 
-constexpr int kMaxCount =
-    1000000; // nodes, ranks per node: as jobscript's --nodes, --ranks-per-node
+constexpr int kMaxCount = config::limits::kMaxJobCount; // nodes, ranks per node
 const std::vector<std::string> kKeys = {"name",    "description", "config",
                                         "systems", "nodes",       "ranks_per_node",
                                         "scaling", "time",        "directory"};
@@ -116,15 +116,17 @@ namespace {
 
 nlohmann::json study_key_schema(const std::string& key, int max_count) {
   using json = nlohmann::json;
-  const json line = {{"type", "string"}, {"minLength", 1}, {"pattern", "^[^\\x00-\\x1f\\x7f]*$"}};
+  const json line = config::line_schema();
   const json counts = {{"type", "array"},
                        {"minItems", 1},
                        {"uniqueItems", true},
                        {"items", {{"type", "integer"}, {"minimum", 1}, {"maximum", max_count}}}};
-  if (key == "name")
-    return {{"type", "string"},
-            {"pattern", "^[A-Za-z0-9._-]+$"},
-            {"description", "names the study's files: letters, digits, '.', '_' and '-'"}};
+  if (key == "name") {
+    json name = line;
+    name["pattern"] = "^[A-Za-z0-9._-]+$";
+    name["description"] = "names the study's files: letters, digits, '.', '_' and '-'";
+    return name;
+  }
   if (key == "description" || key == "config" || key == "directory")
     return line;
   if (key == "systems")
@@ -134,10 +136,7 @@ nlohmann::json study_key_schema(const std::string& key, int max_count) {
   if (key == "scaling")
     return {{"type", "string"}, {"enum", {"strong", "weak"}}};
   if (key == "time")
-    return {{"type", "string"},
-            {"pattern", "^([0-9]+-)?[0-9]+(:[0-9]+){0,2}$"},
-            {"description", "a Slurm time: MM, HH:MM:SS or D-HH:MM:SS (the loader checks each "
-                            "field's range)"}};
+    return slurm_time_schema();
   throw std::logic_error("schema: no rule for the study key '" + key + "'");
 }
 
