@@ -116,6 +116,21 @@ TEST(Jobscript, CommandLineHintWinsOverTheProfiles) {
                config::ConfigError);
 }
 
+TEST(Jobscript, AnEmptyGpuBindLeavesSlurmsDefault) {
+  const std::string profile = "name: g\nbackend: cuda\ngpus_per_node: 4\ncores_per_node: 8\n";
+  EXPECT_EQ(parse_system_profile("g.yaml", profile).gpu_bind, "per_task:1");
+  const SystemProfile sys = parse_system_profile("g.yaml", profile + "gpu_bind: \"\"\n");
+  EXPECT_EQ(sys.gpu_bind, "");
+  JobRequest req;
+  req.config = "/data/c.yaml";
+  req.experiment = "c";
+  req.miniapp = "/opt/miniapp/bin/miniapp";
+  // The template passes --gpu-bind only when GPU_BIND is set.
+  EXPECT_NE(render_jobscript(sys, req).find("\nGPU_BIND='' "), std::string::npos);
+  // An empty value without quotes is no value at all: still refused at its position.
+  EXPECT_THROW(parse_system_profile("g.yaml", profile + "gpu_bind:\n"), config::ConfigError);
+}
+
 } // namespace
 } // namespace miniapp::jobs
 

@@ -405,9 +405,16 @@ PROFILE_BEYOND_SCHEMA = {
 def test_profiles():
     files = sorted(glob.glob(os.path.join(SRC, "jobscripts", "systems", "*.yaml")))
     expect(len(files) >= 4, "jobscripts/systems holds the shipped profiles", files)
-    check_files_and_mistakes("profile", files,
-                             os.path.join(SRC, "jobscripts", "systems", "generic-gpu.yaml"),
-                             PROFILE_MISTAKES, PROFILE_BEYOND_SCHEMA, profile_loader_accepts)
+    base = os.path.join(SRC, "jobscripts", "systems", "generic-gpu.yaml")
+    v = check_files_and_mistakes("profile", files, base, PROFILE_MISTAKES, PROFILE_BEYOND_SCHEMA,
+                                 profile_loader_accepts)
+    # gpu_bind: "" (Slurm's default binding) is accepted by both.
+    with open(base) as f:
+        text = f.read().replace("gpu_bind: per_task:1", 'gpu_bind: ""', 1)
+    expect('gpu_bind: ""' in text and not schema_errors(v, text), "the schema accepts gpu_bind: \"\"",
+           schema_errors(v, text))
+    accepted, stderr = profile_loader_accepts(text, base)
+    expect(accepted, 'the loader accepts gpu_bind: ""', stderr)
 
 
 # Typical mistakes in a copy of tests/history/refs_low.yaml.

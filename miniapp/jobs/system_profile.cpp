@@ -206,8 +206,10 @@ SystemProfile parse_system_profile(const std::string& label, const std::string& 
                      "option instead)");
     }
   }
-  if (root["gpu_bind"])
-    p.gpu_bind = read_line(src, root["gpu_bind"], "gpu_bind");
+  if (const YAML::Node g = root["gpu_bind"]) // a quoted "": no --gpu-bind, Slurm's default
+    p.gpu_bind = g.IsScalar() && g.Tag() == "!" && g.Scalar().empty()
+                     ? std::string()
+                     : read_line(src, g, "gpu_bind");
   if (root["cpu_bind"])
     p.cpu_bind = read_line(src, root["cpu_bind"], "cpu_bind");
   if (root["modules"])
@@ -312,8 +314,11 @@ json profile_key_schema(const std::string& key) {
     return {{"type", "object"},
             {"propertyNames", {{"pattern", "^[A-Za-z_][A-Za-z0-9_]*$"}}},
             {"additionalProperties", line}};
-  if (key == "description" || key == "gpu_bind" || key == "cpu_bind" || key == "miniapp" ||
-      key == "template" || key == "references")
+  if (key == "gpu_bind")
+    return {{"anyOf", {line, {{"const", ""}}}},
+            {"description", "srun --gpu-bind; \"\" leaves Slurm's default"}};
+  if (key == "description" || key == "cpu_bind" || key == "miniapp" || key == "template" ||
+      key == "references")
     return line;
   throw std::logic_error("schema: no rule for the system profile key '" + key + "'");
 }
