@@ -7,6 +7,10 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
+#include <string>
+#include <vector>
+
 namespace miniapp::jobs {
 namespace {
 
@@ -69,6 +73,62 @@ TEST(Jobscript, OneRankPerNodeUnlessAsked) {
   req.ranks_per_node = 1;
   req.time = "00:61:99";
   EXPECT_THROW(layout_job(gpu, req), config::ConfigError);
+}
+
+// The #SBATCH --hint lines of a script.
+std::vector<std::string> hint_lines(const std::string& script) {
+  std::vector<std::string> out;
+  std::istringstream lines(script);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("#SBATCH --hint", 0) == 0)
+      out.push_back(line);
+  return out;
+}
+
+TEST(Jobscript, CommandLineHintWinsOverTheProfiles) {
+  const SystemProfile sys = parse_system_profile(
+      "p.yaml", "name: p\nbackend: openmp\ncores_per_node: 8\nhint: multithread\n");
+  EXPECT_EQ(sys.hint, "multithread");
+  JobRequest req;
+  req.config = "/data/c.yaml";
+  req.experiment = "c";
+  req.miniapp = "/opt/miniapp/bin/miniapp";
+  using Lines = std::vector<std::string>;
+  EXPECT_EQ(hint_lines(render_jobscript(sys, req)), Lines{"#SBATCH --hint=multithread"});
+  req.hint = "nomultithread"; // jobscript --hint nomultithread
+  EXPECT_EQ(hint_lines(render_jobscript(sys, req)), Lines{"#SBATCH --hint=nomultithread"});
+  // A --hint among the profile's sbatch_options would follow the generated line, and sbatch
+  // keeps the last one: it is refused at its position, in every form sbatch reads as --hint.
+  for (const char* entry :
+       {"--hint=multithread", "--hin=multithread", "--exclusive --hint multithread"}) {
+    try {
+      parse_system_profile("q.yaml", "name: q\nbackend: openmp\ncores_per_node: 8\n"
+                                     "sbatch_options: [\"" +
+                                         std::string(entry) + "\"]\n");
+      ADD_FAILURE() << entry << " is accepted";
+    } catch (const config::ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find("q.yaml:4:18: "), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("--hint"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW(parse_system_profile("r.yaml", "name: r\nbackend: openmp\ncores_per_node: 8\n"
+                                              "hint: sometimes\n"),
+               config::ConfigError);
+}
+
+TEST(Jobscript, AnEmptyGpuBindLeavesSlurmsDefault) {
+  const std::string profile = "name: g\nbackend: cuda\ngpus_per_node: 4\ncores_per_node: 8\n";
+  EXPECT_EQ(parse_system_profile("g.yaml", profile).gpu_bind, "per_task:1");
+  const SystemProfile sys = parse_system_profile("g.yaml", profile + "gpu_bind: \"\"\n");
+  EXPECT_EQ(sys.gpu_bind, "");
+  JobRequest req;
+  req.config = "/data/c.yaml";
+  req.experiment = "c";
+  req.miniapp = "/opt/miniapp/bin/miniapp";
+  // The template passes --gpu-bind only when GPU_BIND is set.
+  EXPECT_NE(render_jobscript(sys, req).find("\nGPU_BIND='' "), std::string::npos);
+  // An empty value without quotes is no value at all: still refused at its position.
+  EXPECT_THROW(parse_system_profile("g.yaml", profile + "gpu_bind:\n"), config::ConfigError);
 }
 
 } // namespace

@@ -1,8 +1,9 @@
 #!/usr/bin/python3
-"""The JSON Schema of experiment configs (`miniapp schema config`), checked with an independent
-validator (Debian's python3-jsonschema) as an editor's YAML language server would use it:
+"""The JSON Schemas of the YAML files miniapp reads (`miniapp schema config|study|profile|
+references`), checked with an independent validator (Debian's python3-jsonschema) as an editor's
+YAML language server would use them:
 
-  committed   schemas/config.schema.json is exactly what `miniapp schema config` prints
+  committed   every schemas/KIND.schema.json is exactly what `miniapp schema KIND` prints
   shipped     every config under configs/ carries the language server's modeline, pointing at
               that file, and is valid against the schema
   mistakes    the schema refuses each of five typical mistakes, one at a time and all together
@@ -10,6 +11,11 @@ validator (Debian's python3-jsonschema) as an editor's YAML language server woul
               the schema and `miniapp validate` accept or refuse alike, but for the files listed
               in BEYOND_SCHEMA (what a schema cannot see), which must still be refused by the
               loader and accepted by the schema (so the list cannot go stale)
+  studies     the shipped study files against the study schema and `miniapp study plan`
+  profiles    the shipped system profiles, typical mistakes and test profiles against the profile
+              schema and the loader (`miniapp jobscript`)
+  references  the references files of the tests, typical mistakes and the bad references corpus
+              against the references schema and the loader (`miniapp compare --references`)
 
 Run by ctest (label config) as: test_schema.py TEST_NAME, with MINIAPP and MINIAPP_SOURCE_DIR in
 the environment.
@@ -143,12 +149,19 @@ def shipped_configs():
     return files
 
 
+SCHEMA_KINDS = ("config", "study", "profile", "references")
+
+
 def test_committed():
-    with open(SCHEMA_FILE) as f:
-        committed = f.read()
-    expect(committed == schema_text(),
-           "schemas/config.schema.json equals `miniapp schema config` (regenerate it with "
-           "`miniapp schema config > schemas/config.schema.json`)")
+    committed = sorted(os.path.basename(f) for f in glob.glob(os.path.join(SRC, "schemas", "*")))
+    expect(committed == sorted(k + ".schema.json" for k in SCHEMA_KINDS),
+           "schemas/ holds one committed schema per kind of `miniapp schema`", committed)
+    for kind in SCHEMA_KINDS:
+        with open(os.path.join(SRC, "schemas", kind + ".schema.json")) as f:
+            text = f.read()
+        expect(text == schema_text(kind),
+               "schemas/%s.schema.json equals `miniapp schema %s` (regenerate it with `miniapp "
+               "schema %s > schemas/%s.schema.json`)" % (kind, kind, kind, kind))
 
 
 def test_shipped():
@@ -258,11 +271,8 @@ STUDY_MISTAKES = {
 
 def test_studies():
     """Every shipped study file (configs/studies/) carries the modeline of the committed study
-    schema, which equals `miniapp schema study`; the schema and `miniapp study plan` accept each
-    and refuse each mistake of STUDY_MISTAKES."""
-    with open(STUDY_SCHEMA_FILE) as f:
-        expect(f.read() == schema_text("study"), "schemas/study.schema.json equals `miniapp schema "
-               "study` (regenerate it with `miniapp schema study > schemas/study.schema.json`)")
+    schema (test_committed compares it with `miniapp schema study`); the schema and `miniapp study
+    plan` accept each and refuse each mistake of STUDY_MISTAKES."""
     v = validator("study")
     files = sorted(glob.glob(os.path.join(SRC, "configs", "studies", "*.yaml")))
     expect(len(files) >= 2, "configs/studies holds the shipped study files", files)
@@ -296,8 +306,150 @@ def test_studies():
         shutil.rmtree(work)
 
 
-TESTS = {"committed": test_committed, "studies": test_studies, "shipped": test_shipped, "mistakes": test_mistakes,
-         "agreement": test_agreement}
+def check_files_and_mistakes(kind, files, base, mistakes, beyond, loader_accepts_text):
+    """The shipped `files` carry the modeline of schemas/KIND.schema.json and are valid; each of
+    `mistakes` (name: (old, new) replaced in the text of `base`) is refused by the schema and the
+    loader; each of `beyond` (the same, for what no schema of one file can see) is refused by the
+    loader and accepted by the schema, so the list cannot go stale."""
+    v = validator(kind)
+    schema_file = os.path.join(SRC, "schemas", kind + ".schema.json")
+    for path in files:
+        with open(path) as f:
+            text = f.read()
+        m = MODELINE.search(text)
+        expect(m and os.path.normpath(os.path.join(os.path.dirname(path), m.group(1))) ==
+               schema_file, path + " carries the modeline of schemas/" + kind + ".schema.json")
+        expect(not schema_errors(v, text), path + " is valid", schema_errors(v, text))
+        accepted, stderr = loader_accepts_text(text, path)
+        expect(accepted, "the loader accepts " + path, stderr)
+    with open(base) as f:
+        text = f.read()
+    for what, (old, new) in list(mistakes.items()) + list(beyond.items()):
+        expect(old in text, os.path.basename(base) + " holds " + repr(old))
+        bad = text.replace(old, new, 1)
+        errors = schema_errors(v, bad)
+        accepted, stderr = loader_accepts_text(bad, base)
+        expect(not accepted, "the loader refuses " + what, bad)
+        if what in beyond:
+            expect(not errors, what + " is listed as beyond the schema: the schema must accept "
+                   "it (move it to the mistakes if the schema refuses it now)", errors)
+        else:
+            expect(errors, "the " + kind + " schema refuses " + what, bad)
+    return v
+
+
+def run_loader(args, path_in_message):
+    p = subprocess.run([MINIAPP] + args, capture_output=True, text=True, timeout=120)
+    expect(p.returncode in (0, 2, 5), " ".join(args) + " exits 0, 2 or 5", p.returncode, p.stderr)
+    if p.returncode == 2:
+        expect(path_in_message + ":" in p.stderr, "the loader says file:line:col", p.stderr)
+    return p.returncode != 2, p.stderr
+
+
+def text_loader(name, loader_args):
+    """A check of a text by a loader: the text written to a file NAME in a scratch directory,
+    then `miniapp` run with loader_args(that file)."""
+    def accepts(text, path):
+        work = tempfile.mkdtemp()
+        try:
+            file = os.path.join(work, name)
+            with open(file, "wb") as f:
+                f.write(text.encode("utf-8", "surrogateescape"))
+            return run_loader(loader_args(file), file)
+        finally:
+            shutil.rmtree(work)
+    return accepts
+
+
+# `miniapp jobscript` reads the profile (then the config and its estimate: quickstart, far below
+# any profile's time); --miniapp keeps a GPU profile from asking for a GPU build.
+profile_loader_accepts = text_loader("profile.yaml", lambda f: [
+    "jobscript", os.path.join(SRC, "configs", "quickstart.yaml"), "--system", f, "--miniapp",
+    "/opt/miniapp/bin/miniapp"])
+# `miniapp compare RUN --references FILE` reads the references file.
+references_loader_accepts = text_loader("refs.yaml", lambda f: [
+    "compare", os.path.join(SRC, "docs", "data", "paper_table1-openmp"), "--references", f])
+
+
+# Typical mistakes in a copy of jobscripts/systems/generic-gpu.yaml.
+PROFILE_MISTAKES = {
+    "an unknown key (cores_per_nod)": ("cores_per_node: 64", "cores_per_nod: 64"),
+    "a count as a word": ("cores_per_node: 64", "cores_per_node: many"),
+    "a list where a count goes": ("gpus_per_node: 4", "gpus_per_node: [4]"),
+    "no cores": ("cores_per_node: 64", "cores_per_node: 0"),
+    "more nodes than any machine": ("max_nodes: 16", "max_nodes: 2000000"),
+    "a backend it does not know": ("backend: cuda", "backend: gpu"),
+    "a launcher it does not know": ("launcher: srun", "launcher: mpiexec"),
+    "a hint sbatch does not know": ("launcher: srun", "launcher: srun\nhint: nosmt"),
+    "a GPU backend without GPUs": ("gpus_per_node: 4\n", ""),
+    "a partition with a space": ("partition: gpu", "partition: gpu a100"),
+    "a list of lines as one string": ("modules: [cuda/12.4, openmpi/4.1]",
+                                      "modules: cuda/12.4 openmpi/4.1"),
+    "an sbatch option without --": ("launcher: srun", "launcher: srun\nsbatch_options: [gres=gpu:4]"),
+    "an environment variable name with a dash": ("launcher: srun",
+                                                 "launcher: srun\nenvironment: {MY-VAR: x}"),
+    "a Slurm time in hours": ('time: "00:30:00"', "time: 1h"),
+    "a rate of zero": ("launcher: srun", "launcher: srun\ngbs: 0"),
+}
+# What the loader refuses and no schema of one file can see.
+PROFILE_BEYOND_SCHEMA = {
+    "an sbatch option the generator writes (--nodes)": (
+        "launcher: srun", "launcher: srun\nsbatch_options: [--constraint=a100 --nodes 2]"),
+    "--hint as an sbatch option (the profile's hint key and jobscript's --hint set it)": (
+        "launcher: srun", "launcher: srun\nsbatch_options: [--hint=multithread]"),
+    "a minute count of 61": ('time: "00:30:00"', 'time: "00:61:00"'),
+    "more ranks than GPUs per node": ("max_nodes: 16", "max_nodes: 16\nranks_per_node: 8"),
+}
+
+
+def test_profiles():
+    files = sorted(glob.glob(os.path.join(SRC, "jobscripts", "systems", "*.yaml")))
+    expect(len(files) >= 4, "jobscripts/systems holds the shipped profiles", files)
+    base = os.path.join(SRC, "jobscripts", "systems", "generic-gpu.yaml")
+    v = check_files_and_mistakes("profile", files, base, PROFILE_MISTAKES, PROFILE_BEYOND_SCHEMA,
+                                 profile_loader_accepts)
+    # gpu_bind: "" (Slurm's default binding) is accepted by both.
+    with open(base) as f:
+        text = f.read().replace("gpu_bind: per_task:1", 'gpu_bind: ""', 1)
+    expect('gpu_bind: ""' in text and not schema_errors(v, text), "the schema accepts gpu_bind: \"\"",
+           schema_errors(v, text))
+    accepted, stderr = profile_loader_accepts(text, base)
+    expect(accepted, 'the loader accepts gpu_bind: ""', stderr)
+
+
+# Typical mistakes in a copy of tests/history/refs_low.yaml.
+REFERENCES_MISTAKES = {
+    "an unknown key (tolerance)": ("tolerance_pct: 10", "tolerance: 10"),
+    "a rate as a word": ("rate: 0.001\n    tolerance_pct", "rate: fast\n    tolerance_pct"),
+    "a tolerance of 100%": ("tolerance_pct: 10", "tolerance_pct: 100"),
+    "a unit it does not know": ("unit: GFLOP/s", "unit: TFLOP/s"),
+    "a percentage with a unit": ("rate: 0.001\n    unit", "pct_of_ceiling: 1\n    unit"),
+    "both a rate and a percentage": ("tolerance_pct: 10", "tolerance_pct: 10\n    pct_of_ceiling: 5"),
+    "neither a rate nor a percentage": ("    rate: 0.001\n    tolerance_pct", "    tolerance_pct"),
+    "no case": ('  - case: "matmul/*"\n', "  -\n"),
+}
+
+
+def test_references():
+    files = sorted(glob.glob(os.path.join(SRC, "tests", "history", "refs_*.yaml")))
+    expect(len(files) >= 2, "tests/history holds the references files of the tests", files)
+    v = check_files_and_mistakes("references", files, files[files.index(
+        os.path.join(SRC, "tests", "history", "refs_low.yaml"))], REFERENCES_MISTAKES, {},
+        references_loader_accepts)
+    # The loader's bad references corpus: the schema refuses every file too.
+    bad = sorted(glob.glob(os.path.join(SRC, "tests", "history", "bad_references", "*.yaml")))
+    expect(len(bad) >= 8, "the bad references corpus is there", bad)
+    for path in bad:
+        with open(path, "rb") as f:
+            text = f.read().decode("utf-8", "surrogateescape")
+        accepted, stderr = references_loader_accepts(text, path)
+        expect(not accepted, "the loader refuses " + path, stderr)
+        expect(schema_errors(v, text), "the references schema refuses " + path)
+
+
+TESTS = {"committed": test_committed, "studies": test_studies, "shipped": test_shipped,
+         "mistakes": test_mistakes, "agreement": test_agreement, "profiles": test_profiles,
+         "references": test_references}
 
 if __name__ == "__main__":
     TESTS[sys.argv[1]]()

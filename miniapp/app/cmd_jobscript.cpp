@@ -321,8 +321,9 @@ void add_jobscript_command(CLI::App& app, std::vector<Command>& commands, const 
       "Ask for whole nodes (#SBATCH --exclusive; always on for multi-node GPU jobs)");
   jobscript
       ->add_option("--hint", args->hint,
-                   "#SBATCH --hint: nomultithread (one thread per core) or multithread")
-      ->check(CLI::IsMember({"nomultithread", "multithread"}));
+                   "#SBATCH --hint: nomultithread (one thread per core) or multithread; "
+                   "wins over the profile's 'hint'")
+      ->check(CLI::IsMember(jobs::hint_values()));
   jobscript->add_option("--template", args->template_file,
                         "A site's own job template (placeholders as in docs/jobs.md; default: the "
                         "profile's 'template', else the built-in openmp or gpu one)");

@@ -55,6 +55,10 @@ constexpr int kMaxResultsJsonDepth = 64;
 // a thousand rounds of the shortest case is already hours.
 constexpr int kMaxRounds = 1000;
 
+// Nodes, and ranks, cores or GPUs per node, that a system profile, a study or `miniapp jobscript`
+// may name.
+constexpr int kMaxJobCount = 1000000;
+
 // Points of one study file (systems x nodes x ranks per node): each is a job submitted at once.
 constexpr std::uint64_t kMaxStudyPoints = 1000;
 

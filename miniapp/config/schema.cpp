@@ -266,6 +266,16 @@ json top_level_value(const std::string& key) {
 
 } // namespace
 
+json line_schema(bool tabs) {
+  // "not a control byte anywhere" rather than an anchored pattern: '$' of Python's re (which
+  // python3-jsonschema uses) also matches before a final newline.
+  const char* control = tabs ? "[\\x00-\\x08\\x0a-\\x1f\\x7f]" : "[\\x00-\\x1f\\x7f]";
+  return {{"type", "string"},
+          {"minLength", 1},
+          {"maxLength", limits::kMaxStringBytes},
+          {"not", {{"pattern", control}}}};
+}
+
 json config_schema() {
   json props = json::object();
   for (const auto& key : top_level_keys())

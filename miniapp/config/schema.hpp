@@ -18,4 +18,8 @@ namespace miniapp::config {
 // An experiment config (docs/config.md).
 nlohmann::json config_schema();
 
+// A string as config::read_line accepts it (config/yaml_strict.hpp): one non-empty line without
+// control bytes (tabs allowed where `tabs`), at most limits::kMaxStringBytes long.
+nlohmann::json line_schema(bool tabs = false);
+
 } // namespace miniapp::config

@@ -1,6 +1,7 @@
 #include "config/yaml_strict.hpp"
 
 #include "config/limits.hpp"
+#include "core/sinks.hpp"
 
 #include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
@@ -454,6 +455,19 @@ std::string read_string(const Source& src, const YAML::Node& n, const std::strin
   if (!n.IsScalar() || n.Scalar().empty())
     src.fail(n, what + " must be a non-empty string, got " + type_name(n));
   return n.Scalar();
+}
+
+std::string read_line(const Source& src, const YAML::Node& n, const std::string& what, bool tabs) {
+  const std::string s = read_string(src, n, what);
+  if (s.find_first_of("\n\r") != std::string::npos)
+    src.fail(n, what + " must be a single line");
+  std::string checked = s;
+  if (tabs)
+    std::replace(checked.begin(), checked.end(), '\t', ' ');
+  const std::string problem = path_problem(checked);
+  if (!problem.empty())
+    src.fail(n, what + " " + problem);
+  return s;
 }
 
 std::string closest(const std::string& word, const std::vector<std::string>& candidates) {

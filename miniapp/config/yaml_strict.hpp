@@ -83,6 +83,11 @@ std::int64_t read_int(const Source& src, const YAML::Node& n, const std::string&
 double read_double(const Source& src, const YAML::Node& n, const std::string& what);
 bool read_bool(const Source& src, const YAML::Node& n, const std::string& what);
 std::string read_string(const Source& src, const YAML::Node& n, const std::string& what);
+// One line of text (a name, a path, a shell word): a string without a newline, a NUL or any other
+// control byte, which would cut it short or change it where a job or the system reads it; tabs
+// only where `tabs` (shell code). The one reader of such lines (profiles, studies).
+std::string read_line(const Source& src, const YAML::Node& n, const std::string& what,
+                      bool tabs = false);
 bool is_plain_scalar(const YAML::Node& n, const std::string& text);
 // [-+]?(0|[1-9][0-9]*) within the 64-bit range; false otherwise (never throws). The one place
 // where decimal integers are parsed from text (configs, --set indices, command-line shapes).

@@ -254,8 +254,10 @@ std::string render_jobscript(const SystemProfile& sys, const JobRequest& req) {
   // Benchmarks want the node to themselves; a multi-node GPU job always does (network, GPUs).
   if (req.exclusive || (sys.gpu() && l.nodes > 1))
     sbatch.push_back("#SBATCH --exclusive");
-  if (!req.hint.empty())
-    sbatch.push_back("#SBATCH --hint=" + token("--hint", req.hint));
+  // The command line's --hint wins over the profile's, as --time and --ranks-per-node do.
+  const std::string& hint = req.hint.empty() ? sys.hint : req.hint;
+  if (!hint.empty())
+    sbatch.push_back("#SBATCH --hint=" + token("--hint", hint));
   for (const auto& o : sys.sbatch_options)
     sbatch.push_back("#SBATCH " + comment_text(o));
 

@@ -25,7 +25,7 @@ struct JobRequest {
   std::string miniapp;       // the program the job runs
   std::string command;       // the command line that generated the script, for its header
   bool exclusive = false;    // #SBATCH --exclusive (always on for multi-node GPU jobs)
-  std::string hint;          // #SBATCH --hint=VALUE; empty = none
+  std::string hint;          // #SBATCH --hint=VALUE; empty = the profile's (none if it has none)
   std::string template_file; // a site's own template; empty = the profile's or the built-in
   std::string template_text; // its text (read by the caller)
 };

@@ -120,15 +120,19 @@ const std::vector<std::string> kSbatchLongOptions = {"account",
                                                      "wrap"};
 
 // The options the templates and the generator write (jobscripts/*.sh, render_jobscript), with
-// their aliases and short letters; a second copy from a profile would silently win or conflict.
+// their aliases and short letters; a second copy from a profile would silently win or conflict
+// (--hint: a profile's `hint` key, and jobscript's --hint over it).
 struct Generated {
   const char* name;
   char letter; // 0: no short form
 };
+// clang-format off
 const Generated kGenerated[] = {{"job-name", 'J'},      {"nodes", 'N'},        {"ntasks", 'n'},
                                 {"ntasks-per-node", 0}, {"tasks-per-node", 0}, {"gpus-per-task", 0},
                                 {"cpus-per-task", 'c'}, {"time", 't'},         {"partition", 'p'},
-                                {"account", 'A'},       {"qos", 'q'},          {"output", 'o'}};
+                                {"account", 'A'},       {"qos", 'q'},          {"output", 'o'},
+                                {"hint", 0}};
+// clang-format on
 
 // sbatch's short options without a value (the others take the rest of the word or the next one).
 constexpr const char* kShortFlags = "hksvHOQVW";

@@ -2,6 +2,7 @@
 
 #include "config/limits.hpp"
 #include "config/read_text.hpp"
+#include "config/schema.hpp"
 #include "config/yaml_strict.hpp"
 #include "jobs/system_profile.hpp"
 #include "kernels/families.hpp"
@@ -17,21 +18,13 @@ using config::Source;
 
 namespace {
 
-constexpr int kMaxCount =
-    1000000; // nodes, ranks per node: as jobscript's --nodes, --ranks-per-node
+constexpr int kMaxCount = config::limits::kMaxJobCount; // nodes, ranks per node
 const std::vector<std::string> kKeys = {"name",    "description", "config",
                                         "systems", "nodes",       "ranks_per_node",
                                         "scaling", "time",        "directory"};
 
-// One line of text without control characters (it becomes a path or a file name).
-std::string read_text(const Source& src, const YAML::Node& n, const std::string& what) {
-  const std::string s = config::read_string(src, n, what);
-  if (s.empty())
-    src.fail(n, what + " must not be empty");
-  if (std::any_of(s.begin(), s.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; }))
-    src.fail(n, what + " must be one line without control characters");
-  return s;
-}
+// Every string of a study is one line (it becomes a path or a file name), as in profiles.
+using config::read_line;
 
 // A list of counts, each from 1 to `max`, without repeats.
 std::vector<int> read_counts(const Source& src, const YAML::Node& n, const std::string& what,
@@ -67,19 +60,19 @@ Study parse_study(const std::string& label, const std::string& text) {
   config::check_keys(src, root, kKeys, "the study");
   Study s;
   s.file = label;
-  s.name = read_text(src, config::require_key(src, root, "name", "the study"), "name");
+  s.name = read_line(src, config::require_key(src, root, "name", "the study"), "name");
   if (s.name.find_first_not_of(
           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != std::string::npos)
     src.fail(root["name"], "name must be letters, digits, '.', '_' or '-' (it names files)");
   if (root["description"])
-    read_text(src, root["description"], "description");
+    read_line(src, root["description"], "description");
   s.config = relative_to(
-      label, read_text(src, config::require_key(src, root, "config", "the study"), "config"));
+      label, read_line(src, config::require_key(src, root, "config", "the study"), "config"));
   const YAML::Node systems = config::require_key(src, root, "systems", "the study");
   if (!systems.IsSequence() || systems.size() == 0)
     src.fail(systems, "systems must be a non-empty list of system profiles, e.g. [local]");
   for (std::size_t i = 0; i < systems.size(); ++i) {
-    const std::string v = read_text(src, systems[i], "systems");
+    const std::string v = read_line(src, systems[i], "systems");
     // a name, or a file relative to the study (as find_system_profile tells them apart)
     const bool is_path = v.find('/') != std::string::npos ||
                          (v.size() > 5 && v.compare(v.size() - 5, 5, ".yaml") == 0);
@@ -107,14 +100,14 @@ Study parse_study(const std::string& label, const std::string& text) {
     s.scaling = v == "weak" ? Scaling::weak : Scaling::strong;
   }
   if (root["time"]) {
-    s.time = read_text(src, root["time"], "time");
+    s.time = read_line(src, root["time"], "time");
     if (!valid_slurm_time(s.time))
       src.fail(root["time"],
                "time '" + s.time + "' is not a Slurm time (MM, HH:MM:SS or D-HH:MM:SS)");
   }
   const auto slash = label.rfind('/');
   s.directory = root["directory"]
-                    ? relative_to(label, read_text(src, root["directory"], "directory"))
+                    ? relative_to(label, read_line(src, root["directory"], "directory"))
                     : (slash == std::string::npos ? "" : label.substr(0, slash + 1)) + s.name;
   return s;
 }
@@ -123,15 +116,17 @@ namespace {
 
 nlohmann::json study_key_schema(const std::string& key, int max_count) {
   using json = nlohmann::json;
-  const json line = {{"type", "string"}, {"minLength", 1}, {"pattern", "^[^\\x00-\\x1f\\x7f]*$"}};
+  const json line = config::line_schema();
   const json counts = {{"type", "array"},
                        {"minItems", 1},
                        {"uniqueItems", true},
                        {"items", {{"type", "integer"}, {"minimum", 1}, {"maximum", max_count}}}};
-  if (key == "name")
-    return {{"type", "string"},
-            {"pattern", "^[A-Za-z0-9._-]+$"},
-            {"description", "names the study's files: letters, digits, '.', '_' and '-'"}};
+  if (key == "name") {
+    json name = line;
+    name["pattern"] = "^[A-Za-z0-9._-]+$";
+    name["description"] = "names the study's files: letters, digits, '.', '_' and '-'";
+    return name;
+  }
   if (key == "description" || key == "config" || key == "directory")
     return line;
   if (key == "systems")
@@ -141,10 +136,7 @@ nlohmann::json study_key_schema(const std::string& key, int max_count) {
   if (key == "scaling")
     return {{"type", "string"}, {"enum", {"strong", "weak"}}};
   if (key == "time")
-    return {{"type", "string"},
-            {"pattern", "^([0-9]+-)?[0-9]+(:[0-9]+){0,2}$"},
-            {"description", "a Slurm time: MM, HH:MM:SS or D-HH:MM:SS (the loader checks each "
-                            "field's range)"}};
+    return slurm_time_schema();
   throw std::logic_error("schema: no rule for the study key '" + key + "'");
 }
 

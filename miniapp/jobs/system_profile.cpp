@@ -2,8 +2,9 @@
 #include "jobs/sbatch_guard.hpp"
 #include "core/environment.hpp"
 #include "core/backends.hpp"
-#include "core/sinks.hpp"
 
+#include "config/limits.hpp"
+#include "config/schema.hpp"
 #include "config/yaml_strict.hpp"
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <cctype>
 #include <cstring>
 #include <sstream>
+#include <stdexcept>
 
 namespace miniapp::jobs {
 
@@ -30,32 +32,29 @@ const std::vector<std::string> kKeys = {
     "qos",      "gpus_per_node", "cores_per_node",   "max_nodes",      "ranks_per_node",
     "time",     "launcher",      "launcher_options", "sbatch_options", "gpu_bind",
     "cpu_bind", "modules",       "environment",      "setup",          "miniapp",
-    "template", "references",    "gflops",           "gbs"};
+    "template", "references",    "gflops",           "gbs",            "hint"};
 // clang-format on
+const std::vector<std::string> kBackends = {"cuda", "hip", "openmp"};
+const std::vector<std::string> kLaunchers = {"srun", "mpirun"};
+// Characters besides letters and digits: in a profile's name (it names files), and in Slurm's
+// names of partitions, accounts and QOS.
+constexpr const char* kNameChars = "._-";
+constexpr const char* kSlurmNameChars = "._,-";
+// gflops, gbs: one rank's rates, above 0 and below this.
+constexpr double kMaxRate = 1e9;
 
 int read_count(const Source& src, const YAML::Node& n, const std::string& what, int min) {
   const std::int64_t v = config::read_int(src, n, what);
-  if (v < min || v > 1000000)
-    src.fail(n, what + " must be between " + std::to_string(min) + " and 1000000");
+  if (v < min || v > config::limits::kMaxJobCount)
+    src.fail(n, what + " must be between " + std::to_string(min) + " and " +
+                    std::to_string(config::limits::kMaxJobCount));
   return int(v);
 }
 
-// One line of text. A NUL would cut it short where the job or the system reads it (a file
-// checked here, another one used there), so it and every other control byte is refused; tabs
-// only where the line is shell code (`setup`).
-std::string read_line(const Source& src, const YAML::Node& n, const std::string& what,
-                      bool tabs = false) {
-  const std::string s = config::read_string(src, n, what);
-  if (s.find_first_of("\n\r") != std::string::npos)
-    src.fail(n, what + " must be a single line");
-  std::string without_tabs = s;
-  if (tabs)
-    std::replace(without_tabs.begin(), without_tabs.end(), '\t', ' ');
-  const std::string problem = path_problem(without_tabs);
-  if (!problem.empty())
-    src.fail(n, what + " " + problem);
-  return s;
-}
+// Every string of a profile is one line (config::read_line): a NUL would cut it short where the
+// job or the system reads it (a file checked here, another one used there); tabs only where the
+// line is shell code (`setup`).
+using config::read_line;
 
 std::vector<std::string> read_lines(const Source& src, const YAML::Node& n, const std::string& what,
                                     bool tabs = false) {
@@ -136,16 +135,16 @@ SystemProfile parse_system_profile(const std::string& label, const std::string& 
   SystemProfile p;
   p.file = label;
   p.name = read_line(src, config::require_key(src, root, "name", "the system profile"), "name");
-  if (!only_chars(p.name, "._-"))
+  if (!only_chars(p.name, kNameChars))
     src.fail(root["name"], "name must be letters, digits, '.', '_' or '-' (it names files)");
   if (root["description"])
     p.description = read_line(src, root["description"], "description");
   p.backend = read_choice(src, config::require_key(src, root, "backend", "the system profile"),
-                          "backend", {"cuda", "hip", "openmp"});
+                          "backend", kBackends);
   for (const char* key : {"partition", "account", "qos"})
     if (root[key]) {
       const std::string v = read_line(src, root[key], key);
-      if (!only_chars(v, "._,-"))
+      if (!only_chars(v, kSlurmNameChars))
         src.fail(root[key],
                  std::string(key) + " '" + v + "' has characters Slurm names do not use");
       (key == std::string("partition") ? p.partition
@@ -165,7 +164,7 @@ SystemProfile parse_system_profile(const std::string& label, const std::string& 
   for (const auto& [key, rate] : {std::pair{"gflops", &p.gflops}, std::pair{"gbs", &p.gbs}})
     if (root[key]) { // one rank's rates, for the time estimate (plan/estimate.hpp)
       *rate = config::read_double(src, root[key], key);
-      if (!(*rate > 0 && *rate < 1e9))
+      if (!(*rate > 0 && *rate < kMaxRate))
         src.fail(root[key], std::string(key) + " must be a rate above 0 (one rank's)");
     }
   if (root["ranks_per_node"]) {
@@ -185,7 +184,9 @@ SystemProfile parse_system_profile(const std::string& label, const std::string& 
                "time '" + p.time + "' is not a Slurm time (MM, HH:MM:SS or D-HH:MM:SS)");
   }
   if (root["launcher"])
-    p.launcher = read_choice(src, root["launcher"], "launcher", {"srun", "mpirun"});
+    p.launcher = read_choice(src, root["launcher"], "launcher", kLaunchers);
+  if (root["hint"])
+    p.hint = read_choice(src, root["hint"], "hint", hint_values());
   if (root["launcher_options"])
     p.launcher_options = read_lines(src, root["launcher_options"], "launcher_options");
   if (root["sbatch_options"]) {
@@ -205,8 +206,10 @@ SystemProfile parse_system_profile(const std::string& label, const std::string& 
                      "option instead)");
     }
   }
-  if (root["gpu_bind"])
-    p.gpu_bind = read_line(src, root["gpu_bind"], "gpu_bind");
+  if (const YAML::Node g = root["gpu_bind"]) // a quoted "": no --gpu-bind, Slurm's default
+    p.gpu_bind = g.IsScalar() && g.Tag() == "!" && g.Scalar().empty()
+                     ? std::string()
+                     : read_line(src, g, "gpu_bind");
   if (root["cpu_bind"])
     p.cpu_bind = read_line(src, root["cpu_bind"], "cpu_bind");
   if (root["modules"])
@@ -240,6 +243,116 @@ SystemProfile parse_system_profile(const std::string& label, const std::string& 
       p.references = label.substr(0, slash + 1) + p.references;
   }
   return p;
+}
+
+const std::vector<std::string>& hint_values() {
+  static const std::vector<std::string> values = {"nomultithread", "multithread"};
+  return values;
+}
+
+namespace {
+
+using json = nlohmann::json;
+
+// "^[A-Za-z0-9._-]+$": letters, digits and `extra`, as only_chars accepts them.
+std::string chars_pattern(const std::string& extra) {
+  std::string p = "^[A-Za-z0-9";
+  for (char c : extra)
+    p +=
+        (c == '-' || c == ']' || c == '\\' || c == '^') ? std::string("\\") + c : std::string(1, c);
+  return p + "]+$";
+}
+
+json words(const std::vector<std::string>& w) {
+  return {{"type", "string"}, {"enum", w}};
+}
+
+json count(int min) {
+  return {{"type", "integer"}, {"minimum", min}, {"maximum", config::limits::kMaxJobCount}};
+}
+
+json profile_key_schema(const std::string& key) {
+  const json line = config::line_schema();
+  const auto list_of = [](const json& item) { return json{{"type", "array"}, {"items", item}}; };
+  const auto chars = [&line](const char* extra, const std::string& description) {
+    json s = line;
+    s["pattern"] = chars_pattern(extra);
+    s["description"] = description;
+    return s;
+  };
+  if (key == "name")
+    return chars(kNameChars, "names files: letters, digits, '.', '_' and '-'");
+  if (key == "partition" || key == "account" || key == "qos")
+    return chars(kSlurmNameChars, "a Slurm name: letters, digits, '.', '_', ',' and '-'");
+  if (key == "backend")
+    return words(kBackends);
+  if (key == "launcher")
+    return words(kLaunchers);
+  if (key == "hint")
+    return words(hint_values());
+  if (key == "gpus_per_node")
+    return count(0);
+  if (key == "cores_per_node" || key == "max_nodes" || key == "ranks_per_node")
+    return count(1);
+  if (key == "time")
+    return slurm_time_schema();
+  if (key == "gflops" || key == "gbs")
+    return {{"type", "number"}, {"exclusiveMinimum", 0}, {"exclusiveMaximum", kMaxRate}};
+  if (key == "launcher_options" || key == "modules")
+    return list_of(line);
+  if (key == "setup") // shell code: tabs allowed
+    return list_of(config::line_schema(true));
+  if (key == "sbatch_options") {
+    json option = line;
+    option["pattern"] = "^--.";
+    option["description"] = "a long option like --constraint=a100; the options miniapp "
+                            "jobscript writes are refused in every form sbatch reads (the "
+                            "loader checks them)";
+    return list_of(option);
+  }
+  if (key == "environment")
+    return {{"type", "object"},
+            {"propertyNames", {{"pattern", "^[A-Za-z_][A-Za-z0-9_]*$"}}},
+            {"additionalProperties", line}};
+  if (key == "gpu_bind")
+    return {{"anyOf", {line, {{"const", ""}}}},
+            {"description", "srun --gpu-bind; \"\" leaves Slurm's default"}};
+  if (key == "description" || key == "cpu_bind" || key == "miniapp" || key == "template" ||
+      key == "references")
+    return line;
+  throw std::logic_error("schema: no rule for the system profile key '" + key + "'");
+}
+
+} // namespace
+
+json slurm_time_schema() {
+  json time = config::line_schema();
+  time["pattern"] = "^([0-9]+-)?[0-9]+(:[0-9]+){0,2}$";
+  time["description"] =
+      "a Slurm time: MM, HH:MM:SS or D-HH:MM:SS (the loader checks each field's range)";
+  return time;
+}
+
+json system_profile_schema() {
+  json props = json::object();
+  for (const auto& key : kKeys)
+    props[key] = profile_key_schema(key);
+  std::vector<std::string> gpu_backends;
+  for (const auto& b : kBackends)
+    if (is_gpu_backend(b))
+      gpu_backends.push_back(b);
+  return {
+      {"$schema", "http://json-schema.org/draft-07/schema#"},
+      {"title", "miniapp system profile"},
+      {"description", "A system profile of miniapp jobscript (docs/jobs.md, \"System "
+                      "profiles\"); generated by `miniapp schema profile`."},
+      {"type", "object"},
+      {"additionalProperties", false},
+      {"required", {"name", "backend", "cores_per_node"}},
+      {"properties", props},
+      // a GPU backend runs one rank per GPU
+      {"if", {{"properties", {{"backend", words(gpu_backends)}}}, {"required", {"backend"}}}},
+      {"then", {{"required", {"gpus_per_node"}}, {"properties", {{"gpus_per_node", count(1)}}}}}};
 }
 
 SystemProfile load_system_profile(const std::string& path) {

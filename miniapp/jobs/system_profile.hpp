@@ -1,7 +1,9 @@
 #pragma once
 // A system profile: the facts about one cluster that a job script needs (partition, account, GPUs
-// and cores per node, modules, launcher). Read strictly from jobscripts/systems/*.yaml; the schema
-// is in docs/jobs.md.
+// and cores per node, modules, launcher). Read strictly from jobscripts/systems/*.yaml; the keys
+// are in docs/jobs.md, and `miniapp schema profile` prints their JSON Schema.
+#include <nlohmann/json.hpp>
+
 #include <map>
 #include <string>
 #include <vector>
@@ -22,6 +24,7 @@ struct SystemProfile {
   std::string launcher = "srun"; // srun | mpirun
   std::vector<std::string> launcher_options;
   std::vector<std::string> sbatch_options; // extra "#SBATCH" lines, each "--key[=value]"
+  std::string hint;                        // #SBATCH --hint; empty = none (--hint wins)
   std::string gpu_bind = "per_task:1";
   std::string cpu_bind;
   std::vector<std::string> modules;
@@ -34,6 +37,9 @@ struct SystemProfile {
 
   bool gpu() const; // a GPU backend (core/backends.hpp)
 };
+
+// The values of #SBATCH --hint, the profile's `hint` and jobscript's --hint alike.
+const std::vector<std::string>& hint_values();
 
 // Reads and checks a profile; throws config::ConfigError("file:line:col: message").
 SystemProfile load_system_profile(const std::string& path);
@@ -49,5 +55,11 @@ std::vector<std::string> system_profile_dirs(const std::string& program_path);
 // Slurm's time formats: MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS; minutes and seconds
 // after the first field below 60, hours after a day count below 24.
 bool valid_slurm_time(const std::string& t);
+// The JSON Schema of such a time (a pattern of its fields; the loader checks each field's range).
+nlohmann::json slurm_time_schema();
+
+// The JSON Schema (draft-07) of system profiles, from the loader's own keys, words and bounds:
+// `miniapp schema profile`, for editors and validators (docs/config.md, "Editing configs").
+nlohmann::json system_profile_schema();
 
 } // namespace miniapp::jobs

@@ -1,12 +1,14 @@
 #include "report/references.hpp"
 
+#include "config/schema.hpp"
 #include "config/yaml_strict.hpp"
 #include "core/case.hpp"
-#include "core/sinks.hpp"
 #include "kernels/families.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <fnmatch.h>
+#include <stdexcept>
 
 namespace miniapp::references {
 
@@ -17,6 +19,11 @@ namespace {
 const std::vector<std::string> kTopKeys = {"description", "references"};
 const std::vector<std::string> kEntryKeys = {"case",           "backend", "device",       "rate",
                                              "pct_of_ceiling", "unit",    "tolerance_pct"};
+// A rate's units, the bound of an expected figure (rate or percentage: above 0, at most this) and
+// of tolerance_pct (at least 0, below this).
+const std::vector<std::string> kUnits = {"GB/s", "GFLOP/s"};
+constexpr double kMaxExpected = 1e12;
+constexpr double kMaxTolerancePct = 100;
 
 std::string fmt(double v) {
   char buf[64];
@@ -24,14 +31,11 @@ std::string fmt(double v) {
   return buf;
 }
 
-// A pattern or name matched against rows: a NUL would end it early for fnmatch ("axpby/*\0zzz"
-// matches every axpby row), and no case, backend or device name holds a control byte.
+// A pattern or name matched against rows is one line (config::read_line): a NUL would end it
+// early for fnmatch ("axpby/*\0zzz" matches every axpby row), and no case, backend or device name
+// holds a control byte.
 std::string read_name(const Source& src, const YAML::Node& n, const std::string& what) {
-  const std::string s = config::read_string(src, n, what);
-  const std::string problem = path_problem(s);
-  if (!problem.empty())
-    src.fail(n, what + " " + problem);
-  return s;
+  return config::read_line(src, n, what);
 }
 
 Reference read_entry(const Source& src, const YAML::Node& n, std::size_t i) {
@@ -51,21 +55,21 @@ Reference read_entry(const Source& src, const YAML::Node& n, std::size_t i) {
   const YAML::Node figure = r.pct ? n["pct_of_ceiling"] : n["rate"];
   const std::string figure_name = ctx + (r.pct ? ".pct_of_ceiling" : ".rate");
   r.expected = config::read_double(src, figure, figure_name);
-  if (!(r.expected > 0) || r.expected > 1e12)
+  if (!(r.expected > 0) || r.expected > kMaxExpected)
     src.fail(figure, figure_name + " must be a positive number, got " + fmt(r.expected));
   if (n["unit"]) {
     if (r.pct)
       src.fail(n["unit"], ctx + ".unit applies to 'rate' only (pct_of_ceiling is in percent)");
     r.unit = config::read_string(src, n["unit"], ctx + ".unit");
-    if (r.unit != "GB/s" && r.unit != "GFLOP/s") {
-      const std::string hint = config::closest(r.unit, {"GB/s", "GFLOP/s"});
+    if (std::find(kUnits.begin(), kUnits.end(), r.unit) == kUnits.end()) {
+      const std::string hint = config::closest(r.unit, kUnits);
       src.fail(n["unit"], ctx + ".unit must be GB/s or GFLOP/s, got '" + r.unit + "'" +
                               (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
     }
   }
   if (n["tolerance_pct"]) {
     r.tolerance_pct = config::read_double(src, n["tolerance_pct"], ctx + ".tolerance_pct");
-    if (r.tolerance_pct < 0 || r.tolerance_pct >= 100)
+    if (r.tolerance_pct < 0 || r.tolerance_pct >= kMaxTolerancePct)
       src.fail(n["tolerance_pct"], ctx + ".tolerance_pct must be at least 0 and below 100, got " +
                                        fmt(r.tolerance_pct));
   }
@@ -90,6 +94,57 @@ References parse_references(const std::string& label, const std::string& text) {
   for (std::size_t i = 0; i < list.size(); ++i)
     refs.entries.push_back(read_entry(src, list[i], i));
   return refs;
+}
+
+namespace {
+
+using json = nlohmann::json;
+
+json entry_key_schema(const std::string& key) {
+  json name = config::line_schema(); // read_name
+  if (key == "case" || key == "backend" || key == "device") {
+    name["description"] = key == "case" ? "a glob over case ids ('*' matches '/' too)"
+                                        : "a glob over the run's " + key + "; absent: any";
+    return name;
+  }
+  if (key == "rate" || key == "pct_of_ceiling")
+    return {{"type", "number"}, {"exclusiveMinimum", 0}, {"maximum", kMaxExpected}};
+  if (key == "unit")
+    return {{"type", "string"},
+            {"enum", kUnits},
+            {"description", "the rate's unit; absent: the family's own"}};
+  if (key == "tolerance_pct")
+    return {{"type", "number"}, {"minimum", 0}, {"exclusiveMaximum", kMaxTolerancePct}};
+  throw std::logic_error("schema: no rule for the references entry key '" + key + "'");
+}
+
+} // namespace
+
+json references_schema() {
+  json props = json::object();
+  for (const auto& key : kEntryKeys)
+    props[key] = entry_key_schema(key);
+  const json entry = {{"type", "object"},
+                      {"additionalProperties", false},
+                      {"required", {"case"}},
+                      {"properties", props},
+                      // exactly one of rate and pct_of_ceiling; unit with rate only
+                      {"oneOf", {{{"required", {"rate"}}}, {{"required", {"pct_of_ceiling"}}}}},
+                      {"if", {{"required", {"pct_of_ceiling"}}}},
+                      {"then", {{"not", {{"required", {"unit"}}}}}}};
+  json top = json::object();
+  for (const auto& key : kTopKeys)
+    top[key] = key == "references" ? json{{"type", "array"}, {"minItems", 1}, {"items", entry}}
+                                   : json{{"type", "string"}, {"minLength", 1}};
+  return {{"$schema", "http://json-schema.org/draft-07/schema#"},
+          {"title", "miniapp performance references"},
+          {"description", "A performance references file of miniapp run and compare "
+                          "--references (docs/history.md); generated by `miniapp schema "
+                          "references`."},
+          {"type", "object"},
+          {"additionalProperties", false},
+          {"required", {"references"}},
+          {"properties", top}};
 }
 
 References load_references(const std::string& path) {

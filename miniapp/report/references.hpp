@@ -6,6 +6,8 @@
 // against it and exit kBelowReference (5). The format is in docs/history.md.
 #include "report/compare.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <vector>
 
@@ -31,6 +33,9 @@ struct References {
 // Reads and checks a references file; throws config::ConfigError("file:line:col: message").
 References load_references(const std::string& path);
 References parse_references(const std::string& label, const std::string& text);
+// The JSON Schema (draft-07) of references files, from the loader's own keys, units and bounds:
+// `miniapp schema references`, for editors and validators (docs/config.md, "Editing configs").
+nlohmann::json references_schema();
 
 enum class Status { none, met, below };
 const char* to_string(Status s);
