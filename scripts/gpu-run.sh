@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One device-machine session: check the carried CUDA build runs, validate on CUDA, benchmark, and
 # leave everything under $OUT (summary.txt last). Used through the device tool:
-#   scripts/gpu-run.sh [tests|bench|all|sanitize|check|gemm|gemm-host|compare|rounds|energy|transpose]
+#   scripts/gpu-run.sh [tests|bench|all|sanitize|check|gemm|gemm-host|compare|rounds|energy|transpose|shapes]
 #   (default all: tests and bench)
 # sanitize: compute-sanitizer memcheck over the CUDA kernel tests and racecheck over a run of every
 # team-scratch kernel (tests/gpu/racecheck_team_scratch.yaml), within one 10-minute device call;
@@ -42,10 +42,11 @@ if grep -qw avx512f /proc/cpuinfo; then export OPENBLAS_CORETYPE=SkylakeX
 elif grep -qw avx2 /proc/cpuinfo; then export OPENBLAS_CORETYPE=Haswell; fi
 sum="$W/summary.txt"
 log() { echo "$*" | tee -a "$sum"; }
-# The CUDA GoogleTest suite (every compiled backend): its last lines and any failures.
+# The CUDA GoogleTest suite (every compiled backend; $1: a --gtest_filter, default all): its last
+# lines and any failures.
 cuda_tests() {
-  log "== CUDA tests (GoogleTest, every compiled backend)"
-  .carry/cuda/miniapp-tests --gtest_brief=1 > "$W/cuda-tests.txt" 2>&1; local rc=$?
+  log "== CUDA tests (GoogleTest, every compiled backend, filter ${1:-*})"
+  .carry/cuda/miniapp-tests --gtest_brief=1 --gtest_filter="${1:-*}" > "$W/cuda-tests.txt" 2>&1; local rc=$?
   tail -3 "$W/cuda-tests.txt" | tee -a "$sum"; log "miniapp-tests exit $rc"
   grep -E "^\[  FAILED" "$W/cuda-tests.txt" | head -20 | tee -a "$sum"
 }
@@ -73,6 +74,13 @@ racecheck() {
   grep -E "^\[[0-9]+/[0-9]+\]" "$W/racecheck.txt" | grep -vE ": ok" | head -20 | tee -a "$sum"
   grep -E "RACECHECK SUMMARY|ERROR SUMMARY|Race reported|[Hh]azard" "$W/racecheck.txt" | head -20 |
     tee -a "$sum"
+}
+# miniapp-bench on CUDA at 4096 and 8192: $1 the output name under $W (.json and .txt), $2 the
+# benchmark filter, $3 the minimum time per benchmark (default 0.1 s).
+cuda_bench_large() {
+  .carry/cuda/miniapp-bench --benchmark_min_time="${3:-0.1}" --miniapp-sizes=4096,8192 \
+    --benchmark_filter="$2" --benchmark_out="$W/$1.json" --benchmark_out_format=json > "$W/$1.txt" 2>&1
+  log "bench exit $?"
 }
 # The rows of a miniapp-bench output $1: name (padded to $2, default 45), time and counters.
 bench_rows() {
@@ -139,10 +147,7 @@ if [ "$what" = check ]; then
   log "agreement run exit $?"; grep -E "^(axpby|matmul|transpose)|ceiling" "$W/agreement.txt" | tee -a "$sum"
   save
   log "== miniapp-bench: the same kernels, transpose and the copy ceiling"
-  .carry/cuda/miniapp-bench --benchmark_min_time=0.1 --miniapp-sizes=4096,8192 \
-    --benchmark_filter='^(transpose|ceiling/copy|axpby/flat/float32/4096x4096/|matmul/tiled_rb/float32/4096x4096x4096/tile=128)' \
-    --benchmark_out="$W/bench-check.json" --benchmark_out_format=json > "$W/bench-check.txt" 2>&1
-  log "bench exit $?"
+  cuda_bench_large bench-check '^(transpose|ceiling/copy|axpby/flat/float32/4096x4096/|matmul/tiled_rb/float32/4096x4096x4096/tile=128)'
   bench_rows "$W/bench-check.txt" | tee -a "$sum"
   save
   racecheck 200
@@ -157,10 +162,7 @@ if [ "$what" = gemm ]; then
   log "gemm run exit $?"; grep -E "^(axpby|matmul|tile_average)|ceiling" "$W/gemm-run.txt" | tee -a "$sum"
   save
   log "== miniapp-bench: the same kernels and every tiled_rb shape"
-  .carry/cuda/miniapp-bench --benchmark_min_time=0.2 --miniapp-sizes=4096,8192 \
-    --benchmark_filter='^(matmul/(tiled_rb|tiled|vendor)/|axpby/flat/float32|tile_average/team_reduce/float32/8192x8192/tile=32/|ceiling/copy)' \
-    --benchmark_out="$W/bench-gemm.json" --benchmark_out_format=json > "$W/bench-gemm.txt" 2>&1
-  log "bench exit $?"
+  cuda_bench_large bench-gemm '^(matmul/(tiled_rb|tiled|vendor)/|axpby/flat/float32|tile_average/team_reduce/float32/8192x8192/tile=32/|ceiling/copy)' 0.2
   bench_rows "$W/bench-gemm.txt" 60 | tee -a "$sum"
   save
   log "== ncu: one launch of each (tests/gpu/profile_gemm.yaml)"
@@ -201,6 +203,74 @@ if [ "$what" = gemm-host ]; then
     done
     save
   fi
+fi
+# shapes: issue 26's tiled_rb tuning: the CUDA matmul tests (every shape at odd sizes; TESTS='*':
+# all of them), every tile-128 tiled_rb shape against the vendor GEMM at 4096 and 8192 in one
+# miniapp-bench process, then ncu (registers, spill bytes, issue slots, FMA counts) on the
+# default shape and the fastest one of each precision at 4096 (PROFILE="float64:SHAPE ...": those
+# instead), the fastest through `miniapp run` (tests/gpu/gemm_shapes.yaml; each time beside the
+# benchmark's), and racecheck over every tiled_rb shape (tests/gpu/racecheck_tiled_rb.yaml;
+# NO_RACECHECK=1: not).
+ncu_gemm() { # $1 precision, $2 shape ("" = the default), $3 file tag
+  timeout 100 ncu --kernel-name-base demangled -k regex:TeamPolicy --launch-count 1 \
+    --section LaunchStats --section Occupancy --section SchedulerStats --section WarpStateStats \
+    --section SpeedOfLight \
+    --metrics l1tex__t_bytes_pipe_lsu_mem_local_op_ld.sum,l1tex__t_bytes_pipe_lsu_mem_local_op_st.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__sass_thread_inst_executed_op_dfma_pred_on.sum,smsp__inst_executed.sum,smsp__inst_executed_op_shared_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum \
+    .carry/cuda/miniapp run tests/gpu/profile_gemm.yaml --set cases.0.precision="$1" \
+    --set cases.0.tile=128 ${2:+--set "cases.0.shape=$2"} --output-dir "$W/ncu-run-$3" > "$W/ncu-$3.txt" 2>&1
+  log "ncu $1 ${2:-default} exit $?"
+  grep -E "Registers Per Thread|Achieved Occupancy|Issue Slots Busy|No Eligible|Compute \(SM\) Throughput|Duration|local_op|op_ffma|op_dfma|smsp__inst_executed.sum|op_shared_ld|bank_conflicts" \
+    "$W/ncu-$3.txt" | sed 's/  */ /g' | tee -a "$sum"
+}
+if [ "$what" = shapes ]; then
+  export PATH="$PATH:/usr/local/cuda/bin"
+  cuda_tests "${TESTS:-*Matmul*}" # the matmul tests run every tiled_rb shape at odd sizes
+  save
+  log "== miniapp-bench: every tile-128 tiled_rb shape and the vendor GEMM (one process)"
+  cuda_bench_large bench-shapes '^matmul/(tiled_rb/float(32|64)/[0-9x]*/tile=128|vendor/float(32|64))'
+  python3 - "$W/bench-shapes.json" "$W/fastest.txt" <<'PY' | tee -a "$sum"
+import json, re, sys
+rows = json.load(open(sys.argv[1]))["benchmarks"]
+t = {r["name"].replace("/manual_time", ""): r["real_time"] for r in rows
+     if not r.get("error_occurred") and r.get("real_time", 0) > 0}
+best = {}
+for name, ms in sorted(t.items()):
+    m = re.match(r"matmul/tiled_rb/(float\d+)/(\d+)x\d+x\d+/tile=128(?:/shape=(.*))?$", name)
+    if not m:
+        continue
+    prec, n, shape = m.group(1), m.group(2), m.group(3) or ""
+    v = t.get(f"matmul/vendor/{prec}/{n}x{n}x{n}")
+    pct = 100 * v / ms if v else float("nan")
+    print(f"  {prec} {n:>5} {shape or '(default)':24s} {ms:9.3f} ms {pct:6.1f}% of vendor")
+    if n == "4096" and (prec not in best or ms < best[prec][1]):
+        best[prec] = (shape, ms)
+open(sys.argv[2], "w").write(" ".join(f"{p}:{s}" for p, (s, _) in best.items()))
+PY
+  save
+  log "== ncu: the default shape and the fastest at 4096 of each precision"
+  for spec in $(printf '%s\n' float32: float64: ${PROFILE:-$(cat "$W/fastest.txt")} | awk '!seen[$0]++'); do
+    p=${spec%%:*}; shape=${spec#*:}
+    ncu_gemm "$p" "$shape" "$p-$(echo "${shape:-default}" | tr '/' '_')"
+    save
+  done
+  # The fastest shapes through `miniapp run` (validated; against the run's own vendor GEMM), as the
+  # defaults would run: their times beside the benchmark's.
+  f32=$(tr ' ' '\n' < "$W/fastest.txt" | sed -n 's/^float32://p')
+  f64=$(tr ' ' '\n' < "$W/fastest.txt" | sed -n 's/^float64://p')
+  log "== miniapp run tests/gpu/gemm_shapes.yaml, float32 ${f32:-default}, float64 ${f64:-default}"
+  .carry/cuda/miniapp run tests/gpu/gemm_shapes.yaml ${f32:+--set "cases.0.shape=$f32"} \
+    ${f64:+--set "cases.1.shape=$f64"} --output-dir "$W/run-gemm-shapes" > "$W/gemm-shapes-run.txt" 2>&1
+  log "run exit $?"; grep -E "^matmul|ceiling" "$W/gemm-shapes-run.txt" | tee -a "$sum"
+  python3 - "$W/run-gemm-shapes/results.json" "$W/bench-shapes.json" <<'PY' | tee -a "$sum"
+import json, sys
+bench = {b["name"].replace("/manual_time", ""): b["real_time"] for b in json.load(open(sys.argv[2]))["benchmarks"]}
+for r in json.load(open(sys.argv[1]))["results"]:
+    run_ms, b = 1e3 * r["time_median_s"], bench.get(r["case_id"])
+    d = f"{100 * (run_ms - b) / b:+.1f}%" if b else "no bench row"
+    print(f"  run {r['case_id']} {r.get('shape')}: {run_ms:.3f} ms, bench {b} ms ({d})")
+PY
+  save
+  [ -n "${NO_RACECHECK:-}" ] || racecheck 200 tests/gpu/racecheck_tiled_rb.yaml
 fi
 # Every row of run directory $1: case, level, % of its ceiling; rows above 105% are named.
 ceiling_check() {
@@ -389,10 +459,7 @@ if [ "$what" = transpose ]; then
   log "agreement run exit $?"; grep -E "^transpose|ceiling" "$W/agreement-transpose.txt" | tee -a "$sum"
   save
   log "== miniapp-bench: transpose against the copy ceiling"
-  .carry/cuda/miniapp-bench --benchmark_min_time=0.1 --miniapp-sizes=4096,8192 \
-    --benchmark_filter='^(transpose|ceiling/copy)' \
-    --benchmark_out="$W/bench-transpose.json" --benchmark_out_format=json > "$W/bench-transpose.txt" 2>&1
-  log "bench exit $?"
+  cuda_bench_large bench-transpose '^(transpose|ceiling/copy)'
   bench_rows "$W/bench-transpose.txt" | tee -a "$sum"
   save
   log "== ncu: tiled transpose (tests/gpu/profile_transpose.yaml), one launch each"

@@ -64,5 +64,24 @@ TEST(MatmulHostShapes, EveryShapeExactInt32) {
   expect_every_shape_exact<int>(128);
 }
 
+// The GPU lists hold shapes that differ only in how many k steps are unrolled together (KU): each
+// must still have a name of its own, or `shape:` and the autotuner could never reach the later
+// one (ShapeList::visit takes the first match). A full unroll keeps the name of issue 12's shapes.
+TEST(MatmulGpuShapes, NamesAreDistinctAndSayThePartialUnroll) {
+  auto expect_distinct = [](const std::vector<std::string>& names, const char* list) {
+    for (std::size_t i = 0; i < names.size(); ++i)
+      for (std::size_t j = i + 1; j < names.size(); ++j)
+        EXPECT_NE(names[i], names[j]) << list << ": shapes " << i << " and " << j;
+  };
+  expect_distinct(gpu_shapes_t<float, 128>::names(), "float 128");
+  expect_distinct(gpu_shapes_t<float, 64>::names(), "float 64");
+  expect_distinct(gpu_shapes_t<double, 128>::names(), "double 128");
+  expect_distinct(gpu_shapes_t<double, 64>::names(), "double 64");
+  EXPECT_EQ((GpuShape<128, 128, 16, 8, 8, 2>::name()), "128x128x16/8x8/2");
+  EXPECT_EQ((GpuShape<128, 128, 16, 8, 8, 2, 16>::name()), "128x128x16/8x8/2");
+  EXPECT_EQ((GpuShape<128, 128, 16, 8, 8, 2, 2>::name()), "128x128x16/8x8/2/u2");
+  EXPECT_EQ((GpuShape<128, 128, 8, 4, 8, 1, 2>::name()), "128x128x8/4x8/1/u2");
+}
+
 } // namespace
 } // namespace miniapp::kernels

@@ -57,9 +57,10 @@ void matmul_tiled_rb(const Exec& exec, const VA& A, const VB& B, const VC& C, in
       using S = decltype(s);
       if constexpr (vector_loads_for<T>) // (no Vec kernel compiled for the others)
         if (vec)
-          return matmul_tiled_rb_pipelined<S::BM, S::BN, S::BK, S::TM, S::TN, S::Teams, true>(
-              exec, A, B, C);
-      matmul_tiled_rb_pipelined<S::BM, S::BN, S::BK, S::TM, S::TN, S::Teams, false>(exec, A, B, C);
+          return matmul_tiled_rb_pipelined<S::BM, S::BN, S::BK, S::TM, S::TN, S::Teams, S::KU,
+                                           true>(exec, A, B, C);
+      matmul_tiled_rb_pipelined<S::BM, S::BN, S::BK, S::TM, S::TN, S::Teams, S::KU, false>(exec, A,
+                                                                                           B, C);
     };
     found = tile == 64 ? gpu_shapes_t<Elem, 64>::visit(shape, run)
                        : gpu_shapes_t<Elem, 128>::visit(shape, run);

@@ -7,8 +7,10 @@
 // understands the pragma (nvcc, hipcc); host compilers unroll by their own heuristics.
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #define MINIAPP_UNROLL _Pragma("unroll")
+#define MINIAPP_NO_UNROLL _Pragma("unroll 1")
 #else
 #define MINIAPP_UNROLL
+#define MINIAPP_NO_UNROLL
 #endif
 
 namespace miniapp::kernels {

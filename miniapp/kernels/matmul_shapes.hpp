@@ -13,13 +13,18 @@
 namespace miniapp::kernels {
 
 // GPU (matmul_tiled_rb_pipelined): BM x BN tile per team of (BM/TM) x (BN/TN) threads, BK deep
-// k-tiles in two scratch stages, TM x TN sums per thread, LaunchBounds<threads, Teams>.
-template <int BM_, int BN_, int BK_, int TM_, int TN_, int Teams_>
+// k-tiles in two scratch stages, TM x TN sums per thread, LaunchBounds<threads, Teams>. KU: the
+// k steps of a k-tile unrolled together (BK: all of them). Fewer let the compiler hoist fewer
+// fragment loads ahead of their FMAs, so fewer registers are live at the register cap; the name
+// says /uKU only where KU < BK.
+template <int BM_, int BN_, int BK_, int TM_, int TN_, int Teams_, int KU_ = BK_>
 struct GpuShape {
-  static constexpr int BM = BM_, BN = BN_, BK = BK_, TM = TM_, TN = TN_, Teams = Teams_;
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, TM = TM_, TN = TN_, Teams = Teams_, KU = KU_;
+  static_assert(KU > 0 && BK % KU == 0, "whole unrolled groups per k-tile");
   static std::string name() {
     return std::to_string(BM) + "x" + std::to_string(BN) + "x" + std::to_string(BK) + "/" +
-           std::to_string(TM) + "x" + std::to_string(TN) + "/" + std::to_string(Teams);
+           std::to_string(TM) + "x" + std::to_string(TN) + "/" + std::to_string(Teams) +
+           (KU < BK ? "/u" + std::to_string(KU) : "");
   }
 };
 
@@ -58,8 +63,13 @@ struct GpuShapes;
 // Measured on an H100 (run 11, docs/performance.md; % of cuBLAS at 4096 / 8192 in one process).
 template <>
 struct GpuShapes<float, 128> {
-  // BK=16 81.8% / 81.3% of SGEMM, BK=8 77.2% / 77.2%, 128x64 56.4% / 56.9% (16-byte loads).
-  using type = ShapeList<GpuShape<128, 128, 16, 8, 8, 2>, GpuShape<128, 128, 8, 8, 8, 2>,
+  // H100, % of cuBLAS SGEMM at 4096 / 8192 in one miniapp-bench process (2026-11-26, issue 26):
+  // the k steps unrolled in pairs 86.3% / 83.3%, no spill (ptxas); all sixteen unrolled (the
+  // default before) 84.4% / 81.7%: the fragment loads hoisted ahead of their FMAs spill 72 bytes
+  // at the 128-register cap; by four 85.2% / 82.4%; one at a time 78.1% / 76.6% (not listed).
+  // BK=8 79.8% / 77.3%, 128x64 58.6% / 57.2% (16-byte loads).
+  using type = ShapeList<GpuShape<128, 128, 16, 8, 8, 2, 2>, GpuShape<128, 128, 16, 8, 8, 2>,
+                         GpuShape<128, 128, 16, 8, 8, 2, 4>, GpuShape<128, 128, 8, 8, 8, 2>,
                          GpuShape<128, 64, 8, 8, 4, 2>>;
 };
 template <>
@@ -69,9 +79,16 @@ struct GpuShapes<float, 64> {
 };
 template <>
 struct GpuShapes<double, 128> {
-  // 128x64 at two teams per SM 27.5% / 26.5% of DGEMM (spills 88 bytes at the 128-register
-  // cap); 128x128 at one team, 250 registers and no spill, 25.8% / 24.7%. (BK=4: 20.5% / 19.4%.)
-  using type = ShapeList<GpuShape<128, 64, 8, 8, 4, 2>, GpuShape<128, 128, 8, 8, 8, 1>>;
+  // H100, % of cuBLAS DGEMM at 4096 / 8192 in one miniapp-bench process (2026-11-26, issue 26):
+  // 128x128 in one 512-thread team per SM, 4x8 sums per thread, the k steps unrolled in pairs,
+  // no spill: 32.8% / 32.4%; the same one k step at a time 32.3% / 32.2% (by four 24%: not
+  // listed). 128x64 in two 256-thread teams, 8x4 (the default before): 29.0% / 29.9% with 160
+  // bytes of spill, 30.9% / 31.8% one k step at a time (no spill). 128x128 8x8 at one 256-thread
+  // team (250 registers) 29.4% / 28.5%. Not listed: 64x128 4x8 at two teams 30.7% / 30.5%, 4x4
+  // in 1024-thread teams 27.9%, BK=16 (more team scratch than the 40 KiB Kokkos allows here).
+  using type = ShapeList<GpuShape<128, 128, 8, 4, 8, 1, 2>, GpuShape<128, 128, 8, 4, 8, 1, 1>,
+                         GpuShape<128, 64, 8, 8, 4, 2>, GpuShape<128, 64, 8, 8, 4, 2, 1>,
+                         GpuShape<128, 128, 8, 8, 8, 1>>;
 };
 template <>
 struct GpuShapes<double, 64> {

@@ -24,6 +24,9 @@ namespace miniapp::kernels {
 //     scalar loads' address arithmetic and spills held it at 59% of cuBLAS SGEMM, 16-byte loads
 //     reach 81% (H100, run 11)
 //   - LaunchBounds<threads, Teams>: registers capped so that Teams teams share an SM (2: run 6)
+//   - KU k steps of a k-tile unrolled together, the groups in a rolled loop: with all BK steps
+//     unrolled the compiler hoists later steps' fragment loads ahead of their FMAs and spills at
+//     the register cap (float32 BK=16: 72 bytes; float64 8x4: 160); pairs do not (issue 26)
 // Needs a team of exactly `threads`; any other team size takes matmul_tiled_rb_impl.
 template <int BM, int BN, int BK, int TM, int TN>
 struct PipelinedBlocking {
@@ -99,7 +102,7 @@ bool vector_loads_fit(const VA& A, const VB& B) {
          A.stride(0) % V == 0 && B.stride(0) % V == 0 && aligned(A.data()) && aligned(B.data());
 }
 
-template <int BM, int BN, int BK, int TM, int TN, int Teams, bool Vec, class Exec, class VA,
+template <int BM, int BN, int BK, int TM, int TN, int Teams, int KU, bool Vec, class Exec, class VA,
           class VB, class VC>
 void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const VC& C) {
   using T = typename VC::non_const_value_type;
@@ -176,16 +179,21 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
     auto multiply = [&](int s) {
       const T* As = smem + s * stage;
       const T* Bs = As + BK * AS;
-      MINIAPP_UNROLL
-      for (int kk = 0; kk < BK; ++kk) {
-        T a[TM], b[TN];
-        fragments<TM / V>(As + kk * AS + ty * V, GR * V, a);
-        fragments<TN / V>(Bs + kk * BN + tx * V, GC * V, b);
+      // Groups of KU k steps, each unrolled (one group where KU = BK).
+      MINIAPP_NO_UNROLL
+      for (int k1 = 0; k1 < BK; k1 += KU) {
         MINIAPP_UNROLL
-        for (int i = 0; i < TM; ++i) {
+        for (int u = 0; u < KU; ++u) {
+          const int kk = k1 + u;
+          T a[TM], b[TN];
+          fragments<TM / V>(As + kk * AS + ty * V, GR * V, a);
+          fragments<TN / V>(Bs + kk * BN + tx * V, GC * V, b);
           MINIAPP_UNROLL
-          for (int j = 0; j < TN; ++j)
-            acc[i][j] += a[i] * b[j];
+          for (int i = 0; i < TM; ++i) {
+            MINIAPP_UNROLL
+            for (int j = 0; j < TN; ++j)
+              acc[i][j] += a[i] * b[j];
+          }
         }
       }
     };
