@@ -19,9 +19,9 @@ namespace {
 
 constexpr int kMaxCount =
     1000000; // nodes, ranks per node: as jobscript's --nodes, --ranks-per-node
-const std::vector<std::string> kKeys = {"name",    "description", "config",
-                                        "systems", "nodes",       "ranks_per_node",
-                                        "scaling", "time",        "directory"};
+const std::vector<std::string> kKeys = {"name",  "description",    "config",  "systems",
+                                        "nodes", "ranks_per_node", "scaling", "rounds",
+                                        "time",  "directory"};
 
 // One line of text without control characters (it becomes a path or a file name).
 std::string read_text(const Source& src, const YAML::Node& n, const std::string& what) {
@@ -106,6 +106,13 @@ Study parse_study(const std::string& label, const std::string& text) {
                         : "; did you mean '" + config::closest(v, {"strong", "weak"}) + "'?"));
     s.scaling = v == "weak" ? Scaling::weak : Scaling::strong;
   }
+  if (root["rounds"]) {
+    const std::int64_t v = config::read_int(src, root["rounds"], "rounds");
+    if (v < 1 || v > config::limits::kMaxRounds)
+      src.fail(root["rounds"], "rounds " + std::to_string(v) + " is out of range (1 to " +
+                                   std::to_string(config::limits::kMaxRounds) + ")");
+    s.rounds = int(v);
+  }
   if (root["time"]) {
     s.time = read_text(src, root["time"], "time");
     if (!valid_slurm_time(s.time))
@@ -140,6 +147,11 @@ nlohmann::json study_key_schema(const std::string& key, int max_count) {
     return counts;
   if (key == "scaling")
     return {{"type", "string"}, {"enum", {"strong", "weak"}}};
+  if (key == "rounds")
+    return {{"type", "integer"},
+            {"minimum", 1},
+            {"maximum", config::limits::kMaxRounds},
+            {"description", "each job runs the case list this many times (miniapp run --rounds)"}};
   if (key == "time")
     return {{"type", "string"},
             {"pattern", "^([0-9]+-)?[0-9]+(:[0-9]+){0,2}$"},
