@@ -195,15 +195,15 @@ int study_status(const StudyArgs& args, bool resubmit) {
       save_study_state(state_file, state);
       std::cout << "  [" << i + 1 << "] resubmitted: job " << p.jobs.back() << "\n";
     }
-    // A new collect job after them (the first one ran after the failed jobs already).
-    std::vector<PlannedPoint> first = {};
-    jobs::Study one = st; // the first point's system gives the collect job's partition
-    one.systems = {state.points.front().point.system};
-    one.nodes = {state.points.front().point.nodes};
-    one.ranks_per_node = {state.points.front().point.ranks_per_node};
+    // A new collect job after them (the first one ran after the failed jobs already), on the
+    // study's first system as at submit time.
+    jobs::Study one = st;
+    one.systems.resize(1);
+    one.nodes.resize(1);
+    one.ranks_per_node.resize(1);
     StudyArgs forced = args;
     forced.force = true; // the estimate was checked (or forced) at submit time
-    first = plan_study(one, forced, false);
+    const std::vector<PlannedPoint> first = plan_study(one, forced, false);
     const std::string collect = submit_collect(state, st, first.front().job, args, new_ids);
     save_study_state(state_file, state);
     std::cout << "  collect: job " << collect << " after " << new_ids.size() << " job(s)\n";

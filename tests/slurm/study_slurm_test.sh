@@ -1,7 +1,9 @@
 #!/bin/bash
 # `miniapp study submit|status|resubmit|collect` against a real one-node Slurm (local_slurm.sh):
 # a strong study of 6 points (1 and 2 ranks, on three profiles: srun, mpirun, and one whose setup
-# line fails while a marker file exists) is submitted with its collect job; the collect job must
+# line fails while a marker file exists) is submitted with its collect job, after a one-point
+# study below its estimate (refused; with --force submitted, it times out: status says timeout
+# and resubmit submits it again); the collect job must
 # start after every point ended (afterany), the history database must hold every finished point,
 # the report must show the scaling plot (checked in headless Chromium), status must say done for
 # the good points and failed for the broken ones; after the marker is removed, resubmit runs the
@@ -35,6 +37,16 @@ scaling: strong
 time: "00:05:00"
 YAML
 dir="$scratch/strong"
+# A point that times out: a one-core profile with a one-minute limit and a case that runs for
+# minutes there, submitted with --force over its estimate (Slurm's limits are whole minutes: this
+# point costs the test a minute or so, spent before the strong study's jobs start, as they need
+# both cores).
+sed -e 's/^name: .*/name: slow/' -e 's/^cores_per_node: .*/cores_per_node: 1/' \
+  -e 's/^time: .*/time: "00:01:00"/' "$scratch/local.yaml" >"$scratch/slow.yaml"
+printf 'name: slow\nrepetitions: 20000\ncases:\n  - family: axpby\n    variant: flat\n    n: 4096\n' \
+  >"$scratch/slow-config.yaml"
+printf 'name: slow\nconfig: slow-config.yaml\nsystems: [slow.yaml]\nnodes: [1]\nranks_per_node: [1]\n' \
+  >"$scratch/slow-study.yaml"
 
 # Refused before anything is submitted: a time limit below a point's estimate.
 sed -e 's/^time: .*/time: "00:00:01"/' -e 's/^name: .*/name: tooshort/' "$scratch/study.yaml" >"$scratch/tooshort.yaml"
@@ -47,6 +59,14 @@ verify "a time below the estimate: exit 2 ($rc), nothing written: $out" \
 [[ $out == *"point 1"*"below the estimated"* ]] || fail "the refusal names the point and the estimate: $out"
 
 cd "$scratch"
+set +e
+"$MINIAPP" study submit "$scratch/slow-study.yaml" >/dev/null 2>"$scratch/slow.err"
+rc=$?
+set -e
+verify "a point below its estimate is refused without --force (exit $rc): $(head -c 300 "$scratch/slow.err")" \
+  grep -q "point 1 .*below the estimated" "$scratch/slow.err"
+slow=$("$MINIAPP" study submit --force "$scratch/slow-study.yaml") || fail "submit --force of the slow study: $slow"
+slow_id=$(sed -n 's/^  \[1\] .*: job \([0-9]*\), .*/\1/p' <<<"$slow")
 if ! out=$("$MINIAPP" study submit "$scratch/study.yaml"); then
   fail "study submit failed: $out"
   exit 1
@@ -120,5 +140,17 @@ verify "after resubmit: 6 done" grep -q "^points: 6 done$" <<<"$status"
 verify "after resubmit: nothing more to resubmit" grep -q "nothing to resubmit" \
   <<<"$("$MINIAPP" study status --resubmit "$scratch/study.yaml")"
 "$PY" "$here/check_study_report.py" "$dir/report/index.html" 9 2 || fail "the study report after resubmit"
+
+# The slow point timed out: status says so, and resubmit submits it again (cancelled at once).
+wait_job "$slow_id" || exit 1
+status=$("$MINIAPP" study status "$scratch/slow-study.yaml")
+echo "$status"
+verify "the slow point: timeout (Slurm: $(field "$slow_id" JobState))" \
+  grep -q "^  \[1\] slow: .*: timeout (job $slow_id), results " <<<"$status"
+verify "summary: 1 timeout" grep -q "^points: 1 timeout$" <<<"$status"
+out=$("$MINIAPP" study resubmit "$scratch/slow-study.yaml") || fail "resubmit of the slow study: $out"
+slow_again=$(sed -n 's/^  \[1\] resubmitted: job \([0-9]*\)$/\1/p' <<<"$out")
+verify "the timed-out point resubmitted (job $slow_again)" test -n "$slow_again"
+scancel "$slow_again" 2>/dev/null || true
 
 slurm_test_done study
