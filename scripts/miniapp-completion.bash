@@ -34,14 +34,23 @@ _miniapp() {
     mapfile -t COMPREPLY < <(compgen -W "all families variants parameters systems backends" -- "$cur")
     return
   fi
+  # A command's action word (study plan|submit|..., db import|rebuild), as its help lists them.
+  if [ "$COMP_CWORD" -eq 2 ] && [[ "$cur" != -* ]]; then
+    words=$("$prog" help "$cmd" 2>/dev/null | sed -n 's/^ *action TEXT:{\([a-z,]*\)}.*/\1/p' | tr , ' ')
+    if [ -n "$words" ]; then
+      mapfile -t COMPREPLY < <(compgen -W "$words" -- "$cur")
+      return
+    fi
+  fi
   if [[ "$cur" == -* ]]; then
     words=$("$prog" help "$cmd" 2>/dev/null | grep -o -- '--[a-z][a-z-]*' | sort -u)
     mapfile -t COMPREPLY < <(compgen -W "$words --kokkos-num-threads= --kokkos-device-id=" -- "$cur")
     return
   fi
-  # Positional arguments: configs (YAML) for run/validate/jobscript, run directories otherwise.
+  # Positional arguments: configs (YAML) for run/validate/jobscript, study files, run directories
+  # otherwise.
   case "$cmd" in
-    run|validate|jobscript)
+    run|validate|jobscript|study)
       mapfile -t COMPREPLY < <(compgen -f -X '!*.@(yaml|yml)' -- "$cur"; compgen -d -- "$cur") ;;
     *) mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
   esac

@@ -3,6 +3,7 @@
 // The rendered page itself is checked in headless Chromium (tests/report/check_report.py).
 #include "report/html_report.hpp"
 #include "report/run_json.hpp"
+#include "report/scaling.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -232,6 +233,51 @@ TEST(HtmlReport, RunsWrittenForThePlotScriptReadBackTheSame) {
   EXPECT_EQ(doc["metadata"]["backend"], "openmp");
   EXPECT_EQ(doc["metadata"]["label"], csv.label());
   EXPECT_EQ(doc["results"][0]["valid"], "not_checked");
+}
+
+TEST(Scaling, EfficiencyAgainstEachSystemsFewestRanks) {
+  const auto at = [](int n, double t) {
+    nlohmann::json r = row(n, {t, t, t});
+    r["case_id"] = "axpby/flat/float32/" + std::to_string(n) + "x" + std::to_string(n);
+    return run("openmp", "cpu", {r});
+  };
+  // System a: 1, 2 and 4 ranks; system b starts at 2 ranks (its own base).
+  const std::vector<ScalingPoint> pts = {{"a", 1, 1, at(64, 4.0)},
+                                         {"a", 1, 2, at(64, 2.5)},
+                                         {"a", 2, 4, at(64, 1.0)},
+                                         {"b", 1, 2, at(64, 3.0)},
+                                         {"b", 1, 4, at(64, 3.0)}};
+  const auto strong = scaling_rows(pts, false);
+  ASSERT_EQ(strong.size(), 5u);
+  const std::vector<double> want_strong = {1.0, 4.0 / (2.5 * 2), 4.0 / (1.0 * 4), 1.0,
+                                           (3.0 * 2) / (3.0 * 4)};
+  for (std::size_t i = 0; i < strong.size(); ++i)
+    EXPECT_NEAR(strong[i].efficiency, want_strong[i], 1e-12) << i;
+  EXPECT_EQ(strong[2].nodes, 2);
+  // Weak: the block per rank stays, so the time should: E = T_1 / T. A weak point's sizes grow
+  // with the grid, yet its case is the same (matched by position, labelled at the fewest ranks).
+  const std::vector<ScalingPoint> weak_pts = {{"a", 1, 1, at(64, 2.0)}, {"a", 1, 2, at(128, 2.5)}};
+  const auto weak = scaling_rows(weak_pts, true);
+  ASSERT_EQ(weak.size(), 2u);
+  EXPECT_NEAR(weak[1].efficiency, 2.0 / 2.5, 1e-12);
+  EXPECT_EQ(weak[0].case_label, weak[1].case_label);
+  EXPECT_NE(weak[1].case_label.find("64x64"), std::string::npos) << weak[1].case_label;
+}
+
+TEST(Scaling, SectionDrawsALinePerSystemAndCaseAndEscapesNames) {
+  const auto at = [](double t) { return run("openmp", "cpu", {row(64, {t, t, t})}); };
+  const std::vector<ScalingPoint> pts = {
+      {"<b>x</b>", 1, 1, at(2.0)}, {"<b>x</b>", 1, 2, at(1.0)}, {"y", 1, 1, at(2.0)}};
+  const std::string html = scaling_section(pts, false);
+  std::size_t lines = 0;
+  for (std::size_t at_ = html.find("class=\"series\""); at_ != std::string::npos;
+       at_ = html.find("class=\"series\"", at_ + 1))
+    ++lines;
+  EXPECT_EQ(lines, 4u); // 2 series (x, y) in each of the 2 panels
+  EXPECT_EQ(html.find("<b>x"), std::string::npos);
+  EXPECT_NE(html.find("&lt;b&gt;x"), std::string::npos);
+  EXPECT_NE(html.find("id=\"scaling-plot\""), std::string::npos);
+  EXPECT_NE(scaling_section({}, true).find("No point has valid results yet"), std::string::npos);
 }
 
 } // namespace

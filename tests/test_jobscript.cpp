@@ -3,9 +3,12 @@
 #include "config/yaml_strict.hpp"
 #include "jobs/jobscript.hpp"
 #include "jobs/sbatch_guard.hpp"
+#include "jobs/scheduler.hpp"
 #include "jobs/shell_context.hpp"
+#include "jobs/study.hpp"
 
 #include <gtest/gtest.h>
+#include <map>
 
 #include <sstream>
 #include <string>
@@ -13,6 +16,49 @@
 
 namespace miniapp::jobs {
 namespace {
+
+TEST(Scheduler, SlurmStatesMapToWhatTheStudyTellsApart) {
+  // squeue -o %i|%T and sacct -P -o JobID,State lines; job steps are not jobs.
+  const auto states = parse_slurm_states("12|COMPLETED\n12.batch|COMPLETED\n13|FAILED\n"
+                                         "14|TIMEOUT\n15|CANCELLED by 0\n16|PENDING\n"
+                                         "17|RUNNING\n18|COMPLETING\n19|OUT_OF_MEMORY\n"
+                                         "20|NODE_FAIL\n21|WHATEVER\nnot a line\n");
+  const std::map<std::string, JobState> want = {
+      {"12", JobState::done},      {"13", JobState::failed},  {"14", JobState::timeout},
+      {"15", JobState::cancelled}, {"16", JobState::pending}, {"17", JobState::running},
+      {"18", JobState::running},   {"19", JobState::failed},  {"20", JobState::failed},
+      {"21", JobState::unknown}};
+  EXPECT_EQ(states, want);
+  EXPECT_STREQ(job_state_name(JobState::timeout), "timeout");
+}
+
+TEST(Scheduler, SlurmDependencyAndVariables) {
+  const Scheduler& s = site_scheduler();
+  EXPECT_EQ(s.after_any({"12", "13"}), "--dependency=afterany:12:13");
+  EXPECT_EQ(s.after_any({}), "");
+  EXPECT_EQ(s.job_id_variable(), "SLURM_JOB_ID");
+  EXPECT_EQ(s.node_list_variable(), "SLURM_JOB_NODELIST");
+}
+
+TEST(Scheduler, CollectJobScriptQuotesEveryArgument) {
+  HelperJob h;
+  h.name = "miniapp-s-collect";
+  h.time = "00:10:00";
+  h.directives = {"#SBATCH --partition=p"};
+  h.site = {"module load 'x'"};
+  h.miniapp = "/opt/mini app/miniapp";
+  h.args = {"study", "collect", "/a/$(touch M)/s.yaml"};
+  h.command = "miniapp study submit s.yaml\n$(x)";
+  const std::string out = site_scheduler().helper_script(h);
+  EXPECT_NE(out.find("#SBATCH --job-name=miniapp-s-collect\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("#SBATCH --time=00:10:00\n"), std::string::npos);
+  EXPECT_NE(out.find("#SBATCH --partition=p\n"), std::string::npos);
+  EXPECT_NE(out.find("\nmodule load 'x'\n"), std::string::npos);
+  EXPECT_NE(out.find("MINIAPP_DEFAULT='/opt/mini app/miniapp'\n"), std::string::npos);
+  EXPECT_NE(out.find("ARGS=('study' 'collect' '/a/$(touch M)/s.yaml')\n"), std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("\n$(x)"), std::string::npos); // the comment stays one line
+}
 
 TEST(Jobscript, RendersInOnePassWithoutRescanningValues) {
   // A value that holds a placeholder stays as it is: it is never filled in a second time.
@@ -129,6 +175,38 @@ TEST(Jobscript, AnEmptyGpuBindLeavesSlurmsDefault) {
   EXPECT_NE(render_jobscript(sys, req).find("\nGPU_BIND='' "), std::string::npos);
   // An empty value without quotes is no value at all: still refused at its position.
   EXPECT_THROW(parse_system_profile("g.yaml", profile + "gpu_bind:\n"), config::ConfigError);
+}
+
+TEST(Jobscript, RoundsReachTheRunOnlyAboveOne) {
+  SystemProfile cpu;
+  cpu.name = "c";
+  cpu.backend = "openmp";
+  cpu.cores_per_node = 4;
+  cpu.time = "00:10:00";
+  JobRequest req;
+  req.config = "/c.yaml";
+  req.experiment = "e";
+  req.miniapp = "/bin/miniapp";
+  EXPECT_EQ(render_jobscript(cpu, req).find("--rounds"), std::string::npos);
+  req.rounds = 3;
+  EXPECT_NE(render_jobscript(cpu, req).find("RUN_ARGS=(--rounds 3)"), std::string::npos)
+      << render_jobscript(cpu, req);
+}
+
+TEST(Study, RoundsKeyIsReadWithItsRange) {
+  const std::string base = "name: s\nconfig: c.yaml\nsystems: [local]\nnodes: [1]\n"
+                           "ranks_per_node: [1]\n";
+  EXPECT_EQ(parse_study("s.yaml", base).rounds, 1);
+  EXPECT_EQ(parse_study("s.yaml", base + "rounds: 5\n").rounds, 5);
+  try {
+    parse_study("s.yaml", base + "rounds: 0\n");
+    FAIL() << "rounds 0 accepted";
+  } catch (const config::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("s.yaml:6:9: rounds 0 is out of range (1 to 1000)"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_TRUE(study_schema()["properties"].contains("rounds"));
 }
 
 } // namespace

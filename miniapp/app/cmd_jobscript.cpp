@@ -9,6 +9,7 @@
 
 #include "config/config.hpp"
 #include "jobs/jobscript.hpp"
+#include "jobs/scheduler.hpp"
 #include "jobs/system_profile.hpp"
 #include "plan/plan.hpp"
 #include "report/references.hpp"
@@ -17,25 +18,16 @@
 
 #include <algorithm>
 
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
-#include <spawn.h>
 #include <stdexcept>
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char** environ;
 
 namespace miniapp {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-std::string absolute(const std::string& p) {
+std::string absolute_path(const std::string& p) {
   if (p.empty())
     return p;
   // A relative path in a working directory that was removed: the path is fine, the process's
@@ -48,6 +40,8 @@ std::string absolute(const std::string& p) {
                              "; resource: working directory); give an absolute path");
   return abs.lexically_normal().string();
 }
+
+namespace {
 
 std::string this_program() {
   std::error_code ec;
@@ -63,59 +57,6 @@ void check_backend(const config::ExperimentConfig& cfg, const jobs::SystemProfil
     return;
   config::fail(cfg.settings.backend_pos, "backend '" + b + "' does not run on system '" + sys.name +
                                              "' (" + sys.file + "), which is for " + sys.backend);
-}
-
-// The environment as the user started the program, taken before main(). `jobscript` no longer
-// starts MPI, but an MPI singleton's OMPI_*/PMIX_* variables, passed on through sbatch's default
-// --export=ALL, make an mpirun inside the job fail: whatever is set up later stays out of the job.
-std::vector<std::string> snapshot_environment() {
-  std::vector<std::string> env;
-  for (char** e = environ; e && *e; ++e)
-    env.emplace_back(*e);
-  return env;
-}
-const std::vector<std::string> g_startup_environment = snapshot_environment();
-
-// Runs `sbatch --parsable FILE` in the startup environment; returns the job id, or "" (sbatch's
-// messages are on stderr).
-std::string submit(const std::string& file) {
-  std::vector<std::string> argv_s = {"sbatch", "--parsable", file};
-  std::vector<char*> argv, envp;
-  for (auto& a : argv_s)
-    argv.push_back(a.data());
-  argv.push_back(nullptr);
-  std::vector<std::string> env = g_startup_environment;
-  for (auto& e : env)
-    envp.push_back(e.data());
-  envp.push_back(nullptr);
-  int fd[2];
-  if (pipe(fd) != 0)
-    return "";
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, fd[1], STDOUT_FILENO);
-  posix_spawn_file_actions_addclose(&actions, fd[0]);
-  posix_spawn_file_actions_addclose(&actions, fd[1]);
-  pid_t pid = 0;
-  const int rc = posix_spawnp(&pid, "sbatch", &actions, nullptr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  close(fd[1]);
-  std::string out;
-  char buf[256];
-  for (ssize_t n; (n = read(fd[0], buf, sizeof buf)) > 0;)
-    out.append(buf, std::size_t(n));
-  close(fd[0]);
-  if (rc != 0) {
-    std::cerr << "miniapp jobscript: cannot run sbatch: " << std::strerror(rc) << std::endl;
-    return "";
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    return "";
-  const auto end = out.find_first_of(";\n"); // "ID" or "ID;cluster"
-  return out.substr(0, end);
 }
 
 // The program the job runs must have the profile's backend; only this program can be asked.
@@ -146,7 +87,7 @@ Rates system_rates(const jobs::SystemProfile& sys) {
 // with --force written with a warning.
 void check_time_limit(PreparedJob& job, const JobscriptArgs& args) {
   job.rates = system_rates(job.sys);
-  job.estimate = estimate_time(job.plan, job.rates, job.sys.backend, args.db, "");
+  job.estimate = estimate_time(job.plan, job.rates, job.sys.backend, args.db, "", args.rounds);
   const std::string& time = job.layout.time;
   const double limit = jobs::valid_slurm_time(time) ? slurm_time_seconds(time) : 0;
   const double needed = required_limit_seconds(job.estimate.seconds);
@@ -174,7 +115,7 @@ PreparedJob prepare_job(const JobscriptArgs& args) {
   jobs::JobLayout& layout = job.layout;
   sys = jobs::load_system_profile(jobs::find_system_profile(args.system, this_program()));
   if (!sys.references.empty()) { // checked now, not after the job waited in the queue
-    sys.references = absolute(sys.references);
+    sys.references = absolute_path(sys.references);
     references::load_references(sys.references);
   }
   check_program_backend(sys, args);
@@ -186,19 +127,20 @@ PreparedJob prepare_job(const JobscriptArgs& args) {
   if (!args.output_dir.empty() && !args.results_dir.empty())
     throw config::ConfigError("--output-dir (the run's exact directory) and --results-dir (a base "
                               "for run directories) exclude each other");
-  req.config = absolute(args.config);
+  req.config = absolute_path(args.config);
   req.experiment = cfg.settings.name;
   req.overrides = args.overrides;
   req.nodes = args.nodes;
   req.ranks_per_node = args.ranks_per_node;
   req.time = args.time;
-  req.output_dir = absolute(args.output_dir);
-  req.results_dir = absolute(args.results_dir);
-  req.miniapp = args.miniapp.empty() ? this_program() : absolute(args.miniapp);
+  req.rounds = args.rounds;
+  req.output_dir = absolute_path(args.output_dir);
+  req.results_dir = absolute_path(args.results_dir);
+  req.miniapp = args.miniapp.empty() ? this_program() : absolute_path(args.miniapp);
   req.command = args.command_line;
   req.exclusive = args.exclusive;
   req.hint = args.hint;
-  req.template_file = absolute(args.template_file);
+  req.template_file = absolute_path(args.template_file);
   layout = jobs::layout_job(sys, req);
   if (layout.own_template)
     req.template_text = jobs::read_job_template(layout.template_name);
@@ -259,9 +201,11 @@ int cmd_jobscript(const JobscriptArgs& args, const MpiEnv& mpi) {
             << " per node, template " << layout.template_name << ")" << std::endl;
   if (!args.submit)
     return kOk;
-  const std::string id = submit(file);
-  if (id.empty()) {
-    std::cerr << "miniapp jobscript: sbatch did not accept " << file << std::endl;
+  std::string id;
+  try {
+    id = jobs::site_scheduler().submit(file, {}, "");
+  } catch (const jobs::SchedulerError& e) {
+    std::cerr << "miniapp jobscript: " << e.what() << std::endl;
     return kRuntimeError;
   }
   std::cerr << "miniapp jobscript: submitted job " << id << std::endl;

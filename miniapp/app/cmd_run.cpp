@@ -11,6 +11,7 @@
 
 #include "config/config.hpp"
 #include "config/yaml_strict.hpp"
+#include "jobs/scheduler.hpp"
 #include "parallel/fault.hpp"
 #include "plan/grid.hpp"
 #ifdef MINIAPP_HAVE_MPI
@@ -65,11 +66,12 @@ void check_run_directory_inputs(const RunArgs& args) {
     throw config::ConfigError("miniapp: --output-dir '" + utf8_clean(args.output_dir) +
                               "' is not valid UTF-8 (results.json records the run directory); "
                               "name the directory in UTF-8");
-  const char* job = env::value("SLURM_JOB_ID");
+  const std::string job_var = jobs::site_scheduler().job_id_variable();
+  const char* job = env::value(job_var.c_str());
   const std::string id = job ? job : "";
   if (id.find_first_not_of("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_.+-") !=
       std::string::npos)
-    throw config::ConfigError("miniapp: SLURM_JOB_ID '" + utf8_clean(id) +
+    throw config::ConfigError("miniapp: " + job_var + " '" + utf8_clean(id) +
                               "' is not a job id (letters, digits, '_', '.', '+', '-'); it "
                               "becomes part of the run directory's name");
 }

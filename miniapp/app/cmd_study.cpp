@@ -1,8 +1,9 @@
 // `miniapp study plan STUDY`: the jobs of a study file (jobs/study.hpp), one line per point, each
-// checked exactly as `miniapp jobscript` checks a job (app/prepare_job.hpp) before anything else.
+// checked exactly as `miniapp jobscript` checks a job (app/prepare_job.hpp) before anything else;
+// the other actions are in app/study_submit.cpp and app/study_collect.cpp.
 #include "app/command.hpp"
 #include "app/commands.hpp"
-#include "app/prepare_job.hpp"
+#include "app/study_commands.hpp"
 
 #include "config/config.hpp"
 #include "core/backends.hpp"
@@ -15,26 +16,27 @@
 
 namespace miniapp {
 
-namespace {
-
-struct StudyArgs {
-  std::string action; // plan
-  std::string study;
-  std::string db;      // the history database the estimates read
-  bool force = false;  // points whose time limit is below the estimate are kept
-  std::string miniapp; // the program the jobs run (as jobscript --miniapp)
-  std::string command_line;
-};
-
-struct PlannedPoint {
-  jobs::StudyPoint point;
-  PreparedJob job;
-};
-
 std::string point_name(const jobs::StudyPoint& p) {
   return p.system + ": " + std::to_string(p.nodes) + " node(s) x " +
          std::to_string(p.ranks_per_node) + " rank(s) per node";
 }
+
+std::string study_directory(const jobs::Study& st) {
+  std::string dir = absolute_path(st.directory.empty() ? "." : st.directory);
+  while (dir.size() > 1 && dir.back() == '/')
+    dir.pop_back();
+  return dir;
+}
+
+std::string point_output_dir(const jobs::Study& st, std::size_t index) {
+  return study_directory(st) + "/results/point-" + std::to_string(index + 1);
+}
+
+std::string point_script(const jobs::Study& st, std::size_t index) {
+  return study_directory(st) + "/point-" + std::to_string(index + 1) + ".sh";
+}
+
+namespace {
 
 // The m x n (x k) sizes of the plan's cases, each once, in plan order.
 std::string sizes(const Plan& plan) {
@@ -51,9 +53,10 @@ std::string sizes(const Plan& plan) {
   return seen.size() > 4 ? out + ", ..." : out;
 }
 
-// Every point prepared as `jobscript` prepares a job: the first that is refused ends the plan
-// (ConfigError naming the point), before anything is written or submitted.
-std::vector<PlannedPoint> plan_study(const jobs::Study& st, const StudyArgs& args) {
+} // namespace
+
+std::vector<PlannedPoint> plan_study(const jobs::Study& st, const StudyArgs& args,
+                                     bool with_output_dirs) {
   const config::ExperimentConfig cfg = config::load_config(st.config, {});
   std::vector<PlannedPoint> out;
   for (const jobs::StudyPoint& p : jobs::study_points(st)) {
@@ -63,10 +66,13 @@ std::vector<PlannedPoint> plan_study(const jobs::Study& st, const StudyArgs& arg
     j.nodes = p.nodes;
     j.ranks_per_node = p.ranks_per_node;
     j.time = st.time;
+    j.rounds = st.rounds;
     j.db = args.db;
     j.force = args.force;
     j.miniapp = args.miniapp;
     j.command_line = args.command_line;
+    if (with_output_dirs)
+      j.output_dir = point_output_dir(st, out.size());
     try {
       if (st.scaling == jobs::Scaling::weak) {
         const parallel::GridShape grid =
@@ -83,14 +89,14 @@ std::vector<PlannedPoint> plan_study(const jobs::Study& st, const StudyArgs& arg
   return out;
 }
 
-int cmd_study(const StudyArgs& args, const MpiEnv& mpi) {
-  if (mpi.rank() != 0)
-    return kOk;
+namespace {
+
+int study_plan(const StudyArgs& args) {
   std::vector<PlannedPoint> points;
   jobs::Study st;
   try {
     st = jobs::load_study(args.study);
-    points = plan_study(st, args);
+    points = plan_study(st, args, false);
   } catch (const config::ConfigError& e) {
     std::cerr << "miniapp study: " << e.what() << std::endl;
     return kConfigError;
@@ -116,17 +122,38 @@ int cmd_study(const StudyArgs& args, const MpiEnv& mpi) {
   return kOk;
 }
 
+int cmd_study(const StudyArgs& args, const MpiEnv& mpi) {
+  if (mpi.rank() != 0)
+    return kOk;
+  if (args.action == "plan")
+    return study_plan(args);
+  if (args.action == "submit")
+    return study_submit(args);
+  if (args.action == "collect")
+    return study_collect(args);
+  return study_status(args, args.resubmit || args.action == "resubmit");
+}
+
 } // namespace
 
 void add_study_command(CLI::App& app, std::vector<Command>& commands, const CommandLine& line) {
   auto args = std::make_shared<StudyArgs>();
   auto* study = app.add_subcommand(
       "study", "A scaling or cross-system study from a study file (docs/jobs.md, Studies): plan "
-               "lists its jobs, each checked as jobscript checks one");
-  study->add_option("action", args->action, "plan")->required()->check(CLI::IsMember({"plan"}));
+               "lists its jobs, each checked as jobscript checks one; submit writes and submits "
+               "them and a collect job after them; status shows each point's state (--resubmit, "
+               "or resubmit: failed, timed-out and cancelled points again); collect imports the "
+               "finished points into the history database and writes the scaling report");
+  study->add_option("action", args->action, "plan, submit, status, resubmit or collect")
+      ->required()
+      ->check(CLI::IsMember({"plan", "submit", "status", "resubmit", "collect"}));
   study->add_option("study", args->study, "The study file (YAML)")->required();
   study->add_option("--db", args->db,
-                    "Estimate from this history database's kernel times (as jobscript --db)");
+                    "plan, submit: estimate from this history database's kernel times (as "
+                    "jobscript --db); collect: import the points into it (default "
+                    "<study directory>/history.db)");
+  study->add_flag("--resubmit", args->resubmit,
+                  "status: submit failed, timed-out and cancelled points again (as resubmit)");
   study->add_flag("--force", args->force,
                   "Keep points whose time limit is below their estimate (as jobscript --force)");
   study->add_option("--miniapp", args->miniapp,

@@ -53,6 +53,7 @@ struct JobscriptArgs {
   std::string command_line;
   bool force = false; // --force: a --time below the estimate is written anyway
   std::string db;     // --db: the history database the estimate reads
+  int rounds = 1;     // the run's --rounds (a study's `rounds`): in the script and the estimate
 };
 
 struct CompareArgs {

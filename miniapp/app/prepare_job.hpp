@@ -23,6 +23,10 @@ struct PreparedJob {
   std::string warning; // --force over a time limit below the estimate: said, not refused
 };
 
+// p made absolute against the current directory (as the job scripts hold every path); "" stays.
+// Throws std::runtime_error (exit 3) when the current directory is gone.
+std::string absolute_path(const std::string& p);
+
 // Throws config::ConfigError (exit 2) for anything `jobscript` refuses.
 PreparedJob prepare_job(const JobscriptArgs& args);
 

@@ -1,7 +1,8 @@
 #pragma once
 // The one place miniapp reads its environment (`grep env::value` lists every variable):
 //   launchers and Slurm: OMPI_COMM_WORLD_*, PMI_*, PMIX_*, SLURM_PROCID, SLURM_STEP_NUM_TASKS,
-//     SLURM_JOB_ID (run directory names), SLURM_JOB_PARTITION (autotune cache key);
+//     the scheduler's job id (jobs/scheduler.hpp: SLURM_JOB_ID, run directory names),
+//     SLURM_JOB_PARTITION (autotune cache key);
 //   Kokkos device choice: KOKKOS_DEVICE_ID, KOKKOS_NUM_DEVICES, KOKKOS_MAP_DEVICE_ID_BY;
 //   miniapp's own: MINIAPP_FAULT (fault injection), MINIAPP_CACHE_DIR (autotune cache),
 //     MINIAPP_SYSTEMS_DIR (system profiles), MINIAPP_PLOT_SCRIPT; and HOME, TMPDIR.

@@ -235,15 +235,7 @@ JobLayout layout_job(const SystemProfile& sys, const JobRequest& req) {
   return l;
 }
 
-std::string render_jobscript(const SystemProfile& sys, const JobRequest& req) {
-  const JobLayout l = layout_job(sys, req);
-  const bool own_template = l.own_template;
-  if (own_template && req.template_text.empty())
-    throw ConfigError(l.template_name + ":1:1: the job template is empty");
-  const std::string text = own_template ? check_job_template(req.template_text, l.template_name)
-                                        : job_template(l.template_name);
-
-  // #SBATCH lines are read by sbatch only (a comment to bash): single lines suffice.
+std::vector<std::string> profile_directives(const SystemProfile& sys) {
   std::vector<std::string> sbatch;
   if (!sys.partition.empty())
     sbatch.push_back("#SBATCH --partition=" + token("partition", sys.partition));
@@ -251,16 +243,10 @@ std::string render_jobscript(const SystemProfile& sys, const JobRequest& req) {
     sbatch.push_back("#SBATCH --account=" + token("account", sys.account));
   if (!sys.qos.empty())
     sbatch.push_back("#SBATCH --qos=" + token("qos", sys.qos));
-  // Benchmarks want the node to themselves; a multi-node GPU job always does (network, GPUs).
-  if (req.exclusive || (sys.gpu() && l.nodes > 1))
-    sbatch.push_back("#SBATCH --exclusive");
-  // The command line's --hint wins over the profile's, as --time and --ranks-per-node do.
-  const std::string& hint = req.hint.empty() ? sys.hint : req.hint;
-  if (!hint.empty())
-    sbatch.push_back("#SBATCH --hint=" + token("--hint", hint));
-  for (const auto& o : sys.sbatch_options)
-    sbatch.push_back("#SBATCH " + comment_text(o));
+  return sbatch;
+}
 
+std::vector<std::string> site_lines(const SystemProfile& sys) {
   std::vector<std::string> site;
   site.push_back("# From system profile " + comment_text(sys.name) +
                  ": modules, environment, setup.");
@@ -275,11 +261,39 @@ std::string render_jobscript(const SystemProfile& sys, const JobRequest& req) {
     site.push_back(comment_text(line));
   if (sys.modules.empty() && sys.environment.empty() && sys.setup.empty())
     site.push_back("# (nothing to load on this system)");
+  return site;
+}
+
+std::string render_jobscript(const SystemProfile& sys, const JobRequest& req) {
+  const JobLayout l = layout_job(sys, req);
+  const bool own_template = l.own_template;
+  if (own_template && req.template_text.empty())
+    throw ConfigError(l.template_name + ":1:1: the job template is empty");
+  const std::string text = own_template ? check_job_template(req.template_text, l.template_name)
+                                        : job_template(l.template_name);
+
+  // #SBATCH lines are read by sbatch only (a comment to bash): single lines suffice.
+  std::vector<std::string> sbatch = profile_directives(sys);
+  // Benchmarks want the node to themselves; a multi-node GPU job always does (network, GPUs).
+  if (req.exclusive || (sys.gpu() && l.nodes > 1))
+    sbatch.push_back("#SBATCH --exclusive");
+  // The command line's --hint wins over the profile's, as --time and --ranks-per-node do.
+  const std::string& hint = req.hint.empty() ? sys.hint : req.hint;
+  if (!hint.empty())
+    sbatch.push_back("#SBATCH --hint=" + token("--hint", hint));
+  for (const auto& o : sys.sbatch_options)
+    sbatch.push_back("#SBATCH " + comment_text(o));
+
+  const std::vector<std::string> site = site_lines(sys);
 
   std::vector<std::string> run_args;
   if (!req.output_dir.empty()) {
     run_args.push_back("--output-dir");
     run_args.push_back(shell_quote_job_pattern(req.output_dir));
+  }
+  if (req.rounds > 1) {
+    run_args.push_back("--rounds");
+    run_args.push_back(std::to_string(req.rounds));
   }
   if (!req.results_dir.empty() || !req.overrides.empty()) {
     run_args.push_back("--set");

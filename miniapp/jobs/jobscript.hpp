@@ -20,6 +20,7 @@ struct JobRequest {
   int nodes = 1;
   int ranks_per_node = 0;    // 0 = the profile's choice (1 when the profile names none)
   std::string time;          // empty = the profile's
+  int rounds = 1;            // miniapp run --rounds N (given when above 1)
   std::string output_dir;    // exact run directory; "%j" becomes the job id; empty = none
   std::string results_dir;   // base for run directories (output.directory); empty = the config's
   std::string miniapp;       // the program the job runs
@@ -44,6 +45,11 @@ struct JobLayout {
 // Throws config::ConfigError when the request does not fit the system.
 JobLayout layout_job(const SystemProfile& system, const JobRequest& request);
 std::string render_jobscript(const SystemProfile& system, const JobRequest& request);
+// The profile's partition, account and qos as #SBATCH lines; the site section's lines (module
+// loads, exported variables, the profile's setup). Shared by the job scripts and the study's
+// collect job (jobs/scheduler.hpp).
+std::vector<std::string> profile_directives(const SystemProfile& system);
+std::vector<std::string> site_lines(const SystemProfile& system);
 
 // What a placeholder's value is, and so where in a template it is inert (jobs/shell_context.hpp):
 enum class Fill {

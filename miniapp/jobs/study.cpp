@@ -19,9 +19,9 @@ using config::Source;
 namespace {
 
 constexpr int kMaxCount = config::limits::kMaxJobCount; // nodes, ranks per node
-const std::vector<std::string> kKeys = {"name",    "description", "config",
-                                        "systems", "nodes",       "ranks_per_node",
-                                        "scaling", "time",        "directory"};
+const std::vector<std::string> kKeys = {"name",  "description",    "config",  "systems",
+                                        "nodes", "ranks_per_node", "scaling", "rounds",
+                                        "time",  "directory"};
 
 // Every string of a study is one line (it becomes a path or a file name), as in profiles.
 using config::read_line;
@@ -99,6 +99,13 @@ Study parse_study(const std::string& label, const std::string& text) {
                         : "; did you mean '" + config::closest(v, {"strong", "weak"}) + "'?"));
     s.scaling = v == "weak" ? Scaling::weak : Scaling::strong;
   }
+  if (root["rounds"]) {
+    const std::int64_t v = config::read_int(src, root["rounds"], "rounds");
+    if (v < 1 || v > config::limits::kMaxRounds)
+      src.fail(root["rounds"], "rounds " + std::to_string(v) + " is out of range (1 to " +
+                                   std::to_string(config::limits::kMaxRounds) + ")");
+    s.rounds = int(v);
+  }
   if (root["time"]) {
     s.time = read_line(src, root["time"], "time");
     if (!valid_slurm_time(s.time))
@@ -135,6 +142,11 @@ nlohmann::json study_key_schema(const std::string& key, int max_count) {
     return counts;
   if (key == "scaling")
     return {{"type", "string"}, {"enum", {"strong", "weak"}}};
+  if (key == "rounds")
+    return {{"type", "integer"},
+            {"minimum", 1},
+            {"maximum", config::limits::kMaxRounds},
+            {"description", "each job runs the case list this many times (miniapp run --rounds)"}};
   if (key == "time")
     return slurm_time_schema();
   throw std::logic_error("schema: no rule for the study key '" + key + "'");

@@ -21,6 +21,7 @@ struct Study {
   std::vector<std::string> systems; // profile names or files (relative to the study file)
   std::vector<int> nodes, ranks_per_node;
   Scaling scaling = Scaling::strong;
+  int rounds = 1;        // each job's run: the case list this many times (miniapp run --rounds)
   std::string time;      // each job's limit; "" = each profile's
   std::string directory; // job scripts, state and results; default <study dir>/<name>
 };

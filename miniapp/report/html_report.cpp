@@ -394,6 +394,7 @@ std::string html_report(const compare::Comparison& c, const std::vector<compare:
      << " (" << html_escape(c.runs[b].label()) << ")"
      << (opt.generated.empty() ? "" : "; generated " + html_escape(opt.generated)) << "</p>\n";
 
+  os << opt.scaling_section;
   os << "<h2>Comparison</h2>\n<p class=\"legend\">Rate: "
      << (c.options.rate == compare::RateKind::Gflops ? "GFLOP/s"
          : c.options.rate == compare::RateKind::Gbs  ? "GB/s"

@@ -22,6 +22,9 @@ struct ReportOptions {
   std::string generated; // when the page was made (shown under the title)
   std::vector<Plot> plots;
   std::string plots_note; // why there are no (or fewer) plots; shown when not empty
+  // A study's scaling section (report/scaling.hpp): markup whose every text is escaped where it
+  // was made; shown before the comparison. Empty for `miniapp report`.
+  std::string scaling_section;
 };
 
 // &, <, >, " and ' as entities: safe in element text and in quoted attribute values.

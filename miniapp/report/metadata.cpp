@@ -5,6 +5,7 @@
 
 #include "report/console.hpp"
 #include "report/run_id.hpp"
+#include "jobs/scheduler.hpp"
 
 #include "core/compat.hpp"
 #include "kernels/vendor_blas.hpp"
@@ -109,7 +110,7 @@ std::string default_label(const std::string& backend, int ranks, int threads,
 }
 
 nlohmann::json run_environment() {
-  static const char* const prefixes[] = {"OMP_", "KOKKOS_", "SLURM_"};
+  const std::string prefixes[] = {"OMP_", "KOKKOS_", jobs::site_scheduler().variable_prefix()};
   static const char* const names[] = {"CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",
                                       "HIP_VISIBLE_DEVICES", "LOADEDMODULES"};
   nlohmann::json env = nlohmann::json::object();
@@ -120,7 +121,7 @@ nlohmann::json run_environment() {
       continue;
     const std::string name = kv.substr(0, eq);
     bool wanted = false;
-    for (const char* p : prefixes)
+    for (const std::string& p : prefixes)
       wanted = wanted || name.rfind(p, 0) == 0;
     for (const char* n : names)
       wanted = wanted || name == n;
@@ -176,7 +177,7 @@ nlohmann::json collect_metadata(const Plan& plan, const ParallelInfo& par,
   const nlohmann::json env = run_environment();
   nlohmann::json slurm = nlohmann::json::object();
   for (const auto& kv : env.items())
-    if (kv.key().rfind("SLURM_", 0) == 0)
+    if (kv.key().rfind(jobs::site_scheduler().variable_prefix(), 0) == 0)
       slurm[kv.key()] = kv.value();
   // Host threads per rank: the backend's own on a host backend (Serial: 1), else the host
   // execution space's (it prepares, copies and checks the data for the device).

@@ -2,6 +2,7 @@
 #include "core/environment.hpp"
 
 #include "config/limits.hpp"
+#include "jobs/scheduler.hpp"
 #include "report/metadata.hpp"
 #include "report/result_fields.hpp"
 #include "run/runner.hpp"
@@ -85,7 +86,7 @@ std::string create_run_directory(const std::string& base, const std::string& nam
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
   std::string dir = base + "/" + name + "-" + stamp;
-  if (const char* job = env::value("SLURM_JOB_ID"))
+  if (const char* job = env::value(jobs::site_scheduler().job_id_variable().c_str()))
     dir += std::string("-job") + job;
   // Bounded, and a stop request ends it: a retry loop must never outlive the user's patience.
   for (int i = 1; i <= config::limits::kMaxRunDirectoryTries; ++i) {

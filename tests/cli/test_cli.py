@@ -186,6 +186,9 @@ def test_completion_and_man():
     expect(complete("validate", "--ran") == ["--ranks"], "validate --ranks completes")
     expect(complete("validate", "--ra") == ["--ranks", "--rates"], "both --ra options complete",
            complete("validate", "--ra"))
+    expect(sorted(complete("study", "s")) == ["status", "submit"], "a study action completes",
+           complete("study", "s"))
+    expect(complete("db", "") == ["import", "rebuild"], "db's actions complete", complete("db", ""))
     man = os.environ.get("MINIAPP_MAN", "")
     if man:  # made only where help2man is installed (scripts/install-deps.sh installs it)
         text = open(man).read()

@@ -166,8 +166,9 @@ def check_table1(chrome, page):
     check(not dom.find("script"), "the report holds no script")
 
 
-def check_rendered_sizes(chrome, tmp, page):
-    # The sizes as laid out: a page of our own frames the report and writes them into its DOM.
+def measure(chrome, tmp, page, expression):
+    """The report as laid out: a page of our own frames it and writes into its DOM the JSON of
+    `expression`, JavaScript over `d` (the report's document) and `box` (an element's size)."""
     probe = os.path.join(tmp, "probe.html")
     with open(probe, "w") as f:
         f.write(f"""<!DOCTYPE html><html><body style="margin:0">
@@ -176,20 +177,24 @@ def check_rendered_sizes(chrome, tmp, page):
 window.addEventListener('load', () => {{
   const d = document.getElementById('r').contentDocument;
   const box = e => {{ const r = e.getBoundingClientRect(); return [r.width, r.height]; }};
-  document.getElementById('out').textContent = JSON.stringify({{
-    svgs: [...d.querySelectorAll('svg')].filter(s => !s.closest('#portability')).map(box),
-    pp: [...d.querySelectorAll('#portability svg')].map(box),
-    table: box(d.getElementById('comparison')),
-    metadata: box(d.getElementById('metadata')),
-    page: d.documentElement.scrollWidth, view: d.documentElement.clientWidth,
-    title: d.title, pwned: d.body.dataset.pwned || null }});
+  document.getElementById('out').textContent = JSON.stringify({expression});
 }});
 </script></body></html>""")
     dom = Dom(chrome.dom("file://" + probe, "--allow-file-access-from-files",
                          "--window-size=1400,2000"))
     out = [e for e in dom.elements if e["attrs"].get("id") == "out"]
     check(out and out[0]["text"].strip(), "the probe page measured nothing")
-    m = json.loads(out[0]["text"])
+    return json.loads(out[0]["text"])
+
+
+def check_rendered_sizes(chrome, tmp, page):
+    m = measure(chrome, tmp, page, """{
+    svgs: [...d.querySelectorAll('svg')].filter(s => !s.closest('#portability')).map(box),
+    pp: [...d.querySelectorAll('#portability svg')].map(box),
+    table: box(d.getElementById('comparison')),
+    metadata: box(d.getElementById('metadata')),
+    page: d.documentElement.scrollWidth, view: d.documentElement.clientWidth,
+    title: d.title, pwned: d.body.dataset.pwned || null }""")
     check(len(m["svgs"]) == 3, f"{len(m['svgs'])} SVGs laid out")
     for w, h in m["svgs"] + m["pp"]:
         check(w >= 300 and h >= 150, f"an SVG plot laid out at {w} x {h} px")

@@ -10,61 +10,16 @@ MINIAPP=$(realpath "$1")
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 src=$(cd "$here/../.." && pwd)
 PY=/usr/bin/python3
-# shellcheck source=tests/slurm/local_slurm.sh
-source "$here/local_slurm.sh"
-
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/miniapp-slurm.XXXXXX")
-chmod 755 "$scratch" # munged runs as user munge
-failures=0
-finish() {
-  local rc=$?
-  local_slurm_stop
-  if [[ $rc -eq 0 && $failures -eq 0 && -z ${KEEP_SCRATCH:-} ]]; then
-    rm -rf "$scratch"
-  else
-    echo "scratch directory kept: $scratch" >&2
-  fi
-}
-trap finish EXIT
-trap 'exit 130' INT TERM
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
-pass() { echo "ok: $*"; }
-# verify WHAT COMMAND...: passes when COMMAND succeeds.
-verify() {
-  local what=$1
-  shift
-  if "$@"; then pass "$what"; else fail "$what"; fi
-}
-
-started=$(date +%s)
-if ! local_slurm_start "$scratch/slurm"; then
-  echo "FAIL: this machine could not start a one-node Slurm (reasons above); the Slurm job tests" \
-    "need root and Debian's slurm-wlm and munge packages" >&2
-  exit 1
-fi
-echo "Slurm up in $(($(date +%s) - started)) s"
+# All waiting ends 200 s after the start, inside ctest's TIMEOUT (300 s).
+# shellcheck source=tests/slurm/slurm_test_lib.sh
+source "$here/slurm_test_lib.sh" slurm 200
 
 # This machine's profile, with the node's real core count; and the same with mpirun as launcher.
 sed -e "s/^cores_per_node: .*/cores_per_node: $(nproc)/" "$src/jobscripts/systems/local.yaml" >"$scratch/local.yaml"
 sed -e 's/^launcher: .*/launcher: mpirun/' -e 's/^launcher_options: .*/launcher_options: []/' \
   "$scratch/local.yaml" >"$scratch/local-mpirun.yaml"
 
-cat >"$scratch/ok.yaml" <<'YAML'
-name: slurmtest
-backend: openmp
-warmup: 1
-repetitions: 3
-cases:
-  - family: axpby
-    variant: [flat, mdrange]
-    n: 256
-  - family: matmul
-    variant: flat
-    n: 64
-YAML
+cp "$here/slurmtest.yaml" "$scratch/ok.yaml"
 # Float32 matmul cannot meet a 1e-12 relative tolerance against the double host reference:
 # the run completes and its rows are marked invalid (exit 4).
 sed -e 's/^name: .*/name: slurmfail/' -e 's/^cases:/validation:\n  rtol: 1.0e-12\ncases:/' \
@@ -86,23 +41,6 @@ submit() {
     return 1
   }
   echo "$id"
-}
-# field ID KEY: one field of `scontrol show job` (records live MinJobAge=3600 s).
-field() { scontrol show job -o "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
-# wait_job ID: until the job has left PENDING/RUNNING/COMPLETING. All waiting ends at $deadline,
-# well inside ctest's TIMEOUT (300 s), so that the EXIT trap always gets to stop the daemons.
-deadline=$((started + 200))
-wait_job() {
-  local state
-  while (($(date +%s) < deadline)); do
-    state=$(field "$1" JobState)
-    case "$state" in
-    PENDING | RUNNING | COMPLETING | CONFIGURING | "") sleep 0.5 ;;
-    *) return 0 ;;
-    esac
-  done
-  fail "job $1 still ${state:-unknown} at the test's deadline ($((deadline - started)) s after start)"
-  return 1
 }
 # check_job ID STATE EXITCODE: the job ended in STATE with ExitCode (code:signal).
 check_job() {
@@ -192,9 +130,4 @@ fi
 # 2 ranks with mpirun.
 if [[ -n $job5 ]] && wait_job "$job5"; then check_two_ranks "$job5" "$scratch/runs5"; fi
 
-echo "Slurm test took $(($(date +%s) - started)) s"
-if [[ $failures -ne 0 ]]; then
-  echo "$failures Slurm check(s) FAILED" >&2
-  exit 1
-fi
-echo "all Slurm job checks passed"
+slurm_test_done "Slurm job"

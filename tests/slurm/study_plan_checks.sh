@@ -145,5 +145,8 @@ fi
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 plan_ok shipped "$src/configs/studies/strong_local.yaml"
 has shipped '^  \[2\] local: 1 node\(s\) x 2 rank\(s\) per node = 2 rank\(s\), grid 1x2'
+plan_ok shipped_weak "$src/configs/studies/weak_local.yaml"
+has shipped_weak '^  \[2\] local: 1 node\(s\) x 2 rank\(s\) per node = 2 rank\(s\), grid 1x2, 3 case\(s\) 4096x8192, '
+has shipped_weak '^      --set cases.0.m=\[4096\] cases.0.n=\[8192\]$'
 
 finish_checks "study plan"

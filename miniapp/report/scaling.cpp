@@ -1,0 +1,174 @@
+#include "report/scaling.hpp"
+
+#include "core/text.hpp"
+#include "report/html_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <sstream>
+#include <tuple>
+
+namespace miniapp {
+namespace report {
+
+namespace {
+
+struct SeriesKey {
+  std::string system;
+  std::size_t position;
+  std::string kind; // family/variant/precision
+  bool operator<(const SeriesKey& o) const {
+    return std::tie(system, position, kind) < std::tie(o.system, o.position, o.kind);
+  }
+};
+
+} // namespace
+
+std::vector<ScalingRow> scaling_rows(const std::vector<ScalingPoint>& points, bool weak) {
+  std::map<SeriesKey, std::vector<ScalingRow>> series;
+  for (const ScalingPoint& p : points)
+    for (std::size_t i = 0; i < p.run.rows.size(); ++i) {
+      const compare::Row& r = p.run.rows[i];
+      if (r.valid == "false" || !(r.time_median > 0) || !std::isfinite(r.time_median))
+        continue;
+      const SeriesKey key{p.system, i, r.family + "/" + r.variant + "/" + r.precision};
+      auto& rows = series[key];
+      if (std::any_of(rows.begin(), rows.end(), [&](const ScalingRow& x) {
+            return x.nodes == p.nodes && x.ranks == p.ranks;
+          }))
+        continue; // the same point twice (a resubmitted job's directory): the first counts
+      rows.push_back({p.system, r.case_id.empty() ? key.kind : r.case_id, p.nodes, p.ranks,
+                      r.time_median, -1});
+    }
+  std::vector<ScalingRow> out;
+  for (auto& [key, rows] : series) {
+    std::sort(rows.begin(), rows.end(), [](const ScalingRow& a, const ScalingRow& b) {
+      return std::tie(a.ranks, a.nodes) < std::tie(b.ranks, b.nodes);
+    });
+    const ScalingRow base = rows.front();
+    for (ScalingRow& r : rows) {
+      r.case_label = base.case_label;
+      r.efficiency =
+          weak ? base.seconds / r.seconds : (base.seconds * base.ranks) / (r.seconds * r.ranks);
+      out.push_back(r);
+    }
+  }
+  return out;
+}
+
+std::string scaling_svg(const std::vector<ScalingRow>& rows, bool weak) {
+  static const char* const colours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+                                        "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+  int max_ranks = 1;
+  double t_lo = 1e300, t_hi = 0, e_hi = 1.2;
+  std::vector<std::pair<std::string, std::vector<const ScalingRow*>>> lines;
+  for (const ScalingRow& r : rows) {
+    max_ranks = std::max(max_ranks, r.ranks);
+    t_lo = std::min(t_lo, r.seconds);
+    t_hi = std::max(t_hi, r.seconds);
+    e_hi = std::max(e_hi, std::min(r.efficiency * 1.1, 4.0));
+    const std::string name = r.system + ": " + r.case_label;
+    if (lines.empty() || lines.back().first != name)
+      lines.push_back({name, {}});
+    lines.back().second.push_back(&r);
+  }
+  if (rows.empty())
+    return "";
+  t_lo /= 1.5;
+  t_hi *= 1.5;
+  const double panel_w = 360, panel_h = 240, left = 70, top = 40, gap = 90;
+  const double legend_h = 16.0 * double(lines.size()) + 20;
+  const double w = left + 2 * panel_w + gap + 30, h = top + panel_h + 50 + legend_h;
+  const double xr = std::log2(double(std::max(2, max_ranks)));
+  const auto x_of = [&](double x0, int ranks) { return x0 + panel_w * std::log2(ranks) / xr; };
+  const auto y_time = [&](double t) {
+    return top + panel_h * (1 - std::log(t / t_lo) / std::log(t_hi / t_lo));
+  };
+  const auto y_eff = [&](double e) { return top + panel_h * (1 - std::min(e, e_hi) / e_hi); };
+  std::ostringstream os;
+  os << "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " << fmt("%.0f", w) << " "
+     << fmt("%.0f", h) << "\" width=\"" << fmt("%.0f", w) << "\" height=\"" << fmt("%.0f", h)
+     << "\" font-family=\"DejaVu Sans, sans-serif\" font-size=\"12\" id=\"scaling-plot\">\n"
+     << "<title>" << (weak ? "Weak" : "Strong") << " scaling: time and efficiency against ranks"
+     << "</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  const double x0s[2] = {left, left + panel_w + gap};
+  for (int panel = 0; panel < 2; ++panel) {
+    const double x0 = x0s[panel];
+    os << "<rect x=\"" << fmt("%.1f", x0) << "\" y=\"" << fmt("%.1f", top) << "\" width=\""
+       << fmt("%.1f", panel_w) << "\" height=\"" << fmt("%.1f", panel_h)
+       << "\" fill=\"none\" stroke=\"#444\"/>\n";
+    os << "<text x=\"" << fmt("%.1f", x0 + panel_w / 2) << "\" y=\"" << fmt("%.1f", top - 12)
+       << "\" text-anchor=\"middle\">"
+       << (panel == 0 ? "median kernel time (s, log)" : "parallel efficiency") << "</text>\n";
+    for (int ranks = 1; ranks <= max_ranks; ranks *= 2)
+      os << "<text x=\"" << fmt("%.1f", x_of(x0, ranks)) << "\" y=\""
+         << fmt("%.1f", top + panel_h + 16) << "\" text-anchor=\"middle\">" << ranks << "</text>\n";
+    os << "<text x=\"" << fmt("%.1f", x0 + panel_w / 2) << "\" y=\""
+       << fmt("%.1f", top + panel_h + 34) << "\" text-anchor=\"middle\">MPI ranks</text>\n";
+    if (panel == 0) {
+      for (double t : {t_lo * 1.5, std::sqrt(t_lo * t_hi), t_hi / 1.5})
+        os << "<text x=\"" << fmt("%.1f", x0 - 6) << "\" y=\"" << fmt("%.1f", y_time(t) + 4)
+           << "\" text-anchor=\"end\">" << fmt("%.3g", t) << "</text>\n";
+    } else {
+      for (double e : {0.0, 0.5, 1.0})
+        os << "<text x=\"" << fmt("%.1f", x0 - 6) << "\" y=\"" << fmt("%.1f", y_eff(e) + 4)
+           << "\" text-anchor=\"end\">" << fmt("%.1f", e) << "</text>\n"
+           << "<line x1=\"" << fmt("%.1f", x0) << "\" x2=\"" << fmt("%.1f", x0 + panel_w)
+           << "\" y1=\"" << fmt("%.1f", y_eff(e)) << "\" y2=\"" << fmt("%.1f", y_eff(e))
+           << "\" stroke=\"#ddd\"/>\n";
+    }
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      const char* c = colours[i % 10];
+      std::string pts;
+      for (const ScalingRow* r : lines[i].second) {
+        const double x = x_of(x0, r->ranks),
+                     y = panel == 0 ? y_time(r->seconds) : y_eff(r->efficiency);
+        pts += fmt("%.1f", x) + "," + fmt("%.1f", y) + " ";
+        os << "<circle class=\"point\" cx=\"" << fmt("%.1f", x) << "\" cy=\"" << fmt("%.1f", y)
+           << "\" r=\"3.5\" fill=\"" << c << "\"/>\n";
+      }
+      os << "<polyline class=\"series\" fill=\"none\" stroke=\"" << c
+         << "\" stroke-width=\"2\" points=\"" << pts << "\"/>\n";
+    }
+  }
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const double y = top + panel_h + 56 + 16.0 * double(i);
+    os << "<rect x=\"" << fmt("%.1f", left) << "\" y=\"" << fmt("%.1f", y - 9) << "\" width=\"12\" "
+       << "height=\"10\" fill=\"" << colours[i % 10] << "\"/>\n<text x=\"" << fmt("%.1f", left + 18)
+       << "\" y=\"" << fmt("%.1f", y) << "\">" << html_escape(lines[i].first) << "</text>\n";
+  }
+  os << "</svg>\n";
+  return os.str();
+}
+
+std::string scaling_section(const std::vector<ScalingPoint>& points, bool weak) {
+  const std::vector<ScalingRow> rows = scaling_rows(points, weak);
+  std::ostringstream os;
+  os << "<section id=\"scaling\">\n<h2>" << (weak ? "Weak" : "Strong") << " scaling</h2>\n"
+     << "<p class=\"legend\">Median kernel time of each case at each point of the study, per "
+        "system, and the parallel efficiency against the system's point with the fewest ranks: "
+     << (weak ? "T<sub>1</sub> / T (weak scaling: the same block per rank, so the time should "
+                "stay)"
+              : "T<sub>1</sub> R<sub>1</sub> / (T R) (strong scaling: the same problem on more "
+                "ranks)")
+     << ".</p>\n";
+  if (rows.empty()) {
+    os << "<p class=\"note\">No point has valid results yet.</p>\n</section>\n";
+    return os.str();
+  }
+  os << "<div class=\"plots\"><figure>" << scaling_svg(rows, weak)
+     << "<figcaption>scaling</figcaption></figure></div>\n"
+     << "<table id=\"scaling-table\">\n<tr><th>system</th><th>case</th><th>nodes</th>"
+        "<th>ranks</th><th>time (ms)</th><th>efficiency</th></tr>\n";
+  for (const ScalingRow& r : rows)
+    os << "<tr class=\"scaling-row\"><td>" << html_escape(r.system) << "</td><td>"
+       << html_escape(r.case_label) << "</td><td>" << r.nodes << "</td><td>" << r.ranks
+       << "</td><td>" << fmt("%.4g", r.seconds * 1e3) << "</td><td>"
+       << (r.efficiency < 0 ? std::string("-") : fmt("%.2f", r.efficiency)) << "</td></tr>\n";
+  os << "</table>\n</section>\n";
+  return os.str();
+}
+
+} // namespace report
+} // namespace miniapp

@@ -1,0 +1,37 @@
+#pragma once
+// A study's scaling (docs/jobs.md, "Studies"): each case's median kernel time at every point of
+// a system, and its parallel efficiency against the point with the fewest ranks:
+//   strong  E = (T_1 * R_1) / (T * R)   (the same problem on more ranks)
+//   weak    E = T_1 / T                 (the same block per rank: the time should stay)
+// drawn as inert inline SVG (time and efficiency against ranks, one line per system and case)
+// with a table under it. Every text from results files is escaped.
+#include "report/compare.hpp"
+
+#include <string>
+#include <vector>
+
+namespace miniapp {
+namespace report {
+
+struct ScalingPoint {
+  std::string system; // the profile's name
+  int nodes = 1, ranks = 1;
+  compare::Run run; // the point's results
+};
+
+struct ScalingRow {
+  std::string system, case_label; // case_label: the case id at the system's fewest ranks
+  int nodes = 1, ranks = 1;
+  double seconds = 0;     // median kernel time
+  double efficiency = -1; // < 0 where the base time is missing
+};
+
+// Cases are matched by their position in the run (a weak point's sizes differ, its case list
+// does not) and their family/variant/precision; rows without a valid positive time are left out.
+std::vector<ScalingRow> scaling_rows(const std::vector<ScalingPoint>& points, bool weak);
+std::string scaling_svg(const std::vector<ScalingRow>& rows, bool weak);
+// <section id="scaling">: the legend, the figure and the table.
+std::string scaling_section(const std::vector<ScalingPoint>& points, bool weak);
+
+} // namespace report
+} // namespace miniapp

@@ -1,0 +1,69 @@
+# shellcheck shell=bash
+# Shared by the tests against a real one-node Slurm (slurm_jobs_test.sh, study_slurm_test.sh):
+# a scratch directory, pass/fail counting, the daemons of local_slurm.sh started (a machine that
+# cannot start them FAILS the test, it never passes silently) and stopped at exit on success and
+# failure, and waiting for jobs with one deadline inside ctest's TIMEOUT, so that the EXIT trap
+# always gets to stop the daemons. Sourced with the test's name and its deadline in seconds:
+#   source slurm_test_lib.sh NAME SECONDS     (as root; KEEP_SCRATCH=1 keeps the scratch directory)
+# shellcheck source=tests/slurm/local_slurm.sh
+source "$(dirname "${BASH_SOURCE[0]}")/local_slurm.sh"
+
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/miniapp-$1.XXXXXX")
+chmod 755 "$scratch" # munged runs as user munge
+failures=0
+slurm_test_finish() {
+  local rc=$?
+  local_slurm_stop
+  if [[ $rc -eq 0 && $failures -eq 0 && -z ${KEEP_SCRATCH:-} ]]; then
+    rm -rf "$scratch"
+  else
+    echo "scratch directory kept: $scratch" >&2
+  fi
+}
+trap slurm_test_finish EXIT
+trap 'exit 130' INT TERM
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+pass() { echo "ok: $*"; }
+# verify WHAT COMMAND...: passes when COMMAND succeeds.
+verify() {
+  local what=$1
+  shift
+  if "$@"; then pass "$what"; else fail "$what"; fi
+}
+
+started=$(date +%s)
+deadline=$((started + $2))
+if ! local_slurm_start "$scratch/slurm"; then
+  echo "FAIL: this machine could not start a one-node Slurm (reasons above); the Slurm tests" \
+    "need root and Debian's slurm-wlm and munge packages" >&2
+  exit 1
+fi
+echo "Slurm up in $(($(date +%s) - started)) s"
+
+# field ID KEY: one field of `scontrol show job` (records live MinJobAge=3600 s).
+field() { scontrol show job -o "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+# wait_job ID: until the job has left PENDING/RUNNING/COMPLETING, at most until $deadline.
+wait_job() {
+  local state
+  while (($(date +%s) < deadline)); do
+    state=$(field "$1" JobState)
+    case "$state" in
+    PENDING | RUNNING | COMPLETING | CONFIGURING | "") sleep 0.5 ;;
+    *) return 0 ;;
+    esac
+  done
+  fail "job $1 still ${state:-unknown} at the test's deadline ($((deadline - started)) s after start)"
+  return 1
+}
+# slurm_test_done WHAT: the summary line and the exit status.
+slurm_test_done() {
+  echo "$1 took $(($(date +%s) - started)) s"
+  if [[ $failures -ne 0 ]]; then
+    echo "$failures $1 check(s) FAILED" >&2
+    exit 1
+  fi
+  echo "all $1 checks passed"
+}
