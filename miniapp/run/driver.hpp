@@ -9,6 +9,7 @@
 #include "plan/plan.hpp"
 #include "core/communicator.hpp"
 #include "run/exit_code.hpp"
+#include "run/rank_agreement.hpp"
 #include "run/runner.hpp"
 
 #include <stdexcept>
@@ -16,22 +17,6 @@
 #include <vector>
 
 namespace miniapp {
-
-// e.what(), except that std::bad_alloc's (which does not say what ran out) names the resource.
-std::string failure_text(const std::exception& e);
-
-// Ends a phase outside the cases (config in app/cmd_run.cpp, output here): all ranks learn the
-// worst status. The lowest failing rank prints its message; rank 0 adds who failed unless every
-// rank failed alike (a config error is printed once).
-Outcome agree_phase(const Communicator& comm, const char* phase, int code,
-                    const std::string& message);
-
-// Collective, after the config phase: every rank must have expanded the same experiment (one
-// config text, but each rank's own --set items), or their collectives would not match (a hang,
-// or buffers of different sizes). Compares the config hash and the number of rounds (--rounds)
-// with rank 0's: 0 when all agree, else kConfigError (2) on every rank with one sentence from
-// rank 0.
-int agree_on_experiment(const Communicator& comm, const Plan& plan, int rounds);
 
 // Where results go. The driver calls it on rank 0 only, inside the output phase (a throw there,
 // or MINIAPP_FAULT=<rank>:output on any rank, ends the run with exit 3 on every rank).
