@@ -4,7 +4,7 @@
 #include "config/limits.hpp"
 #include "report/metadata.hpp"
 #include "report/result_fields.hpp"
-#include "run/runner.hpp"
+#include "run/stop_signals.hpp"
 
 #include <cerrno>
 #include <cstdio>

@@ -10,7 +10,8 @@
 #include "core/communicator.hpp"
 #include "run/exit_code.hpp"
 #include "run/rank_agreement.hpp"
-#include "run/runner.hpp"
+#include "run/ceilings.hpp"
+#include "run/stop_signals.hpp" // RunOutcome::interrupted: a stop signal
 
 #include <stdexcept>
 #include <string>
