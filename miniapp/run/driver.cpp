@@ -43,13 +43,18 @@ public:
           std::make_unique<parallel::ProcessGrid>(parallel::GridShape{plan.grid_p, plan.grid_q});
       panel_ = parallel::panel_width(s_.panel);
       transport_ = parallel::summa_transport(s_.transport, plan.backend, grid_->one_node());
+      setup_.summa_panel = panel_;
+      if (transport_.unavailable.empty())
+        setup_.summa_transport = parallel::to_string(transport_.transport);
+      setup_.transport_unavailable = transport_.unavailable;
+      setup_.mpi_device_memory = parallel::mpi_accepts_device_memory(plan.backend);
     }
 #endif
   }
 
   RunOutcome run() {
     RunOutcome out;
-    if ((out.failed_code = output_phase([&] { sink_.open(); })))
+    if ((out.failed_code = output_phase([&] { sink_.open(setup_); })))
       return out;
     for (const auto& c : plan_.cases) {
       if (stop_agreed()) {
@@ -165,10 +170,8 @@ private:
     r.c = c;
     r.distributed = many_;
     r.panel = many_ && family(c.family).distribution == Distribution::summa ? panel_ : 0;
-#ifdef MINIAPP_HAVE_MPI
-    if (r.panel && transport_.unavailable.empty()) // else the case is skipped, saying why
-      r.transport = parallel::to_string(transport_.transport);
-#endif
+    if (r.panel) // empty where no transport can run it: the case is skipped, saying why
+      r.transport = setup_.summa_transport;
     compat::ScopedRegion region("miniapp::case::" + c.id());
     std::unique_ptr<Executor> k = allocate(r);
     if (!k)
@@ -347,6 +350,7 @@ private:
   const int rounds_;
   bool later_round_ = false; // --rounds: past the first round (matrices are printed once)
   int panel_ = 0;
+  RunSetup setup_; // what the sink is told the run uses
 #ifdef MINIAPP_HAVE_MPI
   parallel::TransportChoice transport_;
   std::unique_ptr<parallel::ProcessGrid> grid_;

@@ -9,7 +9,7 @@ namespace {
 // Keeps the rows, writes nothing.
 class Discard final : public ResultSink {
 public:
-  void open() override {}
+  void open(const RunSetup&) override {}
   void add(const CaseResult&) override {}
   void update(std::size_t, const CaseResult&) override {}
   void finish(bool) override {}
