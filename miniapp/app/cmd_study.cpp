@@ -2,6 +2,7 @@
 // checked exactly as `miniapp jobscript` checks a job (app/prepare_job.hpp) before anything else.
 #include "app/command.hpp"
 #include "app/commands.hpp"
+#include "core/text.hpp"
 #include "app/prepare_job.hpp"
 
 #include "config/config.hpp"

@@ -1,6 +1,7 @@
 #include "plan/plan.hpp"
 
 #include "config/limits.hpp"
+#include "core/text.hpp"
 #include "plan/grid.hpp"
 #include "plan/config_hash.hpp"
 #include "plan/plan_notes.hpp"
