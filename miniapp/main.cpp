@@ -2,6 +2,7 @@
 // This file only wires the command line to app/*; see README.md for the data flow.
 #include "core/version.hpp"
 #include "app/command.hpp"
+#include "core/text.hpp"
 #include "app/commands.hpp"
 #include "app/kokkos_launch.hpp"
 #include "config/yaml_strict.hpp"

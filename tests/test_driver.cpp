@@ -52,7 +52,11 @@ struct RecordingSink final : ResultSink {
   bool finished_interrupted = false;
   std::vector<CaseResult> rows;
   int fail_on_add = -1;
-  void open() override { ++opened; }
+  RunSetup setup{7, "told", "", true}; // what open() was told (not this until it is)
+  void open(const RunSetup& s) override {
+    ++opened;
+    setup = s;
+  }
   void add(const CaseResult& r) override {
     if (int(rows.size()) == fail_on_add)
       throw std::runtime_error("disk full (resource: results.csv)");
@@ -133,6 +137,10 @@ TEST(Driver, RunsEveryCaseAndAnUnsupportedOneDoesNotStopTheOthers) {
   EXPECT_FALSE(out.interrupted);
   ASSERT_EQ(out.results.size(), 3u);
   EXPECT_EQ(sink.opened, 1);
+  // One rank: the driver tells the sink there is no SUMMA (no panel, no transport).
+  EXPECT_EQ(sink.setup.summa_panel, 0);
+  EXPECT_EQ(sink.setup.summa_transport, "");
+  EXPECT_FALSE(sink.setup.mpi_device_memory);
   EXPECT_EQ(sink.finished, 1);
   EXPECT_FALSE(sink.finished_interrupted);
   EXPECT_EQ(sink.failures, 0);

@@ -273,7 +273,7 @@ TEST(Rounds, ARowPoolsItsRounds) {
 struct Rows final : ResultSink {
   std::vector<CaseResult> rows;
   int updates = 0;
-  void open() override {}
+  void open(const RunSetup&) override {}
   void add(const CaseResult& r) override { rows.push_back(r); }
   void update(std::size_t i, const CaseResult& r) override {
     rows.at(i) = r;

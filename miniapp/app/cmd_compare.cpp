@@ -53,6 +53,30 @@ std::size_t resolve_baseline(const std::string& baseline, std::vector<std::strin
   return 0;
 }
 
+int load_runs(const std::string& command, const RunSources& from, std::vector<std::string>& inputs,
+              std::vector<compare::Run>& runs, std::size_t& baseline_index) {
+  const auto input_error = [&](const std::exception& e) {
+    std::cerr << "miniapp " << command << ": " << for_terminal(e.what()) << "\n";
+    return kConfigError;
+  };
+  try {
+    baseline_index = resolve_baseline(from.baseline, inputs);
+    for (const auto& in : inputs)
+      runs.push_back(compare::load_run(in));
+  } catch (const std::exception& e) {
+    return input_error(e);
+  }
+  // Runs from the history database (app/cmd_history.cpp), after the named ones.
+  if (const int code = add_selected_runs(command, from.db, from.select, from.named_runs, runs))
+    return code;
+  try {
+    compare::name_runs(runs, inputs, from.names, from.pool);
+  } catch (const std::exception& e) {
+    return input_error(e);
+  }
+  return kOk;
+}
+
 int cmd_compare(const CompareArgs& args) {
   std::vector<std::string> inputs = args.inputs;
   std::vector<compare::Run> runs;
@@ -63,23 +87,11 @@ int cmd_compare(const CompareArgs& args) {
   opt.rate = args.rate == "gflops" ? compare::RateKind::Gflops
              : args.rate == "gbs"  ? compare::RateKind::Gbs
                                    : compare::RateKind::Auto;
-  try {
-    opt.baseline = resolve_baseline(args.baseline, inputs);
-    for (const auto& in : inputs)
-      runs.push_back(compare::load_run(in));
-  } catch (const std::exception& e) {
-    std::cerr << "miniapp compare: " << for_terminal(e.what()) << "\n";
-    return kConfigError;
-  }
-  // Runs from the history database (app/cmd_history.cpp); a check against references.
-  if (const int c = add_selected_runs("compare", args.db, args.select, !args.inputs.empty(), runs))
-    return c;
-  try {
-    compare::name_runs(runs, inputs, args.names, opt.pool);
-  } catch (const std::exception& e) {
-    std::cerr << "miniapp compare: " << for_terminal(e.what()) << "\n";
-    return kConfigError;
-  }
+  const RunSources from{args.baseline,        args.db, args.select, args.names,
+                        !args.inputs.empty(), opt.pool};
+  if (const int code = load_runs("compare", from, inputs, runs, opt.baseline))
+    return code;
+  // A check against references.
   const int reference_code = check_compare_references(args, runs);
   if (reference_code == kConfigError)
     return reference_code;
@@ -115,18 +127,12 @@ int cmd_compare(const CompareArgs& args) {
     std::cout << text;
     return reference_code;
   }
-  try {
-    std::vector<std::string> read = args.inputs; // never onto a run it read
-    if (!args.baseline.empty())
-      read.push_back(args.baseline);
-    write_output_file(args.output, text, read, false);
-  } catch (const OutputRefused& e) {
-    std::cerr << "miniapp compare: " << for_terminal(e.what()) << "\n";
-    return kConfigError;
-  } catch (const std::exception& e) {
-    std::cerr << "miniapp compare: " << for_terminal(e.what()) << "\n";
-    return kRuntimeError;
-  }
+  std::vector<std::string> read = args.inputs; // never onto a run it read
+  if (!args.baseline.empty())
+    read.push_back(args.baseline);
+  if (const int code =
+          write_user_output("compare", [&] { write_output_file(args.output, text, read, false); }))
+    return code;
   std::cerr << "miniapp compare: wrote " << args.output << "\n";
   return reference_code;
 }

@@ -117,15 +117,9 @@ int plot_history(const HistoryArgs& args, const history::Filter& filter) {
       const auto dot = out.find_last_of('.');
       out = out.substr(0, dot) + "-" + family + out.substr(dot);
     }
-    try {
-      write_output_file(out, f.content, {args.db}, false);
-    } catch (const OutputRefused& e) {
-      std::cerr << "miniapp history: " << for_terminal(e.what()) << "\n";
-      return kConfigError;
-    } catch (const std::exception& e) {
-      std::cerr << "miniapp history: " << for_terminal(e.what()) << "\n";
-      return kRuntimeError;
-    }
+    if (const int code = write_user_output(
+            "history", [&] { write_output_file(out, f.content, {args.db}, false); }))
+      return code;
     std::cerr << "miniapp history: wrote " << out << "\n";
   }
   return kOk;

@@ -3,6 +3,7 @@
 
 #include <memory>
 #include "core/version.hpp"
+#include "core/text.hpp"
 #include "app/commands.hpp"
 
 #include "core/compat.hpp"

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include "app/commands.hpp"
+#include "core/text.hpp"
 #include "app/prepare_job.hpp"
 #include "app/time_estimate.hpp"
 
@@ -187,15 +188,9 @@ int cmd_jobscript(const JobscriptArgs& args, const MpiEnv& mpi) {
   std::vector<std::string> inputs = {args.config, sys.file, req.miniapp};
   if (layout.own_template)
     inputs.push_back(layout.template_name);
-  try {
-    write_output_file(file, script, inputs, true);
-  } catch (const OutputRefused& e) {
-    std::cerr << "miniapp jobscript: " << e.what() << std::endl;
-    return kConfigError;
-  } catch (const std::exception& e) {
-    std::cerr << "miniapp jobscript: " << e.what() << std::endl;
-    return kRuntimeError;
-  }
+  if (const int code =
+          write_user_output("jobscript", [&] { write_output_file(file, script, inputs, true); }))
+    return code;
   std::cerr << "miniapp jobscript: wrote " << file << " (" << sys.name << ", " << layout.ranks()
             << " rank(s): " << layout.nodes << " node(s) x " << layout.ranks_per_node
             << " per node, template " << layout.template_name << ")" << std::endl;

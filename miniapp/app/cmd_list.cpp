@@ -5,6 +5,7 @@
 
 #include <memory>
 #include "app/commands.hpp"
+#include "core/text.hpp"
 
 #include "config/config.hpp"
 #include "jobs/system_profile.hpp"

@@ -58,23 +58,15 @@ int cmd_report(const ReportArgs& args) {
   compare::Options opt;
   opt.with_transfers = args.with_transfers;
   compare::Comparison c;
-  try {
-    opt.baseline = resolve_baseline(args.baseline, inputs);
-    for (const auto& in : inputs)
-      runs.push_back(compare::load_run(in));
-  } catch (const std::exception& e) {
-    std::cerr << "miniapp report: " << for_terminal(e.what()) << "\n";
-    return kConfigError;
-  }
-  // Runs from the history database, after the named ones (as compare --db).
-  if (const int code = add_selected_runs("report", args.db, args.select, !inputs.empty(), runs))
+  // As compare reads them; a baseline not among the runs counts as one named.
+  const RunSources from{args.baseline,
+                        args.db,
+                        args.select,
+                        args.names,
+                        !args.inputs.empty() || !args.baseline.empty(),
+                        opt.pool};
+  if (const int code = load_runs("report", from, inputs, runs, opt.baseline))
     return code;
-  try {
-    compare::name_runs(runs, inputs, args.names, opt.pool);
-  } catch (const std::exception& e) {
-    std::cerr << "miniapp report: " << for_terminal(e.what()) << "\n";
-    return kConfigError;
-  }
   try {
     c = compare::compare_runs(runs, opt);
   } catch (const std::exception& e) {
@@ -95,18 +87,13 @@ int cmd_report(const ReportArgs& args) {
   const std::string page =
       report::html_report(c, compare::pool_runs(runs, opt.baseline).runs, ropt);
   const std::string out = args.output_dir + "/index.html";
-  try {
-    std::error_code ec;
-    if (!fs::is_directory(args.output_dir, ec) && !fs::create_directories(args.output_dir, ec))
-      throw std::runtime_error("cannot create " + args.output_dir + ": " + ec.message());
-    write_output_file(out, page, inputs, false); // never onto a run it read
-  } catch (const OutputRefused& e) {
-    std::cerr << "miniapp report: " << for_terminal(e.what()) << "\n";
-    return kConfigError;
-  } catch (const std::exception& e) {
-    std::cerr << "miniapp report: " << for_terminal(e.what()) << "\n";
-    return kRuntimeError;
-  }
+  if (const int code = write_user_output("report", [&] {
+        std::error_code ec;
+        if (!fs::is_directory(args.output_dir, ec) && !fs::create_directories(args.output_dir, ec))
+          throw std::runtime_error("cannot create " + args.output_dir + ": " + ec.message());
+        write_output_file(out, page, inputs, false); // never onto a run it read
+      }))
+    return code;
   std::cerr << "miniapp report: wrote " << out << " (" << ropt.plots.size() << " plots)\n";
   return kOk;
 }

@@ -14,9 +14,6 @@
 #include "jobs/scheduler.hpp"
 #include "parallel/fault.hpp"
 #include "plan/grid.hpp"
-#ifdef MINIAPP_HAVE_MPI
-#include "parallel/process_grid.hpp"
-#endif
 #include "parallel/summa_model.hpp"
 #include "plan/plan.hpp"
 #include "report/console.hpp"
@@ -141,7 +138,7 @@ class WriterSink final : public ResultSink {
 public:
   WriterSink(const RunArgs& args, const Plan& plan, const MpiEnv& mpi, RunExtras& extras)
       : args_(args), plan_(plan), mpi_(mpi), extras_(extras) {}
-  void open() override {
+  void open(const RunSetup& setup) override {
     ParallelInfo par;
     par.ranks = mpi_.size();
     par.mpi_library = mpi_.library();
@@ -150,18 +147,13 @@ public:
       par.grid_q = plan_.grid_q;
     }
     nlohmann::json md = collect_metadata(plan_, par, launch_info(args_));
-#ifdef MINIAPP_HAVE_MPI
     if (mpi_.size() > 1) {
       // false: transfers staged through host buffers
-      md["mpi_device_memory"] = parallel::mpi_accepts_device_memory(plan_.backend);
-      md["summa_panel"] = parallel::panel_width(plan_.settings.panel);
-      transport_ =
-          parallel::summa_transport(plan_.settings.transport, plan_.backend, mpi_.one_node());
-      md["summa_transport"] = transport_.unavailable.empty()
-                                  ? parallel::to_string(transport_.transport)
-                                  : "unavailable";
+      md["mpi_device_memory"] = setup.mpi_device_memory;
+      md["summa_panel"] = setup.summa_panel;
+      md["summa_transport"] =
+          setup.transport_unavailable.empty() ? setup.summa_transport : "unavailable";
     }
-#endif
     const std::string dir = create_run_directory(plan_.settings.output_directory,
                                                  plan_.settings.name, args_.output_dir);
     const HostIsa isa = host_isa();
@@ -172,13 +164,11 @@ public:
     extras_.attach(*writer_, md);
     if (!args_.quiet) {
       print_plan(std::cout, plan_);
-#ifdef MINIAPP_HAVE_MPI
       if (mpi_.size() > 1)
         std::cout << "SUMMA transport: "
-                  << (transport_.unavailable.empty() ? parallel::to_string(transport_.transport)
-                                                     : transport_.unavailable.c_str())
+                  << (setup.transport_unavailable.empty() ? setup.summa_transport
+                                                          : setup.transport_unavailable)
                   << "\n";
-#endif
       std::cout << "parallelism: " << describe_parallelism(plan_.ranks, plan_.backend).summary()
                 << "\nresults: " << writer_->directory() << std::endl;
     }
@@ -217,9 +207,6 @@ private:
   const Plan& plan_;
   const MpiEnv& mpi_;
   RunExtras& extras_; // --references: marks each row; --db: records each results.json
-#ifdef MINIAPP_HAVE_MPI
-  parallel::TransportChoice transport_; // the one the driver makes too (same facts, all ranks)
-#endif
   std::unique_ptr<ResultsWriter> writer_;
   Progress progress_{std::cerr, plan_.cases.size() * std::size_t(std::max(1, args_.rounds)),
                      isatty(STDERR_FILENO) != 0};

@@ -4,6 +4,8 @@
 #include "app/command.hpp"
 #include "app/commands.hpp"
 #include "app/study_commands.hpp"
+#include "core/text.hpp"
+#include "app/prepare_job.hpp"
 
 #include "config/config.hpp"
 #include "core/backends.hpp"

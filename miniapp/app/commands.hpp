@@ -122,6 +122,10 @@ const std::vector<std::string>& list_sections();
 // every rank is ended with that code (Communicator::abort_all) rather than left to hang.
 int run_command(const std::string& command, const std::function<int()>& body,
                 const Communicator* ranks = nullptr);
+// Writing a file the user named (write_output_file, core/files.hpp) inside `write`: 0 when it was
+// written; else one sentence "miniapp COMMAND: ..." on stderr and 2 when the file was refused (an
+// input, a symbolic link: a usage error) or 3 when it could not be written.
+int write_user_output(const std::string& command, const std::function<void()>& write);
 // Thrown when a stop signal ends a command while a child process of it ran (the plot script):
 // not a std::exception, so no command's own handler takes it; its unwinding removes the command's
 // temporary files, and run_command then says so and returns 3, as an interrupted run does.
@@ -144,6 +148,17 @@ int cmd_report(const ReportArgs& args);
 // --baseline: a run number from 1, or a run (inserted as run 1 when not among `inputs`); the
 // index into `inputs`. Throws std::invalid_argument for a number out of range.
 std::size_t resolve_baseline(const std::string& baseline, std::vector<std::string>& inputs);
+// The runs compare and report read: the baseline resolved (its index into `inputs`, which may
+// grow by it), each of `inputs` loaded, then the runs --db/--select picks (add_selected_runs;
+// named_runs: the user named runs), all named (--name; pool: runs of one experiment share one).
+// 0, or 2 with one sentence "miniapp COMMAND: ..." on stderr.
+struct RunSources {
+  std::string baseline, db;
+  std::vector<std::string> select, names;
+  bool named_runs = false, pool = true;
+};
+int load_runs(const std::string& command, const RunSources& from, std::vector<std::string>& inputs,
+              std::vector<compare::Run>& runs, std::size_t& baseline_index);
 int cmd_db(const DbArgs& args);
 int cmd_history(const HistoryArgs& args);
 // For compare and report: the runs --db FILE --select KEY=VALUE... picks, appended to

@@ -6,7 +6,7 @@
 #include "report/metadata.hpp"
 #include "report/results_writer.hpp"
 #include "report/run_json.hpp"
-#include "run/runner.hpp"
+#include "run/stop_signals.hpp"
 
 #include <algorithm>
 #include <cerrno>

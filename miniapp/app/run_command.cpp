@@ -1,6 +1,7 @@
 #include "app/commands.hpp"
 
 #include "config/value.hpp"
+#include "core/files.hpp"
 #include "core/sinks.hpp"
 
 #include <cstring>
@@ -39,6 +40,19 @@ int run_command(const std::string& command, const std::function<int()>& body,
   // The message may quote a file's contents (a label, a JSON parser's last token): shown as text.
   std::cerr << "miniapp " << command << ": " << for_terminal(message) << std::endl;
   return code;
+}
+
+int write_user_output(const std::string& command, const std::function<void()>& write) {
+  try {
+    write();
+    return kOk;
+  } catch (const OutputRefused& e) {
+    std::cerr << "miniapp " << command << ": " << for_terminal(e.what()) << "\n";
+    return kConfigError;
+  } catch (const std::exception& e) {
+    std::cerr << "miniapp " << command << ": " << for_terminal(e.what()) << "\n";
+    return kRuntimeError;
+  }
 }
 
 } // namespace miniapp

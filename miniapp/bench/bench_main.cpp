@@ -11,6 +11,7 @@
 // ("FLOP/s", "bytes/s"), so compare.py from libbenchmark-tools reads the JSON output.
 #include "app/kokkos_launch.hpp"
 #include "app/plot_script.hpp"
+#include "core/text.hpp"
 #include "bench/launch_overhead.hpp"
 #include "core/compat.hpp"
 #include "kernels/executor.hpp"

@@ -1,6 +1,7 @@
 #include "config/settings.hpp"
 
 #include "config/limits.hpp"
+#include "core/text.hpp"
 #include "core/backends.hpp"
 
 #include <algorithm>

@@ -9,13 +9,6 @@ bool is_gpu_backend(const std::string& backend) {
   return backend == "cuda" || backend == "hip";
 }
 
-std::string join(const std::vector<std::string>& items, const std::string& sep) {
-  std::string out;
-  for (size_t i = 0; i < items.size(); ++i)
-    out += (i ? sep : "") + items[i];
-  return out;
-}
-
 const std::vector<std::string>& known_backends() {
   static const std::vector<std::string> names = {"serial", "openmp", "cuda", "hip"};
   return names;

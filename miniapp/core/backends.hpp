@@ -2,6 +2,7 @@
 // Names of the Kokkos execution spaces compiled in, and dispatch from a name to a space.
 #include "core/case.hpp"
 #include "core/compat.hpp"
+#include "core/text.hpp" // join
 
 #include <Kokkos_Core.hpp>
 
@@ -17,7 +18,6 @@ std::vector<std::string> compiled_backends(); // e.g. {"serial", "openmp"}
 const std::vector<std::string>& known_backends();
 std::string default_backend();                        // the name of Kokkos' default execution space
 std::string resolve_backend(const std::string& name); // "auto" -> default_backend()
-std::string join(const std::vector<std::string>& items, const std::string& sep);
 // Whether the backend runs on a GPU (cuda, hip): kernel shapes, searches, the parallelism a run
 // reports and a job's resources differ there.
 bool is_gpu_backend(const std::string& backend);

@@ -1,7 +1,8 @@
 #pragma once
-// Text of numbers for tables and messages, shared by the console, compare, history and the report.
+// Text for tables and messages: numbers, and lists of words, shared by every layer.
 #include <cstdio>
 #include <string>
+#include <vector>
 
 namespace miniapp {
 
@@ -10,6 +11,14 @@ inline std::string fmt(const char* format, double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, format, v);
   return buf;
+}
+
+// The items with sep between them: join({"serial", "openmp"}, ", ") is "serial, openmp".
+inline std::string join(const std::vector<std::string>& items, const std::string& sep) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i)
+    out += (i ? sep : "") + items[i];
+  return out;
 }
 
 } // namespace miniapp

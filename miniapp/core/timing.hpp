@@ -1,5 +1,5 @@
 #pragma once
-// The one way a launch is timed: `miniapp run` (run/runner.cpp), `miniapp-bench`, the autotuner
+// The one way a launch is timed: `miniapp run` (run/driver.cpp), `miniapp-bench`, the autotuner
 // and the ceilings all go through time_launches(), so their numbers are the same measurement.
 //
 // Rule: untimed launches (at least `warmup`, at least one, and at least warmup_seconds of them) run

@@ -1,9 +1,12 @@
 #include "plan/plan.hpp"
 
 #include "config/limits.hpp"
+#include "core/text.hpp"
 #include "plan/grid.hpp"
 #include "plan/config_hash.hpp"
 #include "plan/plan_notes.hpp"
+#include "plan/case_values.hpp"
+#include "plan/sweep.hpp"
 #include "core/case_fields.hpp"
 #include "core/size_math.hpp"
 #include "core/backends.hpp"
@@ -90,95 +93,6 @@ void assign(Case& c, const std::string& key, const Value& v) {
       fail(v.pos, "seed must be >= 0, got " + std::to_string(x));
     c.seed = std::uint64_t(x);
   }
-}
-
-// The largest magnitude a value of the precision holds: inputs, alpha, beta and every result the
-// kernel forms must stay within it, or the run computes inf/nan (floats) or wraps (int32).
-double largest_value(Precision p) {
-  switch (p) {
-  case Precision::int32:
-    return 2147483647.0;
-  case Precision::float32:
-    return FLT_MAX;
-  default:
-    return DBL_MAX;
-  }
-}
-
-std::string short_number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", v);
-  return buf;
-}
-
-// The largest input magnitude of a rows x cols input (case_support.hpp's input_value): random
-// floats in [-1, 1), random integers in [-8, 8], iota up to rows * cols - 1.
-double largest_input(const Case& c, const std::vector<std::vector<double>>& values,
-                     std::int64_t rows, std::int64_t cols) {
-  if (c.init == "explicit") {
-    double m = 0;
-    for (const auto& row : values)
-      for (double v : row)
-        m = std::max(m, std::fabs(v));
-    return m;
-  }
-  if (c.init == "iota")
-    return double(rows) * double(cols) - 1;
-  if (c.init == "ones")
-    return 1;
-  return c.precision == Precision::int32 ? 8 : 1;
-}
-
-// What the kernel forms from its inputs (axpby: alpha * A + beta * B; matmul: sums of k products;
-// tile_average: sums of S x S values) must fit the case's precision; checked before the run.
-void check_value_range(const Case& c, const Position& size_pos,
-                       const std::function<Position(const std::string&)>& pos_of) {
-  const double top = largest_value(c.precision);
-  const std::string prec = to_string(c.precision);
-  const auto too_large = [&](const Position& at, const std::string& what, double v) {
-    fail(at, what + " reaches " + short_number(v) + ", more than " + prec + " holds (" +
-                 short_number(top) + "); use smaller values or a wider precision");
-  };
-  const Family& f = family(c.family);
-  const bool with_k = c.uses(Param::k);
-  const double a = largest_input(c, c.a_values, c.m, with_k ? c.k : c.n);
-  const double b = f.inputs > 1 ? largest_input(c, c.b_values, with_k ? c.k : c.m, c.n) : 0;
-  const Position input_pos = c.init == "iota" ? pos_of("init") : size_pos;
-  if (!f.inputs_are_values)
-    return;
-  if (std::max(a, b) > top)
-    too_large(input_pos, "an input (init " + c.init + ")", std::max(a, b));
-  for (const ResultBound& r : f.result_bounds(c, a, b))
-    if (r.value > top)
-      too_large(r.key.empty() ? size_pos : pos_of(r.key), r.what, r.value);
-}
-
-// An explicit matrix checked against the case's shape and precision.
-std::vector<std::vector<double>> matrix_values(const config::Matrix& m, const std::string& what,
-                                               std::int64_t rows, std::int64_t cols,
-                                               Precision precision) {
-  const bool integral = precision == Precision::int32;
-  if (!m.is_list || std::int64_t(m.rows.size()) != rows)
-    fail(m.pos, what + " must be a list of " + std::to_string(rows) + " rows");
-  std::vector<std::vector<double>> out;
-  for (size_t i = 0; i < m.rows.size(); ++i) {
-    const config::MatrixRow& r = m.rows[i];
-    if (!r.is_list || std::int64_t(r.values.size()) != cols)
-      fail(r.pos,
-           what + " row " + std::to_string(i) + " must hold " + std::to_string(cols) + " values");
-    std::vector<double> row;
-    for (const Value& v : r.values) {
-      const double x = v.as_double();
-      if (integral && x != std::floor(x))
-        fail(v.pos, what + ": int32 cases need whole numbers, got " + v.text);
-      if (std::fabs(x) > largest_value(precision))
-        fail(v.pos, what + ": " + v.text + " does not fit " + to_string(precision) + " (largest " +
-                        short_number(largest_value(precision)) + ")");
-      row.push_back(x);
-    }
-    out.push_back(row);
-  }
-  return out;
 }
 
 // "tile_index", or "matmul and axpby": the families with a variant that reads p.
@@ -324,89 +238,6 @@ void check_case(const config::CaseSpec& spec, Case& c, const std::map<std::strin
   c.print = settings.print || (spec.print && spec.print->as_bool());
 }
 
-// Dimensions of a case's sweep in a fixed order; a zip group is one dimension.
-struct Dim {
-  std::vector<std::string> keys;
-  std::vector<std::vector<Value>> rows; // rows[i][j]: value of keys[j] in step i
-};
-
-std::vector<Dim> sweep_dims(const config::CaseSpec& spec) {
-  std::vector<Dim> dims;
-  bool zip_placed = false;
-  const bool variant_given =
-      spec.params.count("variant") ||
-      std::find(spec.zip_keys.begin(), spec.zip_keys.end(), "variant") != spec.zip_keys.end();
-  for (const auto& key : config::sweep_keys()) {
-    const bool in_zip =
-        std::find(spec.zip_keys.begin(), spec.zip_keys.end(), key) != spec.zip_keys.end();
-    if (in_zip && !zip_placed) {
-      Dim d;
-      d.keys = spec.zip_keys;
-      for (size_t i = 0; i < spec.zip_values[0].size(); ++i) {
-        std::vector<Value> row;
-        for (const auto& vals : spec.zip_values)
-          row.push_back(vals[i]);
-        d.rows.push_back(row);
-      }
-      dims.push_back(d);
-      zip_placed = true;
-    } else if (spec.params.count(key)) {
-      Dim d;
-      d.keys = {key};
-      for (const auto& v : spec.params.at(key))
-        d.rows.push_back({v});
-      dims.push_back(d);
-    } else if (key == "variant" && !variant_given) {
-      // No variant: every variant of the family, as if listed in the config.
-      Dim d;
-      d.keys = {key};
-      for (const auto& v : family(spec.family.as_string()).variant_names())
-        d.rows.push_back({Value{v, v, spec.pos}});
-      dims.push_back(d);
-    }
-  }
-  return dims;
-}
-
-// Scalars of an explicit matrix, counted without reading them.
-std::uint64_t explicit_values(const std::optional<config::Matrix>& m) {
-  std::uint64_t count = 0;
-  if (m)
-    for (const auto& row : m->rows)
-      count = sat_add(count, row.is_list ? row.values.size() : 1);
-  return count;
-}
-
-// The number of cases the sweeps expand to (the product of each case's lists, summed; before
-// duplicates collapse) must stay within limits::kMaxCases, and the explicit matrices copied into
-// them within limits::kMaxExpandedNodes values: checked before anything is expanded.
-void check_expansion(const config::ExperimentConfig& cfg,
-                     const std::vector<std::vector<Dim>>& all) {
-  using config::limits::kMaxCases;
-  using config::limits::kMaxExpandedNodes;
-  std::uint64_t total = 0;
-  for (size_t i = 0; i < all.size(); ++i) {
-    std::uint64_t cases = 1;
-    for (const auto& d : all[i])
-      cases = sat_mul(cases, d.rows.size());
-    total = sat_add(total, cases);
-    const auto& spec = cfg.cases[i];
-    if (total > kMaxCases)
-      fail(spec.pos,
-           "the config expands to more than " + std::to_string(kMaxCases) + " cases (cases[" +
-               std::to_string(i) + "] alone to " +
-               (cases == kTooLarge ? std::string("more than 2^64") : std::to_string(cases)) +
-               ", the product of its lists); the limit is " + std::to_string(kMaxCases) +
-               " (see docs/config.md)");
-    const std::uint64_t values = sat_add(explicit_values(spec.a), explicit_values(spec.b));
-    if (sat_mul(values, cases) > kMaxExpandedNodes)
-      fail(spec.pos, "cases[" + std::to_string(i) + "] repeats its explicit matrices (" +
-                         std::to_string(values) + " values) over " + std::to_string(cases) +
-                         " cases: more than " + std::to_string(kMaxExpandedNodes) +
-                         " values in all, the limit (see docs/config.md)");
-  }
-}
-
 Plan expand(const config::ExperimentConfig& cfg, const PlanLimits& limits,
             config::ErrorList& errors) {
   Plan plan;
@@ -441,7 +272,7 @@ Plan expand(const config::ExperimentConfig& cfg, const PlanLimits& limits,
   plan.grid_p = grid.p;
   plan.grid_q = grid.q;
 
-  std::vector<std::vector<Dim>> all_dims;
+  std::vector<std::vector<SweepDim>> all_dims;
   for (const auto& spec : cfg.cases)
     all_dims.push_back(sweep_dims(spec));
   // Past the limits nothing is expanded: report what was found so far with it.
@@ -456,7 +287,7 @@ Plan expand(const config::ExperimentConfig& cfg, const PlanLimits& limits,
     for (const auto& note : unread_value_notes(spec))
       plan.notes.push_back(note);
     std::set<std::string> repeated; // ids this config case gives again, noted once each
-    const std::vector<Dim>& dims = all_dims[spec_index];
+    const std::vector<SweepDim>& dims = all_dims[spec_index];
     std::vector<size_t> pos(dims.size(), 0);
     // A case's first error ends its expansion (the others of its sweep would repeat it).
     errors.attempt([&] {

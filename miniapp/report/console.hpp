@@ -2,7 +2,7 @@
 // Console output: the results table, and progress lines (a bar with ETA on a terminal, plain
 // lines in batch jobs).
 #include "plan/plan.hpp"
-#include "run/runner.hpp"
+#include "core/result.hpp"
 
 #include <chrono>
 #include <ostream>

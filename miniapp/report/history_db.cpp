@@ -4,7 +4,7 @@
 
 #include "report/references.hpp"
 #include "report/sqlite_wrapper.hpp"
-#include "run/runner.hpp"
+#include "run/stop_signals.hpp"
 
 #include <cerrno>
 #include <cstdio>

@@ -5,7 +5,7 @@
 // A new column is one row in one of the two tables (appended, so readers by position keep working).
 #include "core/case_fields.hpp"
 #include "plan/plan.hpp"
-#include "run/runner.hpp"
+#include "core/result.hpp"
 
 #include <nlohmann/json.hpp>
 

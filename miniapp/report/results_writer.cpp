@@ -5,7 +5,7 @@
 #include "jobs/scheduler.hpp"
 #include "report/metadata.hpp"
 #include "report/result_fields.hpp"
-#include "run/runner.hpp"
+#include "run/stop_signals.hpp"
 
 #include <cerrno>
 #include <cstdio>

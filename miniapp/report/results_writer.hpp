@@ -7,7 +7,7 @@
 // written with spare trailing whitespace for it, so this needs no new disk blocks.
 #include "plan/plan.hpp"
 #include "report/result_fields.hpp"
-#include "run/runner.hpp"
+#include "core/result.hpp"
 
 #include "core/files.hpp"
 #include "core/sinks.hpp" // csv_escape

@@ -5,7 +5,7 @@
 #include "kernels/families.hpp"
 #include "core/files.hpp"
 #include "core/device_info.hpp"
-#include "run/runner.hpp"
+#include "core/result.hpp"
 #include "core/timing.hpp"
 
 #include <Kokkos_Core.hpp>

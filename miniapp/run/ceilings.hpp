@@ -7,9 +7,9 @@
 //   vendor           the vendor GEMM (cuBLAS / OpenBLAS) at the same size and precision,
 //                    estimated until two consecutive estimates agree (run/stable_estimate.hpp)
 //   transfer         host-to-device bandwidth from pinned host memory (GPU backends)
+#include "core/result.hpp"
 #include "run/ceiling_cache.hpp"
 #include "run/memory_levels.hpp"
-#include "run/runner.hpp"
 #include "run/stable_estimate.hpp"
 
 #include <functional>
@@ -22,6 +22,13 @@
 #include <vector>
 
 namespace miniapp {
+
+// What the driver asks for a ceiling, once per case (MeasuredCeilings below measures them in the
+// same process; the autotuner's single cases attach none).
+struct CeilingProvider {
+  virtual ~CeilingProvider() = default;
+  virtual void attach(CaseResult& r, const std::string& backend) = 0;
+};
 
 // Device copy (deep_copy on GPUs, a copy kernel on host backends): miniapp-bench's copy figure.
 double measure_copy_bandwidth(const std::string& backend, std::size_t bytes_per_array, int reps);

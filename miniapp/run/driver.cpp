@@ -5,6 +5,7 @@
 #include "kernels/families.hpp"
 #include "kernels/launch_limits.hpp"
 #include "run/autotune.hpp"
+#include "run/case_validation.hpp"
 #include "run/rounds.hpp"
 #include "core/host_load.hpp"
 #include "run/exit_code.hpp"
@@ -25,57 +26,6 @@
 
 namespace miniapp {
 
-int exit_code(const std::vector<CaseResult>& results, bool interrupted) {
-  const auto any = [&](Status s) {
-    return std::any_of(results.begin(), results.end(),
-                       [s](const CaseResult& r) { return r.status == s; });
-  };
-  if (any(Status::error))
-    return kRuntimeError;
-  if (any(Status::invalid))
-    return kValidationFailed;
-  return interrupted ? kRuntimeError : kOk;
-}
-
-std::string failure_text(const std::exception& e) {
-  if (dynamic_cast<const std::bad_alloc*>(&e))
-    return "out of host memory (resource: host memory)";
-  return e.what();
-}
-
-Outcome agree_phase(const Communicator& comm, const char* phase, int code,
-                    const std::string& message) {
-  const Outcome o = comm.agree(code, message);
-  if (o.code) {
-    if (comm.rank() == o.rank)
-      std::cerr << message << std::endl;
-    if (comm.rank() == 0 && !o.everyone)
-      std::cerr << "miniapp: rank " << o.rank << " failed in phase " << phase << "; all "
-                << comm.size() << " ranks stop with exit code " << o.code << std::endl;
-  }
-  return o;
-}
-
-int agree_on_experiment(const Communicator& comm, const Plan& plan, int rounds) {
-  if (comm.size() == 1)
-    return kOk;
-  // --rounds is no part of the config hash (runs of one experiment pool across rounds), but a
-  // rank that runs more rounds than another waits in collectives the others never reach.
-  const auto says = [](const std::string& hash, int n) {
-    return "config hash " + hash + ", --rounds " + std::to_string(n);
-  };
-  const std::string mine = says(config_hash(plan), std::max(1, rounds));
-  const std::string root = comm.broadcast(mine);
-  const std::string why = "miniapp: rank " + std::to_string(comm.rank()) +
-                          "'s config, --set items and --rounds expand to another experiment (" +
-                          mine + ") than rank 0's (" + root +
-                          "); start every rank with the same arguments";
-  const Outcome o = comm.agree(mine == root ? kOk : kConfigError, mine == root ? "" : why);
-  if (o.code && comm.rank() == 0)
-    std::cerr << o.message << std::endl;
-  return o.code;
-}
-
 namespace {
 
 constexpr int kUnsupported = 1; // a status below the error codes: every rank skips the case
@@ -93,13 +43,18 @@ public:
           std::make_unique<parallel::ProcessGrid>(parallel::GridShape{plan.grid_p, plan.grid_q});
       panel_ = parallel::panel_width(s_.panel);
       transport_ = parallel::summa_transport(s_.transport, plan.backend, grid_->one_node());
+      setup_.summa_panel = panel_;
+      if (transport_.unavailable.empty())
+        setup_.summa_transport = parallel::to_string(transport_.transport);
+      setup_.transport_unavailable = transport_.unavailable;
+      setup_.mpi_device_memory = parallel::mpi_accepts_device_memory(plan.backend);
     }
 #endif
   }
 
   RunOutcome run() {
     RunOutcome out;
-    if ((out.failed_code = output_phase([&] { sink_.open(); })))
+    if ((out.failed_code = output_phase([&] { sink_.open(setup_); })))
       return out;
     for (const auto& c : plan_.cases) {
       if (stop_agreed()) {
@@ -143,14 +98,6 @@ public:
   }
 
 private:
-  // Who failed, in messages: one rank's messages name no rank (as before there were several).
-  std::string on_rank() const {
-    return many_ ? "rank " + std::to_string(comm_.rank()) + ": " : "";
-  }
-  std::string in_phase(const char* phase) const {
-    return many_ ? on_rank() + phase + ": " : "";
-  }
-
   // A stop signal on any rank, agreed: every rank stops at the same launch.
   bool stop_agreed() const {
     return comm_.reduce(stop_requested() ? 1.0 : 0.0, ReduceOp::max) > 0;
@@ -223,10 +170,8 @@ private:
     r.c = c;
     r.distributed = many_;
     r.panel = many_ && family(c.family).distribution == Distribution::summa ? panel_ : 0;
-#ifdef MINIAPP_HAVE_MPI
-    if (r.panel && transport_.unavailable.empty()) // else the case is skipped, saying why
-      r.transport = parallel::to_string(transport_.transport);
-#endif
+    if (r.panel) // empty where no transport can run it: the case is skipped, saying why
+      r.transport = setup_.summa_transport;
     compat::ScopedRegion region("miniapp::case::" + c.id());
     std::unique_ptr<Executor> k = allocate(r);
     if (!k)
@@ -244,7 +189,7 @@ private:
     if (s_.validate || print)
       if (!launches(r, [&] { checked_run(*k); }))
         return r;
-    if (s_.validate && !validate(r, *k))
+    if (s_.validate && !validate_on_ranks(r, *k, comm_, fault_, s_.rtol))
       return r;
     if (print) {
       std::cout << "--- " << r.c.id() << "\n";
@@ -275,10 +220,10 @@ private:
       msg = e.what();
     } catch (const std::bad_alloc&) {
       code = kRuntimeError;
-      msg = on_rank() + "out of memory (resource: host memory) while setting up " + r.c.id();
+      msg = on_rank(comm_) + "out of memory (resource: host memory) while setting up " + r.c.id();
     } catch (const std::exception& e) {
       code = kRuntimeError;
-      msg = in_phase("allocation") + e.what();
+      msg = in_phase(comm_, "allocation") + e.what();
     }
     const Outcome o = comm_.agree(code, msg);
     if (!o.code)
@@ -373,54 +318,6 @@ private:
     return true;
   }
 
-  // Validation of the checked run: each rank checks its part against the one-rank reference;
-  // counts and checksums are summed, the first bad element comes from the lowest failing rank.
-  bool validate(CaseResult& r, Executor& k) {
-    Validation v;
-    int code = kOk;
-    std::string msg;
-    try {
-      v = k.validate(s_.rtol);
-      if (fault_.armed("validation")) { // as if an element came back wrong
-        v.passed = false;
-        v.bad_elements = std::max(1LL, v.bad_elements);
-        v.first_bad =
-            "injected fault in phase validation (MINIAPP_FAULT=" + std::to_string(comm_.rank()) +
-            ":validation)";
-      }
-    } catch (const std::bad_alloc&) {
-      code = kRuntimeError;
-      msg = on_rank() + "out of memory (resource: host memory) while validating " + r.c.id();
-    } catch (const std::exception& e) {
-      code = kRuntimeError;
-      msg = in_phase("validation") + e.what();
-    }
-    const Outcome o = comm_.agree(code, msg);
-    if (o.code) {
-      r.status = Status::error;
-      r.message = o.message;
-      return false;
-    }
-    std::vector<double> sums = {double(v.bad_elements), v.checksum, v.checksum_ref,
-                                v.checksum_bound};
-    comm_.reduce(sums, ReduceOp::sum);
-    const Outcome first = comm_.agree(v.bad_elements > 0 ? 1 : 0, on_rank() + v.first_bad);
-    v.bad_elements = static_cast<long long>(sums[0]);
-    v.checksum = sums[1];
-    v.checksum_ref = sums[2];
-    v.checksum_bound = sums[3];
-    v.max_error = comm_.reduce(v.max_error, ReduceOp::max);
-    v.passed = v.bad_elements == 0;
-    v.first_bad = first.code ? first.message : "";
-    r.validation = v;
-    if (!v.passed) {
-      r.status = Status::invalid;
-      r.message = std::to_string(v.bad_elements) + " element(s) out of tolerance, first " +
-                  (many_ ? "on " : "") + v.first_bad;
-    }
-    return true;
-  }
-
   // Ceiling: the sum over ranks of each rank's own ceiling for its part (no communication).
   void attach_ceiling(CaseResult& r, const Executor& k) {
     CaseResult local;
@@ -453,25 +350,11 @@ private:
   const int rounds_;
   bool later_round_ = false; // --rounds: past the first round (matrices are printed once)
   int panel_ = 0;
+  RunSetup setup_; // what the sink is told the run uses
 #ifdef MINIAPP_HAVE_MPI
   parallel::TransportChoice transport_;
   std::unique_ptr<parallel::ProcessGrid> grid_;
 #endif
-};
-
-// Keeps the rows, writes nothing.
-class Discard final : public ResultSink {
-public:
-  void open() override {}
-  void add(const CaseResult&) override {}
-  void update(std::size_t, const CaseResult&) override {}
-  void finish(bool) override {}
-  void failed() noexcept override {}
-};
-
-// Ceilings are not measured.
-struct NoCeilings final : CeilingProvider {
-  void attach(CaseResult&, const std::string&) override {}
 };
 
 } // namespace
@@ -490,19 +373,6 @@ RunOutcome run_experiment(const Plan& plan, const Communicator& comm, ResultSink
     out.failed_code = kRuntimeError;
     return out;
   }
-}
-
-CaseResult run_case(const Case& c, const config::Settings& s, const std::string& backend) {
-  Plan plan;
-  plan.settings = s;
-  plan.backend = backend;
-  plan.cases = {c};
-  Discard sink;
-  NoCeilings ceilings;
-  RunOutcome out = run_experiment(plan, SingleRank(), sink, ceilings, DriverOptions{});
-  if (out.results.empty())
-    throw std::runtime_error("the run of " + c.id() + " ended before the case");
-  return out.results.front();
 }
 
 } // namespace miniapp

@@ -9,7 +9,9 @@
 #include "plan/plan.hpp"
 #include "core/communicator.hpp"
 #include "run/exit_code.hpp"
-#include "run/runner.hpp"
+#include "run/rank_agreement.hpp"
+#include "run/ceilings.hpp"
+#include "run/stop_signals.hpp" // RunOutcome::interrupted: a stop signal
 
 #include <stdexcept>
 #include <string>
@@ -17,29 +19,24 @@
 
 namespace miniapp {
 
-// e.what(), except that std::bad_alloc's (which does not say what ran out) names the resource.
-std::string failure_text(const std::exception& e);
-
-// Ends a phase outside the cases (config in app/cmd_run.cpp, output here): all ranks learn the
-// worst status. The lowest failing rank prints its message; rank 0 adds who failed unless every
-// rank failed alike (a config error is printed once).
-Outcome agree_phase(const Communicator& comm, const char* phase, int code,
-                    const std::string& message);
-
-// Collective, after the config phase: every rank must have expanded the same experiment (one
-// config text, but each rank's own --set items), or their collectives would not match (a hang,
-// or buffers of different sizes). Compares the config hash and the number of rounds (--rounds)
-// with rank 0's: 0 when all agree, else kConfigError (2) on every rank with one sentence from
-// rank 0.
-int agree_on_experiment(const Communicator& comm, const Plan& plan, int rounds);
+// What the driver decided for the run as a whole, the one place it is decided: on several ranks
+// SUMMA's panel width and transport (parallel/process_grid.hpp), with what MPI accepts. The sink
+// gets it when it opens (results.json's metadata, the run header); each SUMMA row records the
+// same transport.
+struct RunSetup {
+  int summa_panel = 0;               // 0: one rank (no SUMMA)
+  std::string summa_transport;       // "host", "device_mpi", "device_ipc"; "" when none can run
+  std::string transport_unavailable; // why no transport can run SUMMA here ("" when one can)
+  bool mpi_device_memory = false;    // MPI may be handed device pointers (else staged on host)
+};
 
 // Where results go. The driver calls it on rank 0 only, inside the output phase (a throw there,
 // or MINIAPP_FAULT=<rank>:output on any rank, ends the run with exit 3 on every rank).
 class ResultSink {
 public:
   virtual ~ResultSink() = default;
-  virtual void open() = 0;                   // before the first case (creates the run directory)
-  virtual void add(const CaseResult& r) = 0; // after each case
+  virtual void open(const RunSetup& setup) = 0; // before the first case (the run directory)
+  virtual void add(const CaseResult& r) = 0;    // after each case
   // After each later round of a case (--rounds): the index-th row added, now pooling its rounds.
   virtual void update(std::size_t index, const CaseResult& r) = 0;
   virtual void finish(bool interrupted) = 0; // after the last; throws when it could not write

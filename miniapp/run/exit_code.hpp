@@ -1,6 +1,6 @@
 #pragma once
 // The exit codes of every command, and the one rule that turns a run's case statuses into one.
-#include "run/runner.hpp"
+#include "core/result.hpp"
 
 #include <vector>
 

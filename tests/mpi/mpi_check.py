@@ -105,7 +105,13 @@ def breakdown(args):
     if not rows:
         sys.exit("FAIL: no rows")
     with open(os.path.join(out, "results.json")) as f:
-        used = json.load(f)["metadata"].get("summa_transport")
+        metadata = json.load(f)["metadata"]
+    used = metadata.get("summa_transport")
+    # The driver decides the panel and transport once: the header and every SUMMA row agree.
+    panels = {int(r["panel"]) for r in rows if r["panel"] not in ("", "0")}
+    if panels and panels != {metadata.get("summa_panel")}:
+        sys.exit(f"FAIL: panel widths {sorted(panels)} in the rows, {metadata.get('summa_panel')} "
+                 "in the metadata")
     for r in rows:
         what = f"{r['family']}/{r['variant']}/{r['precision']}"
         # Empty cells (energy_window_s where no energy was measured) are not numbers.

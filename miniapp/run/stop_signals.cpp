@@ -1,4 +1,4 @@
-#include "run/runner.hpp"
+#include "run/stop_signals.hpp"
 
 #include <algorithm>
 #include <atomic>

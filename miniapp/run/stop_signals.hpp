@@ -1,19 +1,10 @@
 #pragma once
-// The ceilings a run compares with, and the stop signals (run/driver.hpp runs the cases; what a
-// case produces is core/result.hpp).
-#include "core/result.hpp"
-
-#include <string>
+// The stop signals: a run stops after the current repetition when one arrives (run/driver.hpp
+// asks stop_requested() before every launch; the results writer records the interruption).
 #include <utility>
 #include <vector>
 
 namespace miniapp {
-
-// Ceilings measured in the same process (see run/ceilings.hpp); the driver asks for one per case.
-struct CeilingProvider {
-  virtual ~CeilingProvider() = default;
-  virtual void attach(CaseResult& r, const std::string& backend) = 0;
-};
 
 // SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE (the reader of the output went away) ask the run
 // to stop after the current repetition; a second SIGINT/SIGTERM/SIGHUP/SIGQUIT ends the process
