@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One device-machine session: check the carried CUDA build runs, validate on CUDA, benchmark, and
 # leave everything under $OUT (summary.txt last). Used through the device tool:
-#   scripts/gpu-run.sh [tests|bench|all|sanitize|check|gemm|gemm-host|compare|rounds|energy|transpose|shapes]
+#   scripts/gpu-run.sh [tests|bench|all|sanitize|check|gemm|gemm-host|hostgemm|compare|rounds|energy|transpose|shapes]
 #   (default all: tests and bench)
 # sanitize: compute-sanitizer memcheck over the CUDA kernel tests and racecheck over a run of every
 # team-scratch kernel (tests/gpu/racecheck_team_scratch.yaml), within one 10-minute device call;
@@ -13,6 +13,13 @@
 # kernels (every tiled_rb shape too) through miniapp-bench, ncu on tiled_rb float32/float64 and
 # classic tiled 32. gemm-host: racecheck over the team-scratch kernels, then host tiled_rb against
 # OpenBLAS and host axpby flat run against bench on .carry/gpuhost (an OpenMP build).
+# hostgemm: the host GEMM on the host's cores alone (no GPU program runs; .carry/cuda may be absent):
+# lscpu, then host tiled_rb (every shape) and OpenBLAS at 1024 and 2048, float32 and float64, with
+# $HOST_THREADS (default 16) threads ($HOST_SIZES: other sizes), OMP_PROC_BIND=spread and OMP_PLACES=cores, through
+# miniapp-bench and through `miniapp run` (tests/gpu/hostgemm.yaml), on the carried OpenMP build
+# for this CPU's level: .carry/gpuhost (preset gpuhost, x86-64-v4) where the CPU has AVX-512,
+# else .carry/gpuhost-v3 (preset gpuhost-v3, x86-64-v3); summary.txt gives each ratio to
+# OpenBLAS and run against bench. About 2-3 minutes.
 # energy: the NVML energy counter's step and update interval (polled in a tight loop, outside
 # miniapp), quickstart and tests/gpu/gemm.yaml on CUDA with each case's joules and watts, two
 # cases lasting over a second (tests/gpu/energy_long*.yaml) against nvidia-smi's power reading
@@ -21,7 +28,8 @@
 # at 4096 and 8192 through `miniapp run` and miniapp-bench against the copy ceiling, ncu on
 # tiled transpose float32/float64, racecheck over tiled transpose at every tile width
 # (tests/gpu/racecheck_transpose.yaml; NO_RACECHECK=1: not).
-# Expects .carry/cuda (the CUDA build's programs; optionally .carry/gpuhost, an OpenMP build) and
+# Expects .carry/cuda (the CUDA build's programs; optionally .carry/gpuhost and .carry/gpuhost-v3,
+# OpenMP builds: scripts/pack-gpu-carry.sh, or --host for those alone) and
 # .carry/lib.tar.xz holding the shared libraries the GPU machine lacks (scripts/pack-gpu-carry.sh).
 set -uo pipefail
 what=${1:-all}
@@ -91,11 +99,11 @@ bench_rows() {
 log "== $(date -u +%FT%TZ) $(hostname) $(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader)"
 log "host CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2) x $(nproc)"
 if grep -qw avx2 /proc/cpuinfo; then log "host has AVX2 (x86-64-v3)"; else log "host LACKS x86-64-v3"; fi
-for b in .carry/cuda/miniapp .carry/cuda/miniapp-bench .carry/gpuhost/miniapp; do
+for b in .carry/cuda/miniapp .carry/cuda/miniapp-bench .carry/gpuhost/miniapp .carry/gpuhost-v3/miniapp; do
   [ -x "$b" ] || continue
   if ldd "$b" | grep -q "not found"; then log "MISSING libs for $b:"; ldd "$b" | grep "not found" | tee -a "$sum"; fi
 done
-.carry/cuda/miniapp info 2>&1 | tee "$W/info.txt" | tail -8
+[ -x .carry/cuda/miniapp ] && .carry/cuda/miniapp info 2>&1 | tee "$W/info.txt" | tail -8
 
 if [ "$what" = tests ] || [ "$what" = all ]; then
   cuda_tests
@@ -271,6 +279,66 @@ for r in json.load(open(sys.argv[1]))["results"]:
 PY
   save
   [ -n "${NO_RACECHECK:-}" ] || racecheck 200 tests/gpu/racecheck_tiled_rb.yaml
+fi
+# hostgemm (see the header): the carried OpenMP build whose level this CPU runs.
+host_build() {
+  local f v4=1
+  for f in avx512f avx512bw avx512cd avx512dq avx512vl; do grep -qw "$f" /proc/cpuinfo || v4=0; done
+  if [ "$v4" = 1 ] && [ -x .carry/gpuhost/miniapp-bench ]; then echo .carry/gpuhost
+  elif grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo && [ -x .carry/gpuhost-v3/miniapp-bench ]; then
+    echo .carry/gpuhost-v3
+  fi
+}
+# Each tiled_rb row of bench JSON $1 against the vendor row of its size and precision, and (with
+# run directory $2) each `miniapp run` row against its own ceiling and against the bench.
+host_gemm_ratios() {
+  python3 - "$1" "${2:-}" <<'PY' | tee -a "$sum"
+import json, re, sys
+bench = json.load(open(sys.argv[1]))["benchmarks"]
+rate = {b["name"].replace("/manual_time", ""): b["FLOP/s"] / 1e9 for b in bench if "FLOP/s" in b}
+for name, gf in sorted(rate.items()):
+    m = re.match(r"matmul/tiled_rb/(float\d+)/(\d+x\d+x\d+)/", name)
+    if not m: continue
+    vendor = rate.get(f"matmul/vendor/{m.group(1)}/{m.group(2)}")
+    ratio = f"{gf / vendor:.2f} of OpenBLAS ({vendor:.0f} GFLOP/s)" if vendor else "no vendor row"
+    print(f"  bench {name:62s} {gf:8.1f} GFLOP/s  {ratio}")
+if sys.argv[2]:
+    for r in json.load(open(sys.argv[2] + "/results.json"))["results"]:
+        cid = r["case_id"]
+        b = rate.get(cid)
+        agree = f"bench {b:.1f}, run/bench {r['gflops'] / b:.3f}" if b else "no bench row"
+        pct = r.get("pct_of_ceiling")
+        pct = f"{float(pct):.1f}%" if pct is not None else "-"
+        print(f"  run   {cid:62s} {r['gflops']:8.1f} GFLOP/s  {pct} of {r.get('ceiling')} "
+              f"(valid: {r.get('valid')}); {agree}")
+PY
+}
+if [ "$what" = hostgemm ]; then
+  host=$(host_build)
+  lscpu > "$W/lscpu.txt" 2>&1
+  grep -E "^(Model name|CPU\(s\)|Thread|Core|Socket|NUMA node\(|L1d|L2|L3|Hypervisor)" "$W/lscpu.txt" | tee -a "$sum"
+  if [ -z "$host" ]; then
+    log "no carried host build runs on this CPU (.carry/gpuhost: x86-64-v4, .carry/gpuhost-v3: x86-64-v3)"
+  else
+    threads=${HOST_THREADS:-16} sizes=${HOST_SIZES:-1024,2048} # (smaller sizes: a check of this script)
+    [ "$(nproc)" -lt "$threads" ] && threads=$(nproc)
+    export OMP_NUM_THREADS=$threads OMP_PROC_BIND=spread OMP_PLACES=cores
+    log "== host GEMM: $host, $threads threads (OMP_PROC_BIND=spread OMP_PLACES=cores), OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-auto}"
+    timeout 150 "$host/miniapp-bench" --miniapp-sizes="$sizes" --benchmark_min_time=0.3 \
+      --benchmark_filter='^matmul/(tiled_rb|vendor)/float(32|64)/' \
+      --benchmark_out="$W/hostgemm-bench.json" --benchmark_out_format=json > "$W/hostgemm-bench.txt" 2>&1
+    log "host gemm bench exit $?"
+    bench_rows "$W/hostgemm-bench.txt" 75 >> "$sum"
+    save
+    timeout 75 "$host/miniapp" run tests/gpu/hostgemm.yaml --set "cases.0.n=[$sizes]" \
+      --output-dir "$W/hostgemm-run" > "$W/hostgemm-run.txt" 2>&1
+    log "host gemm run exit $?"
+    grep -E "^matmul|ceiling" "$W/hostgemm-run.txt" | tee -a "$sum"
+    log "== ratios (default shape first in each size; run rows against their own same-run OpenBLAS)"
+    run_dir=$(find "$W/hostgemm-run" -name results.json -printf '%h\n' 2>/dev/null | head -1)
+    host_gemm_ratios "$W/hostgemm-bench.json" "$run_dir"
+  fi
+  save
 fi
 # Every row of run directory $1: case, level, % of its ceiling; rows above 105% are named.
 ceiling_check() {

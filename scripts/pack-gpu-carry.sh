@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Collects what a device-machine run needs into .carry/ (ignored by git): the CUDA build's
-# programs, an OpenMP build for the host's cores (optional), and the shared libraries the GPU
-# machine lacks (OpenBLAS, gfortran, Google Benchmark), xz-compressed to fit the transfer limit.
+# programs, OpenMP builds for the host's cores (optional: presets gpuhost, x86-64-v4, and
+# gpuhost-v3, x86-64-v3), and the shared libraries the GPU machine lacks (OpenBLAS, gfortran,
+# Google Benchmark), xz-compressed to fit the transfer limit.
 #   scripts/pack-gpu-carry.sh          the programs of build/cuda
+#   scripts/pack-gpu-carry.sh --host   the host builds alone (scripts/gpu-run.sh hostgemm)
 #   scripts/pack-gpu-carry.sh --mpi    miniapp of build/cuda-mpi (preset cuda-mpi: linked
 #       against the CUDA-aware Open MPI of scripts/build-cuda-mpi.sh) and that Open MPI itself,
 #       stripped, without headers, docs and manual pages, as .carry/mpi.tar.xz (unpacked there
@@ -17,19 +19,30 @@ if [ "${1:-}" = --mpi ]; then
   build=build/cuda-mpi
   programs=(miniapp) # what scripts/gpu-weak-scaling.sh runs
   mpi_prefix=$(scripts/build-cuda-mpi.sh) # the existing install (builds it if missing: long)
+elif [ "${1:-}" = --host ]; then
+  programs=() # build/gpuhost and build/gpuhost-v3 only, below
+  [ -x build/gpuhost/bin/miniapp-bench ] || [ -x build/gpuhost-v3/bin/miniapp-bench ] || {
+    echo "pack-gpu-carry.sh: neither build/gpuhost nor build/gpuhost-v3 is built" >&2
+    exit 1
+  }
 elif [ $# -gt 0 ]; then
-  echo "usage: $0 [--mpi]" >&2
+  echo "usage: $0 [--mpi|--host]" >&2
   exit 2
 fi
-for p in "${programs[@]}"; do
+for p in ${programs[@]+"${programs[@]}"}; do
   [ -x "$build/bin/$p" ] || { echo "pack-gpu-carry.sh: $build/bin/$p missing: build it first" >&2; exit 1; }
 done
-rm -rf .carry && mkdir -p .carry/cuda .carry/lib
-for p in "${programs[@]}"; do cp "$build/bin/$p" .carry/cuda/; done
-if [ -x build/gpuhost/bin/miniapp-bench ]; then
-  mkdir -p .carry/gpuhost
-  cp build/gpuhost/bin/miniapp build/gpuhost/bin/miniapp-bench .carry/gpuhost/
+rm -rf .carry && mkdir -p .carry/lib
+if [ ${#programs[@]} -gt 0 ]; then
+  mkdir -p .carry/cuda
+  for p in "${programs[@]}"; do cp "$build/bin/$p" .carry/cuda/; done
 fi
+for host in gpuhost gpuhost-v3; do
+  if [ -x "build/$host/bin/miniapp-bench" ]; then
+    mkdir -p ".carry/$host"
+    cp "build/$host/bin/miniapp" "build/$host/bin/miniapp-bench" ".carry/$host/"
+  fi
+done
 strip --strip-unneeded .carry/*/miniapp*
 for lib in libopenblas.so.0 libgfortran.so.5 libquadmath.so.0 libbenchmark.so.1debian libhwloc.so.15 \
   libsqlite3.so.0; do

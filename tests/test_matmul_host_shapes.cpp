@@ -1,14 +1,17 @@
 // Every host shape of tiled_rb (kernels/matmul_shapes.hpp), not only the default the family
 // tests run: each element type, both tiles, sizes that leave edge blocks in M and N, a tile
 // height that is not a multiple of TM, and K over several of the host kernel's K chunks (the
-// sums go to C and come back between chunks). Small integer inputs keep every sum exact in
-// float32, so the result must equal the integer reference exactly.
+// sums go to C and come back between chunks). The host kernel packs A and B into zero-padded
+// panels per K chunk: sizes below put a partial vector in the last column block, fewer rows than
+// TM, K at, just past and one short of a chunk, operands with leading dimensions wider than the
+// matrix (subviews), and teams of several threads that pack together. Small integer inputs keep
+// every sum exact in float32, so the result must equal the integer reference exactly.
 #include "kernels/matmul.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <gtest/gtest.h>
 
-#include <array>
+#include <utility>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -16,13 +19,28 @@
 namespace miniapp::kernels {
 namespace {
 
+struct Product {
+  int m, n, k;
+};
+// The first m x n of a matrix `pad` columns wider than n (pad = 0: the matrix itself).
+template <class Matrix>
+auto leading(const Matrix& wide, int m, int n) {
+  return Kokkos::subview(wide, std::make_pair(0, m), std::make_pair(0, n));
+}
+
 template <class T>
-void expect_every_shape_exact(int tile) {
+void expect_every_shape_exact(int tile, const std::vector<Product>& sizes, int team_size = 0,
+                              int pad = 0) {
   using Host = Kokkos::DefaultHostExecutionSpace;
   using Matrix = Kokkos::View<T**, Kokkos::LayoutRight, Host>;
-  const std::vector<std::array<int, 3>> sizes = {{257, 263, 600}, {129, 200, 9}, {7, 13, 300}};
   for (auto [m, n, k] : sizes) {
-    Matrix A("A", m, k), B("B", k, n), C("C", m, n);
+    Matrix wide_a("A", m, k + pad), wide_b("B", k, n + pad), wide_c("C", m, n + pad);
+    auto A = leading(wide_a, m, k);
+    auto B = leading(wide_b, k, n);
+    auto C = leading(wide_c, m, n);
+    // Beyond the matrices (the padding columns): values that would show in C if read.
+    Kokkos::deep_copy(wide_a, T(100));
+    Kokkos::deep_copy(wide_b, T(100));
     for (int i = 0; i < m; ++i)
       for (int p = 0; p < k; ++p)
         A(i, p) = T((i * 7 + p * 3) % 7 - 3);
@@ -36,19 +54,37 @@ void expect_every_shape_exact(int tile) {
           ref[std::size_t(i) * n + j] += std::int64_t(A(i, p)) * std::int64_t(B(p, j));
     const auto names = tile == 64 ? host_shapes_t<T, 64>::names() : host_shapes_t<T, 128>::names();
     for (const std::string& shape : names) {
-      Kokkos::deep_copy(C, T(-12345)); // no kernel result: every element must be written
-      typename Matrix::const_type a = A, b = B;
-      matmul_tiled_rb(Host(), a, b, C, tile, 0, shape);
+      Kokkos::deep_copy(wide_c, T(-12345)); // no kernel result: every element must be written
+      typename decltype(A)::const_type a = A;
+      typename decltype(B)::const_type b = B;
+      matmul_tiled_rb(Host(), a, b, C, tile, team_size, shape);
       Host().fence();
       int bad = 0;
       for (int i = 0; i < m; ++i)
         for (int j = 0; j < n; ++j)
           if (std::int64_t(C(i, j)) != ref[std::size_t(i) * n + j] && bad++ < 3)
-            ADD_FAILURE() << "shape " << shape << " tile " << tile << " " << m << "x" << n << "x"
-                          << k << ": C(" << i << ", " << j << ") = " << C(i, j) << ", expected "
+            ADD_FAILURE() << "shape " << shape << " tile " << tile << " team " << team_size
+                          << " pad " << pad << " " << m << "x" << n << "x" << k << ": C(" << i
+                          << ", " << j << ") = " << C(i, j) << ", expected "
                           << ref[std::size_t(i) * n + j];
+      for (int i = 0; i < m; ++i) // the padding of C is not the product's
+        for (int j = n; j < n + pad; ++j)
+          if (wide_c(i, j) != T(-12345) && bad++ < 3)
+            ADD_FAILURE() << "shape " << shape << ": wrote C's padding at (" << i << ", " << j
+                          << ")";
     }
   }
+}
+
+const std::vector<Product> edge_sizes = {{257, 263, 600}, {129, 200, 9}, {7, 13, 300}};
+// The packed panels' edges: K one short of, at, and just past the 256-deep chunk (and 1); fewer
+// rows than TM; N a whole block plus a partial vector, and one column into a second tile.
+const std::vector<Product> panel_sizes = {
+    {5, 40, 255}, {131, 129, 256}, {3, 33, 257}, {1, 1, 1}, {70, 97, 513}};
+
+template <class T>
+void expect_every_shape_exact(int tile) {
+  expect_every_shape_exact<T>(tile, edge_sizes);
 }
 
 TEST(MatmulHostShapes, EveryShapeExactFloat32) {
@@ -81,6 +117,20 @@ TEST(MatmulGpuShapes, NamesAreDistinctAndSayThePartialUnroll) {
   EXPECT_EQ((GpuShape<128, 128, 16, 8, 8, 2, 16>::name()), "128x128x16/8x8/2");
   EXPECT_EQ((GpuShape<128, 128, 16, 8, 8, 2, 2>::name()), "128x128x16/8x8/2/u2");
   EXPECT_EQ((GpuShape<128, 128, 8, 4, 8, 1, 2>::name()), "128x128x8/4x8/1/u2");
+}
+
+// Packed panels at their edges, operands with leading dimensions wider than the matrix, and teams
+// of every thread this process has packing the shared panels together (barriers between a
+// chunk's packing and its products, and before the next chunk overwrites them).
+TEST(MatmulHostShapes, PackedPanelsAtEdgesWithStridesAndSharedTeams) {
+  const int threads = Kokkos::DefaultHostExecutionSpace().concurrency();
+  for (int tile : {64, 128}) {
+    expect_every_shape_exact<float>(tile, panel_sizes);
+    expect_every_shape_exact<double>(tile, panel_sizes, 0, 5);
+    expect_every_shape_exact<int>(tile, panel_sizes, 0, 16);
+    expect_every_shape_exact<float>(tile, edge_sizes, threads, 3);
+    expect_every_shape_exact<double>(tile, panel_sizes, threads);
+  }
 }
 
 } // namespace
