@@ -8,6 +8,7 @@
 #include "run/rounds.hpp"
 #include "core/host_load.hpp"
 #include "run/exit_code.hpp"
+#include "run/stop_after_case.hpp"
 #include "plan/config_hash.hpp"
 #include "core/device_info.hpp"
 #include "core/timing.hpp"
@@ -111,7 +112,7 @@ public:
       start_rounds(r);
       if ((out.failed_code = output_phase([&] { sink_.add(r); })))
         return out;
-      if (r.status == Status::interrupted) {
+      if (r.status == Status::interrupted || stop_after_case_agreed()) {
         out.interrupted = true;
         break;
       }
@@ -135,6 +136,10 @@ public:
         add_round(out.results[i], next);
         if ((out.failed_code = output_phase([&] { sink_.update(i, out.results[i]); })))
           return out;
+        if (stop_after_case_agreed()) {
+          out.interrupted = true;
+          break;
+        }
       }
     // Every rank asks (a collective), so all agree even when the signal came after the last case.
     out.interrupted = stop_agreed() || out.interrupted;
@@ -154,6 +159,11 @@ private:
   // A stop signal on any rank, agreed: every rank stops at the same launch.
   bool stop_agreed() const {
     return comm_.reduce(stop_requested() ? 1.0 : 0.0, ReduceOp::max) > 0;
+  }
+
+  // SIGUSR1 on any rank (run/stop_after_case.hpp), agreed after a case: all stop there.
+  bool stop_after_case_agreed() const {
+    return comm_.reduce(stop_after_case_requested() ? 1.0 : 0.0, ReduceOp::max) > 0;
   }
 
   // Rank 0 alone writes; a failure on any rank (MINIAPP_FAULT=<rank>:output) stops them all.
