@@ -103,7 +103,9 @@ public:
     if ((out.failed_code = output_phase([&] { sink_.open(); })))
       return out;
     for (const auto& c : plan_.cases) {
-      if (stop_agreed()) {
+      // SIGUSR1 stops before the next case: the first always runs, and after the last nothing
+      // is left to stop (the run is complete).
+      if (stop_agreed() || (!out.results.empty() && stop_after_case_agreed())) {
         out.interrupted = true;
         break;
       }
@@ -112,7 +114,7 @@ public:
       start_rounds(r);
       if ((out.failed_code = output_phase([&] { sink_.add(r); })))
         return out;
-      if (r.status == Status::interrupted || stop_after_case_agreed()) {
+      if (r.status == Status::interrupted) {
         out.interrupted = true;
         break;
       }
@@ -124,7 +126,7 @@ public:
       for (std::size_t i = 0; i < out.results.size(); ++i) {
         if (out.results[i].status != Status::ok)
           continue;
-        if (stop_agreed()) {
+        if (stop_agreed() || stop_after_case_agreed()) {
           out.interrupted = true;
           break;
         }
@@ -136,10 +138,6 @@ public:
         add_round(out.results[i], next);
         if ((out.failed_code = output_phase([&] { sink_.update(i, out.results[i]); })))
           return out;
-        if (stop_after_case_agreed()) {
-          out.interrupted = true;
-          break;
-        }
       }
     // Every rank asks (a collective), so all agree even when the signal came after the last case.
     out.interrupted = stop_agreed() || out.interrupted;

@@ -20,4 +20,8 @@ bool stop_after_case_requested() {
   return g_stop_after_case.load();
 }
 
+void reset_stop_after_case() {
+  g_stop_after_case.store(false);
+}
+
 } // namespace miniapp

@@ -8,5 +8,7 @@ namespace miniapp {
 
 void install_stop_after_case_handler();
 bool stop_after_case_requested();
+// Forgets a request that was honoured (the driver's tests run several experiments in one process).
+void reset_stop_after_case();
 
 } // namespace miniapp
