@@ -345,9 +345,12 @@ void add_run_command(CLI::App& app, std::vector<Command>& commands, const Comman
   run->add_option("--resume", args->resume,
                   "Continue an earlier run of the same experiment in its results directory DIR: "
                   "run only the cases DIR lacks (missing, interrupted, or failed: invalid or "
-                  "error), each new row replacing a failed one; refused (exit 2) when CONFIG "
-                  "with its --set items, the rank count or --rounds differ from that run's. "
-                  "Generated job scripts resume so (docs/jobs.md, \"Resuming\")")
+                  "error), each new row replacing a failed one, and add them to DIR's results; "
+                  "refused (exit 2) when CONFIG with its --set items, the rank count or --rounds "
+                  "differ from that run's; nothing left to run: exit 0. A job script made with "
+                  "`jobscript --output-dir DIR` passes --resume DIR when DIR holds results, so a "
+                  "resubmitted or requeued job resumes (docs/jobs.md, \"Resuming\")")
+      ->type_name("DIR")
       ->excludes(output_dir);
   run->add_flag("--print", args->print, "Print result matrices up to 16x16");
   run->add_flag("--quiet", args->quiet, "Do not print the plan before running");
