@@ -10,42 +10,10 @@ MINIAPP=$(realpath "$1")
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 src=$(cd "$here/../.." && pwd)
 PY=/usr/bin/python3
-# shellcheck source=tests/slurm/local_slurm.sh
-source "$here/local_slurm.sh"
-
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/miniapp-slurm.XXXXXX")
-chmod 755 "$scratch" # munged runs as user munge
-failures=0
-finish() {
-  local rc=$?
-  local_slurm_stop
-  if [[ $rc -eq 0 && $failures -eq 0 && -z ${KEEP_SCRATCH:-} ]]; then
-    rm -rf "$scratch"
-  else
-    echo "scratch directory kept: $scratch" >&2
-  fi
-}
-trap finish EXIT
-trap 'exit 130' INT TERM
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
-pass() { echo "ok: $*"; }
-# verify WHAT COMMAND...: passes when COMMAND succeeds.
-verify() {
-  local what=$1
-  shift
-  if "$@"; then pass "$what"; else fail "$what"; fi
-}
-
-started=$(date +%s)
-if ! local_slurm_start "$scratch/slurm"; then
-  echo "FAIL: this machine could not start a one-node Slurm (reasons above); the Slurm job tests" \
-    "need root and Debian's slurm-wlm and munge packages" >&2
-  exit 1
-fi
-echo "Slurm up in $(($(date +%s) - started)) s"
+SLURM_TEST_SECONDS=200
+# shellcheck source=tests/slurm/slurm_job_lib.sh
+source "$here/slurm_job_lib.sh"
+slurm_test_start
 
 # This machine's profile, with the node's real core count; and the same with mpirun as launcher.
 sed -e "s/^cores_per_node: .*/cores_per_node: $(nproc)/" "$src/jobscripts/systems/local.yaml" >"$scratch/local.yaml"
@@ -86,35 +54,6 @@ submit() {
     return 1
   }
   echo "$id"
-}
-# field ID KEY: one field of `scontrol show job` (records live MinJobAge=3600 s).
-field() { scontrol show job -o "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
-# wait_job ID: until the job has left PENDING/RUNNING/COMPLETING. All waiting ends at $deadline,
-# well inside ctest's TIMEOUT (300 s), so that the EXIT trap always gets to stop the daemons.
-deadline=$((started + 200))
-wait_job() {
-  local state
-  while (($(date +%s) < deadline)); do
-    state=$(field "$1" JobState)
-    case "$state" in
-    PENDING | RUNNING | COMPLETING | CONFIGURING | "") sleep 0.5 ;;
-    *) return 0 ;;
-    esac
-  done
-  fail "job $1 still ${state:-unknown} at the test's deadline ($((deadline - started)) s after start)"
-  return 1
-}
-# check_job ID STATE EXITCODE: the job ended in STATE with ExitCode (code:signal).
-check_job() {
-  local state code
-  state=$(field "$1" JobState)
-  code=$(field "$1" ExitCode)
-  if [[ $state == "$2" && $code == "$3" ]]; then
-    pass "job $1: JobState=$state ExitCode=$code"
-  else
-    fail "job $1: JobState=$state ExitCode=$code, want $2 $3; log:"
-    cat "$scratch"/*-"$1".out >&2 || true
-  fi
 }
 # results_ok FILE ID: results.json is complete and records job ID.
 results_ok() {
