@@ -11,6 +11,7 @@
 #SBATCH --cpus-per-task=@@CPUS_PER_TASK@@
 #SBATCH --time=@@TIME@@
 #SBATCH --output=%x-%j.out
+#@@STOP_SIGNAL@@
 #@@SBATCH_OPTIONS@@
 set -euo pipefail
 
@@ -25,6 +26,8 @@ MINIAPP_DEFAULT=@@MINIAPP@@
 MINIAPP=${MINIAPP:-$MINIAPP_DEFAULT} # MINIAPP=... sbatch THIS_FILE runs another build
 CONFIG=@@CONFIG@@
 RUN_ARGS=(@@RUN_ARGS@@)
+OUTPUT_DIR=@@OUTPUT_DIR@@ # the run's results directory; empty: a new one under output.directory
+STOP_MARGIN_S=@@STOP_MARGIN_S@@ # Slurm's SIGUSR1 comes this long before the time limit (#SBATCH --signal)
 LAUNCHER=@@LAUNCHER@@ # srun | mpirun
 LAUNCHER_OPTIONS=(@@LAUNCHER_OPTIONS@@)
 CPU_BIND=@@CPU_BIND@@ # srun --cpu-bind; empty = Slurm's default
@@ -41,6 +44,27 @@ if command -v module >/dev/null 2>&1; then module list 2>&1 || true; else echo "
 set -u
 
 echo "miniapp-job: job ${SLURM_JOB_ID} on ${SLURM_JOB_NODELIST:-?}: ${SLURM_NTASKS} rank(s) x ${OMP_NUM_THREADS} thread(s), ${LAUNCHER}"
+# A requeued or resubmitted job resumes its results directory: only the cases it lacks run.
+DIR_ARGS=()
+if [[ -n $OUTPUT_DIR && -e $OUTPUT_DIR/results.json ]]; then
+  DIR_ARGS=(--resume "$OUTPUT_DIR")
+  echo "miniapp-job: resuming the run in $OUTPUT_DIR"
+elif [[ -n $OUTPUT_DIR ]]; then
+  DIR_ARGS=(--output-dir "$OUTPUT_DIR")
+fi
+
+# Slurm's SIGUSR1 (time limit near) goes to this shell only: the run is asked to stop after its
+# current case (srun and mpirun forward SIGUSR1 to every rank). The launcher runs in the
+# background so that the trap runs at once, not when the launcher has ended.
+TIME_LIMIT_NEAR=0
+LAUNCHER_PID=
+# shellcheck disable=SC2317 # run by the trap
+on_time_limit_near() {
+  TIME_LIMIT_NEAR=1
+  echo "miniapp-job: time limit in about ${STOP_MARGIN_S} s: the run stops after its current case"
+  if [[ -n $LAUNCHER_PID ]]; then kill -USR1 "$LAUNCHER_PID" 2>/dev/null || true; fi
+}
+trap on_time_limit_near USR1
 status=0
 case "$LAUNCHER" in
 srun)
@@ -48,19 +72,33 @@ srun)
   srun --ntasks="${SLURM_NTASKS}" --cpus-per-task="${SLURM_CPUS_PER_TASK}" \
     ${CPU_BIND:+--cpu-bind="$CPU_BIND"} \
     ${LAUNCHER_OPTIONS[@]+"${LAUNCHER_OPTIONS[@]}"} \
-    "$MINIAPP" run "$CONFIG" ${RUN_ARGS[@]+"${RUN_ARGS[@]}"} || status=$?
+    "$MINIAPP" run "$CONFIG" ${DIR_ARGS[@]+"${DIR_ARGS[@]}"} ${RUN_ARGS[@]+"${RUN_ARGS[@]}"} &
+  LAUNCHER_PID=$!
   ;;
 mpirun)
   mpirun -np "${SLURM_NTASKS}" --map-by "ppr:${SLURM_NTASKS_PER_NODE}:node:PE=${SLURM_CPUS_PER_TASK}" \
     -x OMP_NUM_THREADS -x OMP_PROC_BIND -x OMP_PLACES \
     ${LAUNCHER_OPTIONS[@]+"${LAUNCHER_OPTIONS[@]}"} \
-    "$MINIAPP" run "$CONFIG" ${RUN_ARGS[@]+"${RUN_ARGS[@]}"} || status=$?
+    "$MINIAPP" run "$CONFIG" ${DIR_ARGS[@]+"${DIR_ARGS[@]}"} ${RUN_ARGS[@]+"${RUN_ARGS[@]}"} &
+  LAUNCHER_PID=$!
   ;;
 *)
   echo "miniapp-job: unknown LAUNCHER '$LAUNCHER' (srun or mpirun)" >&2
   status=2
   ;;
 esac
+if [[ -n $LAUNCHER_PID ]]; then
+  if [[ $TIME_LIMIT_NEAR == 1 ]]; then kill -USR1 "$LAUNCHER_PID" 2>/dev/null || true; fi
+  # wait returns early (status above 128) when the trap ran: wait again while the launcher lives.
+  while wait "$LAUNCHER_PID"; status=$?; [[ $status -gt 128 ]] && kill -0 "$LAUNCHER_PID" 2>/dev/null; do :; done
+fi
+if [[ $TIME_LIMIT_NEAR == 1 && $status == 3 ]]; then
+  echo "miniapp-job: stopped before the time limit; the cases that ran are kept${OUTPUT_DIR:+ in $OUTPUT_DIR}"
+  if [[ -n $OUTPUT_DIR ]]; then echo "miniapp-job: submit this script again (sbatch) to run the remaining cases"; fi
+  echo "miniapp-job: waiting for the time limit, so that Slurm records the job as TIMEOUT"
+  sleep "$((STOP_MARGIN_S + 300))" &
+  wait $! || true
+fi
 
 case "$status" in
 0) echo "miniapp-job: done (exit 0): every case ran, none failed validation" ;;

@@ -11,6 +11,7 @@
 #include "core/backends.hpp"
 #include "core/sinks.hpp"
 #include "kernels/families.hpp"
+#include "run/stop_after_case.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -93,6 +94,9 @@ int run_command_line(int argc, char** argv);
 int main(int argc, char** argv) {
   using namespace miniapp;
   std::set_new_handler(note_out_of_memory);
+  // First, before MPI and Kokkos start: a batch job forwards SIGUSR1 when its time limit is near
+  // (docs/jobs.md, "Resuming"), and a process without the handler would die of it.
+  install_stop_after_case_handler();
   default_terminate = std::set_terminate(terminate_out_of_memory);
   try {
     const int code = run_command_line(argc, argv);

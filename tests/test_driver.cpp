@@ -2,10 +2,12 @@
 // rule, and whole runs of tiny cases on the host backend into a sink that records what it got.
 #include "core/backends.hpp"
 #include "run/driver.hpp"
+#include "run/stop_after_case.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -47,7 +49,7 @@ TEST(ExitCode, FollowsTheWorstStatus) {
 }
 
 // Records what the driver handed it; can be made to fail on the n-th add.
-struct RecordingSink final : ResultSink {
+struct RecordingSink : ResultSink {
   int opened = 0, finished = 0, failures = 0, updates = 0;
   bool finished_interrupted = false;
   std::vector<CaseResult> rows;
@@ -224,6 +226,46 @@ TEST(Driver, RunCaseGivesTheValidatedRowOfOneCase) {
   EXPECT_TRUE(r.validation.passed);
   EXPECT_EQ(r.compute.samples.size(), 2u);
   EXPECT_DOUBLE_EQ(r.work.bytes, 3.0 * 4 * 6 * sizeof(float)); // x and y read, r written
+}
+
+// SIGUSR1 while a case runs (here: as its row is written): that case is kept, the next does not
+// start, and the run ends interrupted.
+struct SignallingSink final : RecordingSink {
+  std::size_t signal_at = 0;
+  void add(const CaseResult& r) override {
+    RecordingSink::add(r);
+    if (std::size_t(r.c.index) == signal_at)
+      std::raise(SIGUSR1);
+  }
+};
+
+TEST(Driver, StopAfterCaseKeepsTheCaseRunningAndStartsNoOther) {
+  install_stop_after_case_handler();
+  const Plan plan = host_plan({axpby(5, 7), axpby(3, 4), axpby(2, 2)});
+  SignallingSink sink;
+  sink.signal_at = 0;
+  FixedCeiling ceilings;
+  const RunOutcome out = run_experiment(plan, SingleRank(), sink, ceilings, DriverOptions{});
+  reset_stop_after_case();
+  EXPECT_TRUE(out.interrupted);
+  ASSERT_EQ(out.results.size(), 1u);
+  EXPECT_EQ(out.results[0].status, Status::ok) << out.results[0].message;
+  EXPECT_TRUE(sink.finished_interrupted);
+  EXPECT_EQ(exit_code(out.results, out.interrupted), kRuntimeError);
+}
+
+TEST(Driver, StopAfterCaseDuringTheLastCaseLeavesTheRunComplete) {
+  install_stop_after_case_handler();
+  const Plan plan = host_plan({axpby(5, 7), axpby(3, 4)});
+  SignallingSink sink;
+  sink.signal_at = 1; // the last case: nothing is left to stop
+  FixedCeiling ceilings;
+  const RunOutcome out = run_experiment(plan, SingleRank(), sink, ceilings, DriverOptions{});
+  reset_stop_after_case();
+  EXPECT_FALSE(out.interrupted);
+  ASSERT_EQ(out.results.size(), 2u);
+  EXPECT_FALSE(sink.finished_interrupted);
+  EXPECT_EQ(exit_code(out.results, out.interrupted), kOk);
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 // The time estimate (plan/estimate.hpp): the model's parts, measured kernel times replacing the
 // model's, and Slurm's time formats in seconds.
+#include "app/time_estimate.hpp"
 #include "config/config.hpp"
 #include "core/timing.hpp"
 #include "plan/estimate.hpp"
@@ -83,6 +84,20 @@ TEST(Estimate, Formatting) {
   EXPECT_EQ(format_seconds(12.34), "12.3 s");
   EXPECT_EQ(format_seconds(185), "3 min 05 s");
   EXPECT_EQ(format_seconds(3720), "1 h 02 min");
+}
+
+// The time-limit warning of job scripts (#SBATCH --signal=B:USR1@S, docs/jobs.md "Resuming").
+TEST(StopSignalMargin, LongestCaseWithItsMarginAtLeastAMinuteAtMostHalfTheLimit) {
+  PlanEstimate e;
+  e.cases = {{10, false}, {4, false}};
+  EXPECT_EQ(stop_signal_margin_s(e, 3600), 60); // 10 s x 1.5 + 30 s is below the least margin
+  e.cases.push_back({100, false});
+  EXPECT_EQ(stop_signal_margin_s(e, 3600), 180); // the longest case: 100 s x 1.5 + 30 s
+  EXPECT_EQ(stop_signal_margin_s(e, 300), 150);  // half of a 5 min limit
+  EXPECT_EQ(stop_signal_margin_s(e, 60), 30);    // a one-minute job is warned after 30 s
+  EXPECT_EQ(stop_signal_margin_s(e, 0), 0);      // no limit: no warning
+  e.cases.push_back({1e6, false});
+  EXPECT_EQ(stop_signal_margin_s(e, 1e7), 65535); // the most sbatch takes
 }
 
 } // namespace

@@ -150,6 +150,7 @@ PreparedJob prepare_job(const JobscriptArgs& args) {
   limits.ranks = layout.ranks();
   job.plan = make_plan(cfg, limits);
   check_time_limit(job, args);
+  req.stop_margin_s = stop_signal_margin_s(job.estimate, slurm_time_seconds(layout.time));
   job.script = jobs::render_jobscript(sys, req);
   return job;
 }

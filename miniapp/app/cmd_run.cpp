@@ -7,6 +7,7 @@
 #include "app/commands.hpp"
 #include "app/load_plan.hpp"
 #include "app/run_extras.hpp"
+#include "app/run_resume.hpp"
 #include "app/time_estimate.hpp"
 
 #include "config/config.hpp"
@@ -59,10 +60,12 @@ config::ExperimentConfig read_config(const RunArgs& args, const MpiEnv& mpi,
 // are checked by its loader), and results.json records it: text that is not UTF-8 could not be
 // written there, and a job id is one name, never a path. Refused before any work.
 void check_run_directory_inputs(const RunArgs& args) {
-  if (!config::first_invalid_utf8(args.output_dir).is_null())
-    throw config::ConfigError("miniapp: --output-dir '" + utf8_clean(args.output_dir) +
-                              "' is not valid UTF-8 (results.json records the run directory); "
-                              "name the directory in UTF-8");
+  for (const auto& [option, dir] :
+       {std::pair{"--output-dir", &args.output_dir}, std::pair{"--resume", &args.resume}})
+    if (!config::first_invalid_utf8(*dir).is_null())
+      throw config::ConfigError(std::string("miniapp: ") + option + " '" + utf8_clean(*dir) +
+                                "' is not valid UTF-8 (results.json records the run directory); "
+                                "name the directory in UTF-8");
   const std::string job_var = jobs::site_scheduler().job_id_variable();
   const char* job = env::value(job_var.c_str());
   const std::string id = job ? job : "";
@@ -136,8 +139,9 @@ namespace {
 // header once the directory exists.
 class WriterSink final : public ResultSink {
 public:
-  WriterSink(const RunArgs& args, const Plan& plan, const MpiEnv& mpi, RunExtras& extras)
-      : args_(args), plan_(plan), mpi_(mpi), extras_(extras) {}
+  WriterSink(const RunArgs& args, const Plan& plan, const MpiEnv& mpi, RunExtras& extras,
+             const ResumeState& resume)
+      : args_(args), plan_(plan), mpi_(mpi), extras_(extras), resume_(resume) {}
   void open(const RunSetup& setup) override {
     ParallelInfo par;
     par.ranks = mpi_.size();
@@ -154,13 +158,15 @@ public:
       md["summa_transport"] =
           setup.transport_unavailable.empty() ? setup.summa_transport : "unavailable";
     }
-    const std::string dir = create_run_directory(plan_.settings.output_directory,
-                                                 plan_.settings.name, args_.output_dir);
+    const std::string dir = resume_.active
+                                ? resume_.dir
+                                : create_run_directory(plan_.settings.output_directory,
+                                                       plan_.settings.name, args_.output_dir);
     const HostIsa isa = host_isa();
     if (const std::string w = isa_under_use(isa.built_for, isa.offered);
         !w.empty() && !is_gpu_backend(plan_.backend))
       std::cerr << "miniapp: warning: " << w << std::endl;
-    writer_ = std::make_unique<ResultsWriter>(dir, plan_, md);
+    writer_ = std::make_unique<ResultsWriter>(dir, plan_, md, resume_);
     extras_.attach(*writer_, md);
     if (!args_.quiet) {
       print_plan(std::cout, plan_);
@@ -171,6 +177,9 @@ public:
                   << "\n";
       std::cout << "parallelism: " << describe_parallelism(plan_.ranks, plan_.backend).summary()
                 << "\nresults: " << writer_->directory() << std::endl;
+      if (resume_.active)
+        std::cout << "resume: " << resume_.kept.size() << " case(s) kept, " << resume_.to_run.size()
+                  << " to run" << std::endl;
     }
     if (mpi_.size() > 1 && (args_.print || plan_.settings.print))
       std::cout << "note: result matrices are printed by single-rank runs only\n";
@@ -206,16 +215,19 @@ private:
   const RunArgs& args_;
   const Plan& plan_;
   const MpiEnv& mpi_;
-  RunExtras& extras_; // --references: marks each row; --db: records each results.json
+  RunExtras& extras_;         // --references: marks each row; --db: records each results.json
+  const ResumeState& resume_; // --resume DIR: its directory and kept rows
   std::unique_ptr<ResultsWriter> writer_;
-  Progress progress_{std::cerr, plan_.cases.size() * std::size_t(std::max(1, args_.rounds)),
+  Progress progress_{std::cerr,
+                     (resume_.active ? resume_.to_run.size() : plan_.cases.size()) *
+                         std::size_t(std::max(1, args_.rounds)),
                      isatty(STDERR_FILENO) != 0};
 };
 
 // Rank 0's summary after the run: the tables, the failures, how the run ended.
 void print_summary(const Plan& plan, const MpiEnv& mpi, const std::vector<CaseResult>& results,
                    bool interrupted, int code, const MeasuredCeilings& ceilings,
-                   const std::string& dir) {
+                   const std::string& dir, std::size_t kept) {
   const bool many = mpi.size() > 1;
   // One rank's messages name it (several ranks' come from rank 0 about all of them).
   const std::string who = many ? "miniapp: " : "miniapp: rank 0: ";
@@ -230,8 +242,9 @@ void print_summary(const Plan& plan, const MpiEnv& mpi, const std::vector<CaseRe
       std::cerr << who << r.c.id() << ": " << for_terminal(r.message) << "\n";
   if (interrupted)
     std::cerr << who << "interrupted; "
-              << std::count_if(results.begin(), results.end(),
-                               [](const CaseResult& r) { return r.status != Status::interrupted; })
+              << kept + std::count_if(
+                            results.begin(), results.end(),
+                            [](const CaseResult& r) { return r.status != Status::interrupted; })
               << " of " << plan.cases.size() << " case(s) kept in " << dir << "\n";
   if (code == kValidationFailed)
     std::cerr << "miniapp: validation FAILED for at least one case (rows marked invalid)\n";
@@ -273,23 +286,35 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
     return o.code;
   if (const int differ = agree_on_experiment(mpi, plan, args.rounds))
     return differ;
+  ResumeState resume; // --resume DIR: the cases DIR lacks
+  if (!args.resume.empty()) {
+    if (const int refused = agree_on_resume(args, mpi, plan, resume))
+      return refused;
+    if (nothing_to_resume(resume)) {
+      if (mpi.rank() == 0)
+        std::cout << "nothing to run: all " << plan.cases.size() << " case(s) are in " << resume.dir
+                  << ", which is complete" << std::endl;
+      return kOk;
+    }
+  }
+  const Plan to_run = plan_to_resume(plan, resume);
 
-  install_stop_handlers();
+  install_stop_handlers(); // SIGUSR1's (run/stop_after_case.hpp) is installed first thing in main()
   MeasuredCeilings ceilings(plan.backend);
   if (plan.settings.reuse_ceilings)
     ceilings.reuse_from(CeilingCache(ceiling_cache_path(), ceiling_machine_key(plan.backend)));
-  WriterSink sink(args, plan, mpi, extras);
+  WriterSink sink(args, plan, mpi, extras, resume);
   DriverOptions opt;
   opt.print = args.print;
   opt.fault = &fault;
   opt.rounds = args.rounds;
-  const RunOutcome out = run_experiment(plan, mpi, sink, ceilings, opt);
+  const RunOutcome out = run_experiment(to_run, mpi, sink, ceilings, opt);
   if (out.failed_code)
     return out.failed_code;
   code = exit_code(out.results, out.interrupted);
   if (mpi.rank() == 0) {
     print_summary(plan, mpi, out.results, out.interrupted, code, ceilings,
-                  sink.writer().directory());
+                  sink.writer().directory(), resume.kept.size());
     code = extras.finish(sink.writer(), code, std::cout, std::cerr); // 5 when a row is below
   }
   return code;
@@ -303,9 +328,19 @@ void add_run_command(CLI::App& app, std::vector<Command>& commands, const Comman
                   "Override a config field: key.path=value (YAML value), e.g. repetitions=5, "
                   "backend=serial, cases.0.n=[64,128]")
       ->take_all();
-  run->add_option("--output-dir", args->output_dir,
-                  "Exact run directory to create (must not exist); default: "
-                  "<output.directory>/<name>-<UTC time>[-job<SLURM_JOB_ID>]");
+  auto* output_dir = run->add_option("--output-dir", args->output_dir,
+                                     "Exact run directory to create (must not exist); default: "
+                                     "<output.directory>/<name>-<UTC time>[-job<SLURM_JOB_ID>]");
+  run->add_option("--resume", args->resume,
+                  "Continue an earlier run of the same experiment in its results directory DIR: "
+                  "run only the cases DIR lacks (missing, interrupted, or failed: invalid or "
+                  "error), each new row replacing a failed one, and add them to DIR's results; "
+                  "refused (exit 2) when CONFIG with its --set items, the rank count or --rounds "
+                  "differ from that run's; nothing left to run: exit 0. A job script made with "
+                  "`jobscript --output-dir DIR` passes --resume DIR when DIR holds results, so a "
+                  "resubmitted or requeued job resumes (docs/jobs.md, \"Resuming\")")
+      ->type_name("DIR")
+      ->excludes(output_dir);
   run->add_flag("--print", args->print, "Print result matrices up to 16x16");
   run->add_flag("--quiet", args->quiet, "Do not print the plan before running");
   run->add_option("--label", args->label,

@@ -19,6 +19,7 @@ struct RunArgs {
   std::string config;
   std::vector<std::string> overrides;
   std::string output_dir; // exact run directory (must not exist); empty = under output.directory
+  std::string resume;     // --resume DIR: an earlier run's results directory (app/run_resume.hpp)
   bool print = false;
   bool quiet = false;
   int ranks = 0;     // validate --ranks N: check the plan for N ranks; 0 = the ranks running

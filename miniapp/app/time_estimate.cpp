@@ -4,6 +4,9 @@
 #include "report/history_db.hpp"
 #include "report/history_medians.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace miniapp {
 
 PlanEstimate estimate_time(const Plan& plan, const Rates& rates, const std::string& backend,
@@ -17,6 +20,17 @@ PlanEstimate estimate_time(const Plan& plan, const Rates& rates, const std::stri
     }
   }
   return estimate_plan(plan, rates, measured, rounds);
+}
+
+int stop_signal_margin_s(const PlanEstimate& estimate, double limit_s) {
+  if (limit_s <= 0)
+    return 0; // no limit (Slurm reads 0 as none): nothing to warn of
+  double longest = 0;
+  for (const auto& c : estimate.cases)
+    longest = std::max(longest, c.seconds);
+  const double margin = std::max(60.0, std::ceil(required_limit_seconds(longest)));
+  // sbatch takes 0 to 65535 s; a limit of one minute is warned after 30 s.
+  return int(std::clamp(std::min(margin, std::floor(limit_s / 2)), 1.0, 65535.0));
 }
 
 } // namespace miniapp

@@ -12,4 +12,10 @@ namespace miniapp {
 PlanEstimate estimate_time(const Plan& plan, const Rates& rates, const std::string& backend,
                            const std::string& db, const std::string& host, int rounds = 1);
 
+// How long before its time limit a job is warned (SIGUSR1, docs/jobs.md "Resuming"): long enough
+// for the longest case to finish (its estimate with the margin of required_limit_seconds), at
+// least 60 s, but at most half the time limit, so that a short job runs before it is warned; 0
+// (no signal) for a limit of 0, which Slurm reads as none.
+int stop_signal_margin_s(const PlanEstimate& estimate, double limit_s);
+
 } // namespace miniapp

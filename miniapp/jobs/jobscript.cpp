@@ -287,7 +287,10 @@ std::string render_jobscript(const SystemProfile& sys, const JobRequest& req) {
   const std::vector<std::string> site = site_lines(sys);
 
   std::vector<std::string> run_args;
-  if (!req.output_dir.empty()) {
+  // A template with @@OUTPUT_DIR@@ passes the directory itself (--output-dir, or --resume when it
+  // holds results); an older site template gets it in RUN_ARGS, as before.
+  const bool template_resumes = text.find("@@OUTPUT_DIR@@") != std::string::npos;
+  if (!req.output_dir.empty() && !template_resumes) {
     run_args.push_back("--output-dir");
     run_args.push_back(shell_quote_job_pattern(req.output_dir));
   }
@@ -328,6 +331,7 @@ std::string render_jobscript(const SystemProfile& sys, const JobRequest& req) {
       {"TIME", plain("time", l.time)},
       {"BACKEND", plain("backend", sys.backend)},
       {"GPU_VISIBLE_VAR", plain("GPU variable", gpu_var)},
+      {"STOP_MARGIN_S", plain("stop margin", std::to_string(req.stop_margin_s))},
       // Comment text: one line each, in comments only.
       {"SYSTEM", comment(sys.name + (sys.description.empty() ? "" : ": " + sys.description))},
       {"SYSTEM_FILE", comment(sys.file)},
@@ -338,13 +342,17 @@ std::string render_jobscript(const SystemProfile& sys, const JobRequest& req) {
       {"MINIAPP", shell_quote(sys.miniapp.empty() ? req.miniapp : sys.miniapp)},
       {"CONFIG", shell_quote(req.config)},
       {"RUN_ARGS", words(run_args)},
+      {"OUTPUT_DIR", shell_quote_job_pattern(req.output_dir)},
       {"LAUNCHER", shell_quote(sys.launcher)},
       {"LAUNCHER_OPTIONS", words(launcher_options)},
       {"CPU_BIND", shell_quote(sys.cpu_bind)},
       {"GPU_BIND", shell_quote(sys.gpu_bind)},
   };
-  const std::map<std::string, std::vector<std::string>> blocks = {{"SBATCH_OPTIONS", sbatch},
-                                                                  {"SITE", site}};
+  std::vector<std::string> stop_signal; // B: this shell only; the template forwards it
+  if (req.stop_margin_s > 0)
+    stop_signal.push_back("#SBATCH --signal=B:USR1@" + std::to_string(req.stop_margin_s));
+  const std::map<std::string, std::vector<std::string>> blocks = {
+      {"SBATCH_OPTIONS", sbatch}, {"SITE", site}, {"STOP_SIGNAL", stop_signal}};
   const std::string label =
       own_template ? l.template_name : "jobscripts/" + l.template_name + ".sh";
   return render_template(text, label, values, blocks);

@@ -29,6 +29,9 @@ struct JobRequest {
   std::string hint;          // #SBATCH --hint=VALUE; empty = the profile's (none if it has none)
   std::string template_file; // a site's own template; empty = the profile's or the built-in
   std::string template_text; // its text (read by the caller)
+  // Seconds before the time limit at which Slurm sends SIGUSR1 (#SBATCH --signal=B:USR1@S), so
+  // that the run stops after its current case; 0 = no signal (docs/jobs.md, "Resuming").
+  int stop_margin_s = 0;
 };
 
 // The resources a request comes to on a system.

@@ -106,12 +106,17 @@ std::string create_run_directory(const std::string& base, const std::string& nam
                            " all exist (resource: output directory)");
 }
 
-ResultsWriter::ResultsWriter(std::string dir, const Plan& plan, nlohmann::json metadata)
-    : dir_(std::move(dir)), plan_(plan), metadata_(std::move(metadata)) {
+ResultsWriter::ResultsWriter(std::string dir, const Plan& plan, nlohmann::json metadata,
+                             const ResumeState& resume)
+    : dir_(std::move(dir)), plan_(plan), metadata_(std::move(metadata)), kept_(resume.kept) {
   metadata_["start_time"] = iso8601_now();
+  if (resume.active)
+    metadata_["resumed"] = resume.earlier_runs;
   try {
     write_files(false);
   } catch (...) {
+    if (resume.active) // the earlier run's directory and files stay as they were
+      throw;
     // Nothing was recorded: leave no half-made run directory to block a rerun.
     ::unlink((dir_ + "/results.csv").c_str());
     ::unlink((dir_ + "/results.json").c_str());
@@ -212,8 +217,18 @@ void ResultsWriter::write_files(bool complete) {
     for (size_t i = 0; i < cols.size(); ++i)
       csv << (i ? "," : "") << cols[i];
     csv << "\n";
-    for (const auto& r : rows_) {
-      const auto row = csv_row(r, plan_, ranks);
+    std::vector<std::pair<long long, std::vector<std::string>>> lines; // by case position
+    for (const auto& kept : kept_) {
+      std::vector<std::string> cells;
+      for (const auto& c : cols)
+        cells.push_back(csv_text(kept.contains(c) ? kept[c] : nlohmann::json()));
+      lines.emplace_back(kept["case"].get<long long>(), std::move(cells));
+    }
+    for (const auto& r : rows_)
+      lines.emplace_back(r.c.index, csv_row(r, plan_, ranks));
+    std::stable_sort(lines.begin(), lines.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [at, row] : lines) {
       for (size_t i = 0; i < row.size(); ++i)
         csv << (i ? "," : "") << csv_escape(row[i]);
       csv << "\n";
@@ -221,9 +236,13 @@ void ResultsWriter::write_files(bool complete) {
     write_file_atomically(dir_ + "/results.csv", csv.str());
   }
   if (want("json")) {
-    nlohmann::json rows = nlohmann::json::array();
+    std::vector<nlohmann::json> merged = kept_;
     for (const auto& r : rows_)
-      rows.push_back(result_json(r, {plan_, ranks}));
+      merged.push_back(result_json(r, {plan_, ranks}));
+    std::stable_sort(merged.begin(), merged.end(), [](const auto& a, const auto& b) {
+      return a["case"].template get<long long>() < b["case"].template get<long long>();
+    });
+    const nlohmann::json rows(merged);
     // The directory the results really went to (--output-dir overrides the config's value).
     nlohmann::json config = plan_to_json(plan_);
     const std::string run_dir = dir_.substr(0, dir_.find_last_not_of('/') + 1);
@@ -236,7 +255,7 @@ void ResultsWriter::write_files(bool complete) {
                           {"complete", complete},
                           {"status", to_string(status_)},
                           {"cases_planned", plan_.cases.size()},
-                          {"cases_completed", rows_.size()},
+                          {"cases_completed", rows.size()},
                           {"config", config},
                           {"metadata", metadata_},
                           {"results", rows}};

@@ -8,6 +8,7 @@
 #include "plan/plan.hpp"
 #include "report/result_fields.hpp"
 #include "core/result.hpp"
+#include "report/resume.hpp"
 
 #include "core/files.hpp"
 #include "core/sinks.hpp" // csv_escape
@@ -33,7 +34,10 @@ const char* to_string(RunStatus s);
 class ResultsWriter {
 public:
   // Writes the first results.json ("running"); on failure removes what it made and throws.
-  ResultsWriter(std::string dir, const Plan& plan, nlohmann::json metadata);
+  // Resuming (`run --resume`), dir is the earlier run's: its kept rows are written with the new
+  // ones in plan order, and nothing of it is removed on failure.
+  ResultsWriter(std::string dir, const Plan& plan, nlohmann::json metadata,
+                const ResumeState& resume = ResumeState{});
   ~ResultsWriter();
   void add(const CaseResult& r); // throws std::runtime_error when the files cannot be written
   // The index-th row added, again (a later round pooled into it: `miniapp run --rounds`).
@@ -53,6 +57,7 @@ private:
   const Plan& plan_;
   nlohmann::json metadata_;
   std::vector<CaseResult> rows_;
+  std::vector<nlohmann::json> kept_; // rows of the run resumed (results.json's objects)
   RunStatus status_ = RunStatus::running;
   nlohmann::json on_disk_;       // the last results.json written, as written
   std::size_t on_disk_size_ = 0; // its size in bytes (padding included)

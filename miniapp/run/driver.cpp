@@ -9,6 +9,7 @@
 #include "run/rounds.hpp"
 #include "core/host_load.hpp"
 #include "run/exit_code.hpp"
+#include "run/stop_after_case.hpp"
 #include "plan/config_hash.hpp"
 #include "core/device_info.hpp"
 #include "core/timing.hpp"
@@ -57,7 +58,9 @@ public:
     if ((out.failed_code = output_phase([&] { sink_.open(setup_); })))
       return out;
     for (const auto& c : plan_.cases) {
-      if (stop_agreed()) {
+      // SIGUSR1 stops before the next case: the first always runs, and after the last nothing
+      // is left to stop (the run is complete).
+      if (stop_agreed() || (!out.results.empty() && stop_after_case_agreed())) {
         out.interrupted = true;
         break;
       }
@@ -78,7 +81,7 @@ public:
       for (std::size_t i = 0; i < out.results.size(); ++i) {
         if (out.results[i].status != Status::ok)
           continue;
-        if (stop_agreed()) {
+        if (stop_agreed() || stop_after_case_agreed()) {
           out.interrupted = true;
           break;
         }
@@ -101,6 +104,11 @@ private:
   // A stop signal on any rank, agreed: every rank stops at the same launch.
   bool stop_agreed() const {
     return comm_.reduce(stop_requested() ? 1.0 : 0.0, ReduceOp::max) > 0;
+  }
+
+  // SIGUSR1 on any rank (run/stop_after_case.hpp), agreed after a case: all stop there.
+  bool stop_after_case_agreed() const {
+    return comm_.reduce(stop_after_case_requested() ? 1.0 : 0.0, ReduceOp::max) > 0;
   }
 
   // Rank 0 alone writes; a failure on any rank (MINIAPP_FAULT=<rank>:output) stops them all.

@@ -92,7 +92,13 @@ generate mpigpu --system generic-gpu --nodes 4 --ranks-per-node 4 --output-dir "
 expect mpigpu '^#SBATCH --nodes=4$'
 expect mpigpu '^#SBATCH --exclusive$'
 expect mpigpu 'cuda backend, 4 node\(s\) x 4 rank\(s\) per node = 16 rank\(s\)'
-expect mpigpu "--output-dir '$scratch/run-'\"\\$\\{SLURM_JOB_ID\\}\"''"
+# The directory is passed by the template (--output-dir, or --resume when it holds results).
+expect mpigpu "^OUTPUT_DIR='$scratch/run-'\"\\$\\{SLURM_JOB_ID\\}\"'' "
+# Warned 60 s (the least margin) before the 30 min limit: the run stops after its current case.
+expect mpigpu '^#SBATCH --signal=B:USR1@60$'
+expect mpigpu '^STOP_MARGIN_S=60 '
+expect mpigpu '^trap on_time_limit_near USR1$'
+if grep -q -- "RUN_ARGS=(.*--output-dir" "$scratch/mpigpu.sh"; then fail "mpigpu: --output-dir also in RUN_ARGS"; else pass "mpigpu: --output-dir only through OUTPUT_DIR"; fi
 if grep -q OMPI_MCA_pml "$scratch/mpigpu.sh"; then fail "the GPU profile disables UCX (OMPI_MCA_pml)"; else pass "no OMPI_MCA_pml in the GPU profile"; fi
 
 generate cpu --system generic-cpu --nodes 2 --results-dir "$scratch/results" --set repetitions=3 --exclusive --hint nomultithread

@@ -42,18 +42,6 @@ submit() {
   }
   echo "$id"
 }
-# check_job ID STATE EXITCODE: the job ended in STATE with ExitCode (code:signal).
-check_job() {
-  local state code
-  state=$(field "$1" JobState)
-  code=$(field "$1" ExitCode)
-  if [[ $state == "$2" && $code == "$3" ]]; then
-    pass "job $1: JobState=$state ExitCode=$code"
-  else
-    fail "job $1: JobState=$state ExitCode=$code, want $2 $3; log:"
-    cat "$scratch"/*-"$1".out >&2 || true
-  fi
-}
 # results_ok FILE ID: results.json is complete and records job ID.
 results_ok() {
   "$PY" - "$1" "$2" <<'PY'

@@ -1,5 +1,6 @@
 # shellcheck shell=bash
-# Shared by the tests against a real one-node Slurm (slurm_jobs_test.sh, study_slurm_test.sh):
+# Shared by the tests against a real one-node Slurm (slurm_jobs_test.sh, slurm_resume_test.sh,
+# study_slurm_test.sh):
 # a scratch directory, pass/fail counting, the daemons of local_slurm.sh started (a machine that
 # cannot start them FAILS the test, it never passes silently) and stopped at exit on success and
 # failure, and waiting for jobs with one deadline inside ctest's TIMEOUT, so that the EXIT trap
@@ -57,6 +58,18 @@ wait_job() {
   done
   fail "job $1 still ${state:-unknown} at the test's deadline ($((deadline - started)) s after start)"
   return 1
+}
+# check_job ID STATE [EXITCODE]: the job ended in STATE (with ExitCode code:signal).
+check_job() {
+  local state code
+  state=$(field "$1" JobState)
+  code=$(field "$1" ExitCode)
+  if [[ $state == "$2" && ($# -lt 3 || $code == "$3") ]]; then
+    pass "job $1: JobState=$state ExitCode=$code"
+  else
+    fail "job $1: JobState=$state ExitCode=$code, want $2 ${3:-}; log:"
+    cat "$scratch"/*-"$1".out >&2 || true
+  fi
 }
 # slurm_test_done WHAT: the summary line and the exit status.
 slurm_test_done() {
