@@ -5,7 +5,7 @@ row and the one-rank row of the same case), handed to `miniapp validate --ranks 
 prediction beside each measurement in summary.txt) and docs/data/summa_model/model_check.py.
 
     python3 scripts/summa_rates.py MINIAPP CONFIG ONE_RANK_CSV RUN_CSV [--set ...]
-prints, per matmul row of RUN_CSV, the measured time and efficiency beside the predicted ones.
+prints, per product row of RUN_CSV (a case with an inner dimension k), the measured time and efficiency beside the predicted ones.
 
 Rates from the run itself (docs/mpi.md, "Model"):
   gemm_tflops  the local product as it ran under SUMMA: 2 rows cols k over the mean rank's
@@ -84,11 +84,12 @@ def predict(miniapp, config, row, rate_items, settings=()):
                                  "best_eff": float(hit.group(10))}
 
 
-def matmul_rows(path):
-    """The matmul rows of a results.csv; rows written before the `transport` column existed
-    (2026-11-22, before CUDA IPC) were staged through the host."""
+def product_rows(path):
+    """The rows of a results.csv with an inner dimension k > 0 (the products SUMMA distributes);
+    rows written before the `transport` column existed (2026-11-22, before CUDA IPC) were staged
+    through the host."""
     try:
-        rows = [r for r in csv.DictReader(open(path, newline="")) if r["family"] == "matmul"]
+        rows = [r for r in csv.DictReader(open(path, newline="")) if int(r.get("k") or 0) > 0]
     except OSError:
         return []
     for r in rows:
@@ -103,11 +104,11 @@ def main(argv):
         return 2
     miniapp, config, one_csv, run_csv = argv[1:5]
     hbm = 3000  # H100 SXM device copy, GB/s (the model's packing and C += T)
-    ones = {(r["variant"], r["m"], r["n"], r["k"]): r for r in matmul_rows(one_csv)}
-    weak = {(r["variant"], r["k"]): r for r in matmul_rows(one_csv)}  # one block per rank
+    ones = {(r["variant"], r["m"], r["n"], r["k"]): r for r in product_rows(one_csv)}
+    weak = {(r["variant"], r["k"]): r for r in product_rows(one_csv)}  # one block per rank
     print(f"{'case':28} {'transport':>10} {'panel':>5} {'meas ms':>9} {'pred ms':>9} {'error':>7} "
           f"{'meas eff':>8} {'pred eff':>8} {'1-GPU rate: pred eff':>20}  rates (same run)")
-    for r in matmul_rows(run_csv):
+    for r in product_rows(run_csv):
         one = ones.get((r["variant"], r["m"], r["n"], r["k"]), weak.get((r["variant"], r["k"])))
         if r["status"] not in ("ok", "invalid") or one is None or int(r["ranks"]) < 2:
             continue

@@ -44,13 +44,16 @@ def runs(series):
     for path in sorted(glob.glob(os.path.join(DATA, series, "*", "results.csv"))):
         meta = json.load(open(os.path.join(os.path.dirname(path), "results.json")))["metadata"]
         hbm = next((v for k, v in HBM_GBS.items() if k in meta.get("device_name", "")), 3000)
-        out.append((os.path.basename(os.path.dirname(path)), summa_rates.matmul_rows(path), hbm))
+        out.append((os.path.basename(os.path.dirname(path)), summa_rates.product_rows(path), hbm))
     return out
 
 
-def one_rank_row(series_runs, row):
-    """The one-rank run of the same product (strong scaling) or of one block (weak scaling)."""
-    ones = [r for _, rows, _ in series_runs for r in rows if int(r["ranks"]) == 1]
+def one_rank_row(series_runs, row, run):
+    """The one-rank run of the same product (strong scaling) or of one block (weak scaling); of
+    several, the one whose run name starts alike (weak-np1 for weak-np2-host)."""
+    prefix = run.split("-np")[0]
+    ones = [r for name, rows, _ in sorted(series_runs, key=lambda x: not x[0].startswith(prefix))
+            for r in rows if int(r["ranks"]) == 1]
     for r in ones:
         if (r["variant"], r["m"], r["n"], r["k"]) == (row["variant"], row["m"], row["n"], row["k"]):
             return r, True
@@ -76,7 +79,7 @@ def check_points():
             for r in rows:
                 if int(r["ranks"]) < 2 or r["status"] != "ok":
                     continue
-                one, strong = one_rank_row(series_runs, r)
+                one, strong = one_rank_row(series_runs, r, run)
                 items = summa_rates.rates(r, hbm, int(r["ranks"]))
                 p = summa_rates.predict(BIN, CONFIG, r, items)
                 p1 = summa_rates.predict(BIN, CONFIG, r,
@@ -123,7 +126,7 @@ def carried(table):
         err = (p["ms"] - tm) / tm
         errors.append(abs(err))
         print(f"{series + '/' + run:44} {r['variant']:8} {r['grid_p']}x{r['grid_q']} {r['panel']:>5} "
-              f"{r['transport']:10} {tm:8.2f} {p['ms']:8.2f} {100 * err:+6.1f}%  " + " ".join(ref[3:]))
+              f"{r['transport']:10} {tm:8.2f} {p['ms']:8.2f} {100 * err:+6.1f}%  " + " ".join(items[3:]))
     print(f"largest error {100 * max(errors):.1f}%, mean {100 * sum(errors) / len(errors):.1f}% "
           f"over {len(errors)} points")
 
