@@ -101,8 +101,8 @@ TEST(SummaModel, StagesOnlyPanelsThatTravel) {
   EXPECT_TRUE((GridShape{3, 1}.b_panels_travel()));
 }
 
-// Every multi-GPU run of the pipelined SUMMA under docs/data (series/run directory, the matmul
-// rows of its results.csv: per-rank means of compute, communication and transfer, the block
+// Every multi-GPU run of the pipelined SUMMA under docs/data with m, n >= 8192 (series/run
+// directory, the matmul rows of its results.csv: per-rank means of compute, communication and transfer, the block
 // upload and download, the exposed time, and the median time), predicted with the rates that
 // run measured, derived as scripts/summa_rates.py derives them; docs/data/summa_model has the
 // same check through `miniapp validate --rates` (test summa_model_check).
@@ -175,7 +175,17 @@ const MeasuredRun kMeasured[] = {
     {"transports-h100x2/np2-host", "tiled_rb", 1, 2, 8192, 16384, 8192, 1024, Transport::host, 3000,
      29.276, 46.136, 47.328, 7.931, 4.976, 55.151, 84.753},
     {"strong_scaling-h100x2/s16k-np2-device_mpi", "vendor", 1, 2, 16384, 16384, 16384, 1024,
-     Transport::device_mpi, 3000, 95.954, 10.606, 116.301, 20.926, 10.819, 6.737, 102.709}};
+     Transport::device_mpi, 3000, 95.954, 10.606, 116.301, 20.926, 10.819, 6.737, 102.709},
+    {"strong_scaling-h100x2-crossover/big-np2-device_ipc", "vendor", 1, 2, 16384, 16384, 16384,
+     1024, Transport::device_ipc, 3000, 95.769, 5.400, 116.307, 19.780, 9.945, 3.047, 98.876},
+    {"strong_scaling-h100x2-crossover/s16k-np2-device_mpi", "vendor", 1, 2, 16384, 16384, 16384,
+     1024, Transport::device_mpi, 3000, 95.772, 10.421, 114.998, 19.909, 10.026, 6.522, 102.299},
+    {"strong_scaling-h100x2-crossover/s16k-np2-host", "vendor", 1, 2, 16384, 16384, 16384, 1024,
+     Transport::host, 3000, 96.317, 155.694, 135.131, 19.833, 10.078, 172.147, 269.067},
+    {"strong_scaling-h100x2-crossover/small-np2-device_ipc", "vendor", 1, 2, 8192, 8192, 8192, 512,
+     Transport::device_ipc, 3000, 13.914, 1.601, 19.299, 4.937, 2.499, 0.813, 14.745},
+    {"strong_scaling-h100x2-crossover/weak-np2-host", "vendor", 1, 2, 8192, 16384, 8192, 1024,
+     Transport::host, 3000, 24.157, 40.074, 36.751, 7.548, 5.236, 43.833, 68.307}};
 
 TEST(SummaModel, MatchesEveryMeasuredPointWithinTenPercent) {
   for (const MeasuredRun& m : kMeasured) {
