@@ -7,9 +7,15 @@
 #   PANELS="512 1024" scripts/gpu-weak-scaling.sh   (multi-rank runs once per SUMMA panel width)
 #   scripts/gpu-weak-scaling.sh transports  2 GPUs: configs/weak_scaling.yaml with
 #                                         mpi.transport device_mpi, device_ipc and host, validated
-#   scripts/gpu-weak-scaling.sh strong    configs/strong_scaling.yaml (16384^2) on 1 and 2 GPUs with
-#                                         the three transports (device_mpi validated), then 32768^2
-#                                         on 1 and 2 GPUs (device_ipc, not validated) if time is left
+#   scripts/gpu-weak-scaling.sh strong    strong scaling, one vendor float32 product on 1 and 2 GPUs:
+#                                         the crossover sweep (tests/gpu/strong_small.yaml, 2048 to
+#                                         8192, validated) with device_ipc; 16384^2 and 32768^2
+#                                         (tests/gpu/strong_big.yaml) with device_ipc, then 16384^2
+#                                         with device_mpi and host; the 8192-block weak run with host
+#                                         staging; the sweep with device_mpi and host; 32768^2 with
+#                                         device_mpi and host if time is left. Beside each 2-GPU row
+#                                         the model's prediction from the rates the run measured
+#                                         (scripts/summa_rates.py)
 # Needs .carry/ from scripts/pack-gpu-carry.sh; with `pack-gpu-carry.sh --mpi` (.carry/mpi.tar.xz,
 # the CUDA-aware Open MPI of scripts/build-cuda-mpi.sh, and programs linked against it) that MPI
 # runs everything, else the machine's own mpiexec. device_mpi needs the CUDA-aware one.
@@ -51,20 +57,24 @@ def rows(p):
         return list(csv.DictReader(open(p, newline="")))
     except OSError:
         return []
-one = {(r["family"], r["variant"]): float(r["time_median_s"] or 0) for r in rows(sys.argv[1])}
 strong = sys.argv[3] == "strong"
-print(f"{'case':22} {'transport':>10} {'panel':>5} {'time_ms':>9} {'eff':>5} {'compute':>8} {'comm':>8} "
+# strong scaling compares the same product (a config may sweep sizes); weak scaling one block per rank
+key = (lambda r: (r["family"], r["variant"], r["m"], r["n"], r["k"])) if strong else \
+    (lambda r: (r["family"], r["variant"]))
+one = {key(r): float(r["time_median_s"] or 0) for r in rows(sys.argv[1])}
+print(f"{'case':30} {'transport':>10} {'panel':>5} {'time_ms':>9} {'eff':>5} {'compute':>8} {'comm':>8} "
       f"{'staging':>8} {'exposed':>8} {'overlap':>9} valid  (per-rank max, ms; overlap min-max)")
 for r in rows(sys.argv[2]):
     if r["status"] not in ("ok", "invalid"):
-        print(f"{r['family'] + ' ' + r['variant']:22} {r['status']}: {r.get('message', '')}")
+        print(f"{r['family'] + ' ' + r['variant']:30} {r['status']}: {r.get('message', '')}")
         continue
     t = float(r["time_median_s"]) * 1e3
-    t1 = one.get((r["family"], r["variant"]), 0) * 1e3
+    t1 = one.get(key(r), 0) * 1e3
+    name = r["family"] + " " + r["variant"] + (f" {r['m']}x{r['n']}x{r['k']}" if strong else "")
     ranks = int(r.get("ranks") or 1)
     eff = 100 * t1 / (t * (ranks if strong else 1)) if t > 0 else 0
     ms = lambda k: f"{float(r[k] or 0) * 1e3:8.2f}"
-    print(f"{r['family'] + ' ' + r['variant']:22} {r.get('transport', ''):>10} {r['panel']:>5} {t:9.2f} "
+    print(f"{name:30} {r.get('transport', ''):>10} {r['panel']:>5} {t:9.2f} "
           f"{eff:4.0f}% {ms('compute_rank_max_s')} {ms('comm_rank_max_s')} "
           f"{ms('transfer_rank_max_s')} {ms('exposed_rank_max_s')} "
           f"{float(r['overlap_rank_min'] or 0):4.2f}-{float(r['overlap_rank_max'] or 0):4.2f} "
@@ -84,12 +94,15 @@ run() {
   timeout "$((left - 10))" "${cmd[@]}" >> "$W/$name.txt" 2>&1; rc=$?
   echo "$name: np=$np exit $rc in $((SECONDS - t0)) s" | tee -a "$sum"
   grep -E "^(matmul|axpby|tile_average) |SUMMA transport|mpi_device_memory" "$W/$name.txt" | tee -a "$sum"
-  [ "$np" -gt 1 ] && breakdown "$base" "$name" "$kind" 2>&1 | tee -a "$sum"
+  if [ "$np" -gt 1 ]; then
+    breakdown "$base" "$name" "$kind" 2>&1 | tee -a "$sum"
+    python3 scripts/summa_rates.py .carry/cuda/miniapp "$config" \
+      "$W/$base/results.csv" "$W/$name/results.csv" 2>&1 | sed 's/^/  model: /' | tee -a "$sum"
+  fi
   save
 }
 weak2=(cases.0.n=16384 cases.1.n=16384 cases.2.n=16384)
 weak4=(cases.0.m=16384 cases.0.n=16384 cases.1.m=16384 cases.1.n=16384 cases.2.m=16384 cases.2.n=16384)
-big=(cases.0.m=32768 cases.0.n=32768 cases.0.k=32768 validation.enabled=false)
 case "$mode" in
   weak)
     run configs/weak_scaling.yaml 1 np1 np1 weak
@@ -102,18 +115,26 @@ case "$mode" in
     for t in device_mpi device_ipc host; do
       run configs/weak_scaling.yaml 2 "np2-$t" np1 weak mpi.transport=$t "${weak2[@]}"
     done ;;
-  strong)
-    run configs/strong_scaling.yaml 1 s16k-np1 s16k-np1 strong validation.enabled=false
-    run configs/strong_scaling.yaml 2 s16k-np2-device_mpi s16k-np1 strong mpi.transport=device_mpi
-    for t in device_ipc host; do
-      run configs/strong_scaling.yaml 2 "s16k-np2-$t" s16k-np1 strong mpi.transport=$t validation.enabled=false
+  strong) # most wanted first: every run checks the budget left before it starts
+    small=tests/gpu/strong_small.yaml large=tests/gpu/strong_big.yaml
+    run $small 1 small-np1 small-np1 strong repetitions=20
+    run $small 2 small-np2-device_ipc small-np1 strong repetitions=20 mpi.transport=device_ipc
+    run $large 1 big-np1 big-np1 strong
+    run $large 2 big-np2-device_ipc big-np1 strong mpi.transport=device_ipc
+    for t in device_mpi host; do
+      run $large 2 "s16k-np2-$t" big-np1 strong mpi.transport=$t cases.0.n=16384
     done
-    if [ $((BUDGET - SECONDS)) -gt 150 ]; then
-      run configs/strong_scaling.yaml 1 s32k-np1 s32k-np1 strong "${big[@]}"
-      run configs/strong_scaling.yaml 2 s32k-np2-device_ipc s32k-np1 strong mpi.transport=device_ipc "${big[@]}"
-    else
-      echo "32768^2: skipped, $((BUDGET - SECONDS)) s of the budget left" | tee -a "$sum"
-    fi ;;
+    # host staging of the 8192-block weak case (B panels no longer staged on 1 x 2)
+    run configs/weak_scaling.yaml 1 weak-np1 weak-np1 weak cases.0.variant=vendor validation.enabled=false
+    run configs/weak_scaling.yaml 2 weak-np2-host weak-np1 weak cases.0.variant=vendor \
+      validation.enabled=false mpi.transport=host "${weak2[@]}"
+    for t in device_mpi host; do
+      run $small 2 "small-np2-$t" small-np1 strong repetitions=20 mpi.transport=$t
+    done
+    for t in device_mpi host; do
+      [ $((BUDGET - SECONDS)) -gt 100 ] &&
+        run $large 2 "s32k-np2-$t" big-np1 strong mpi.transport=$t cases.0.n=32768
+    done ;;
 esac
 echo "== done in $SECONDS s" | tee -a "$sum"
 save

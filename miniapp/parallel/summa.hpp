@@ -97,8 +97,10 @@ public:
           Kokkos::view_alloc(Kokkos::WithoutInitializing, "miniapp::summa::partial"), rows_, cols_);
     if (staged_) { // always pinned: these are SUMMA's own buffers, not the case's A/B/C
       // (`pinned` is about those), and pageable memory would add a driver-side bounce copy
-      hAp_ = kernels::allocate_host(sizeof(T) * std::size_t(rows_ * wmax), true);
-      hBp_ = kernels::allocate_host(sizeof(T) * std::size_t(wmax * cols_), true);
+      if (g.shape().a_panels_travel()) // only panels that others receive are staged (send())
+        hAp_ = kernels::allocate_host(sizeof(T) * std::size_t(rows_ * wmax), true);
+      if (g.shape().b_panels_travel())
+        hBp_ = kernels::allocate_host(sizeof(T) * std::size_t(wmax * cols_), true);
     }
     kernels::fill_input(A_.h, c, 0, c.a_values, b_.rows.begin, b_.inner_a.begin, c.k);
     kernels::fill_input(B_.h, c, 1, c.b_values, b_.inner_b.begin, b_.cols.begin, c.n);
@@ -198,6 +200,10 @@ private:
     const Step& st = steps_[s];
     const Panel Ap = panel_a(buf, st.w), Bp = panel_b(buf, st.w);
     const bool own_a = g_.col() == st.owner_a, own_b = g_.row() == st.owner_b;
+    // A panel nobody else receives (A on a grid of one process column, B on one process row,
+    // e.g. B on 1 x Q) is packed for the local product but neither staged nor broadcast: staging
+    // it cost a device -> host copy per panel on the owner's critical path (docs/mpi.md, Model).
+    const bool send_a = g_.shape().a_panels_travel(), send_b = g_.shape().b_panels_travel();
     const auto& side = side_.get();
     if (ipc_) // the receivers of panel s-2 have copied it out of buffer buf
       t.comm += host_timed([&] { consumed_[buf].wait(); });
@@ -209,9 +215,9 @@ private:
       if (own_b)
         Kokkos::deep_copy(side, Bp,
                           Kokkos::subview(B_.d, std::make_pair(b0, b0 + st.w), Kokkos::ALL));
-      if (staged_ && own_a)
+      if (staged_ && own_a && send_a)
         Kokkos::deep_copy(side, host_a(st.w), Ap);
-      if (staged_ && own_b)
+      if (staged_ && own_b && send_b)
         Kokkos::deep_copy(side, host_b(st.w), Bp);
       side.fence();
     });
@@ -223,10 +229,12 @@ private:
       return;
     }
     t.comm += host_timed([&] {
-      pending.post(staged_ ? hAp_.get() : static_cast<void*>(Ap.data()), std::int64_t(Ap.size()),
-                   mpi_type<T>(), st.owner_a, g_.row_comm());
-      pending.post(staged_ ? hBp_.get() : static_cast<void*>(Bp.data()), std::int64_t(Bp.size()),
-                   mpi_type<T>(), st.owner_b, g_.col_comm());
+      if (send_a)
+        pending.post(staged_ ? hAp_.get() : static_cast<void*>(Ap.data()), std::int64_t(Ap.size()),
+                     mpi_type<T>(), st.owner_a, g_.row_comm());
+      if (send_b)
+        pending.post(staged_ ? hBp_.get() : static_cast<void*>(Bp.data()), std::int64_t(Bp.size()),
+                     mpi_type<T>(), st.owner_b, g_.col_comm());
     });
   }
 

@@ -153,11 +153,13 @@ SummaPrediction predict_summa(const SummaProblem& p, const MachineRates& r) {
                cols = double(block_range(p.n, 1, g.q, 0).size), e = double(p.element_bytes);
   const auto transfer = [&](double w) {
     const double a = rows * w * e, b = w * cols * e;
+    // Only panels with receivers travel: B on a 1 x Q grid (A on P x 1) is packed, not sent.
+    const double sent = (g.a_panels_travel() ? a : 0) + (g.b_panels_travel() ? b : 0);
     double x = panel_broadcast(a, row, t, r) + panel_broadcast(b, col, t, r);
     if (r.hbm > 0) // the owner packs its panels out of A and B (a read and a write each)
       x += 2 * (a + b) / r.hbm;
-    if (t == Transport::host) // staged: device -> host on the owner, host -> device elsewhere
-      x += (a + b) / r.staging;
+    if (t == Transport::host) // staged: device -> host on the owner, host -> device elsewhere;
+      x += sent / r.staging;  // the host thread does the copies and MPI one after the other
     return x;
   };
   const auto product = [&](double w, bool accumulate) {

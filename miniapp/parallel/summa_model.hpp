@@ -7,7 +7,8 @@
 // Per panel s (width w_s, never crossing an owner's block, as SUMMA cuts them):
 //   t_c(s) = 2 rows cols w_s / F  (+ 3 rows cols e / HBM for C += T, every panel but the first)
 //   t_x(s) = packing + the A broadcast along the process row + the B broadcast along the column
-//            (+ device <-> host staging of both panels on the host transport)
+//            (+ device <-> host staging of the panels that travel on the host transport: one
+//            copy of each on a rank, D2H on the owner or H2D on a receiver, in series with MPI)
 // and the pipeline overlaps the product of panel s with the transfer of panel s+1:
 //   T = t_x(0) + sum_{s < S-1} max(t_c(s), t_x(s+1)) + t_c(S-1).
 // A broadcast among ranks on several nodes goes over the network (the node's bandwidth shared by

@@ -18,6 +18,11 @@ struct GridShape {
   // 64-bit: mpi.grid sides may each be up to 2^20, and a product wrapped to 32 bits could equal
   // the real rank count (a 20857 x 823698 grid "is" 2 ranks in int arithmetic).
   std::int64_t ranks() const { return std::int64_t(p) * std::int64_t(q); }
+  // Whether SUMMA's panels have receivers: A panels travel along a process row, B panels along a
+  // process column; on a grid of one column (row) nobody receives them, so they are neither
+  // staged nor broadcast (parallel/summa.hpp) and cost nothing in its model.
+  bool a_panels_travel() const { return q > 1; }
+  bool b_panels_travel() const { return p > 1; }
 };
 
 // The most square grid with p <= q and p * q == ranks (2 -> 1x2, 4 -> 2x2, 6 -> 2x3, 7 -> 1x7).

@@ -1,104 +1,201 @@
 #!/usr/bin/env python3
 """SUMMA's cost model (miniapp/parallel/summa_model.*) against every measured multi-GPU point under
-docs/data/weak_scaling-*, then tabulated to 1,024 GPUs, all through `miniapp validate --ranks N
---rates ...` (the model as shipped). Usage, from the repository root:
+docs/data, then tabulated to 1,024 GPUs, all through `miniapp validate --ranks N --rates ...` (the
+model as shipped; scripts/summa_rates.py derives the rates). From the repository root:
     python3 docs/data/summa_model/model_check.py build/openmp/bin/miniapp > docs/data/summa_model/model_check.txt
-Rates: the one-GPU GEMM rate of the same series (np1), HBM 4.2 TB/s (H200 copy, measured), the IPC
-peer copy's effective rate from the IPC runs' exposed first panel (0.64 ms for 32 MiB: 52 GB/s),
-and for host staging the MPI and staging rates of the 2-GPU w = 1024 run of the same series
-(communication and transfer columns, the block upload and download taken out)."""
-import csv, os, re, subprocess, sys
+    python3 docs/data/summa_model/model_check.py build/openmp/bin/miniapp --check   (exit 1 past 10%)
 
-BIN = sys.argv[1]
-DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-FLOPS = 2.0 * 8192 ** 3
+1. Every point with the rates its own run measured (scripts/summa_rates.py: the product's rate
+   under SUMMA, MPI and staging per byte, the IPC copy of the exposed first panel): checks the
+   model's arithmetic (what runs in series, what hides behind the product) on every grid,
+   transport and panel width. --check fails when one is more than 10% off.
+2. The same points with the rates carried from one other run of the same series (the 2-GPU
+   w = 1024 run of that transport and variant) and the one-GPU GEMM rate: how far a prediction
+   from rates measured elsewhere goes (not checked: the rates themselves move between runs).
+3. The table to 1,024 GPUs and the strong-scaling crossover, from stated rates."""
+import csv
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "scripts"))
+import summa_rates  # noqa: E402
+
+DATA = os.path.join(HERE, "..")
+# Series of the pipelined SUMMA (docs/data/weak_scaling-h200x2 predates it: blocking broadcasts).
+SERIES = ["weak_scaling-h200x2-ipc", "weak_scaling-h200x4", "transports-h100x2",
+          "strong_scaling-h100x2"] + sorted(
+    os.path.basename(d) for d in glob.glob(os.path.join(DATA, "strong_scaling-h100x2-*")))
+# Runs before B panels stopped being staged on 1 x Q grids (parallel/summa.hpp): a 1 x 2 host run
+# of these copied each B panel device -> host too, on the host thread, for nobody.
+B_STAGED = {"weak_scaling-h200x2-ipc", "weak_scaling-h200x4", "transports-h100x2",
+            "strong_scaling-h100x2"}
+# Checked (--check) from this size of m and n: the crossover sweep below it is printed only.
+CHECKED_FROM = 8192
+CONFIG = "configs/weak_scaling.yaml"  # any config with one matmul case: the --set items say the rest
+HBM_GBS = {"H100": 3000, "H200": 4200}  # device copies measured on each (docs/performance.md)
 
 
-def predict(ranks, settings, rates):
-    cmd = [BIN, "validate", "configs/weak_scaling.yaml", "--ranks", str(ranks), "--set",
-           "validation.enabled=false", *settings, "--rates", *rates]
+def runs(series):
+    """(run name, its matmul rows, the device's HBM rate) for each run of a series."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(DATA, series, "*", "results.csv"))):
+        meta = json.load(open(os.path.join(os.path.dirname(path), "results.json")))["metadata"]
+        hbm = next((v for k, v in HBM_GBS.items() if k in meta.get("device_name", "")), 3000)
+        out.append((os.path.basename(os.path.dirname(path)), summa_rates.product_rows(path), hbm))
+    return out
+
+
+def one_rank_row(series_runs, row, run):
+    """The one-rank run of the same product (strong scaling) or of one block (weak scaling); of
+    several, the one whose run name starts alike (weak-np1 for weak-np2-host)."""
+    prefix = run.split("-np")[0]
+    ones = [r for name, rows, _ in sorted(series_runs, key=lambda x: not x[0].startswith(prefix))
+            for r in rows if int(r["ranks"]) == 1]
+    for r in ones:
+        if (r["variant"], r["m"], r["n"], r["k"]) == (row["variant"], row["m"], row["n"], row["k"]):
+            return r, True
+    for r in ones:
+        if (r["variant"], r["k"]) == (row["variant"], row["k"]):
+            return r, False
+    return None, False
+
+
+def alone_rate(one):
+    return 2.0 * int(one["m"]) * int(one["n"]) * int(one["k"]) / float(one["time_median_s"])
+
+
+def check_points():
+    print("== 1. Every measured multi-GPU point, rates from its own run (scripts/summa_rates.py)")
+    print(f"{'series/run':44} {'variant':8} {'size':17} {'grid':4} {'panel':>5} {'transport':10} "
+          f"{'meas ms':>8} {'pred ms':>8} {'error':>7} {'meas eff':>8} {'pred eff':>8} "
+          f"{'1-GPU rate':>10}  rates")
+    errors, table = [], []
+    for series in SERIES:
+        series_runs = runs(series)
+        for run, rows, hbm in series_runs:
+            for r in rows:
+                if int(r["ranks"]) < 2 or r["status"] != "ok":
+                    continue
+                one, strong = one_rank_row(series_runs, r, run)
+                items = summa_rates.rates(r, hbm, int(r["ranks"]))
+                p = summa_rates.predict(BIN, CONFIG, r, items)
+                p1 = summa_rates.predict(BIN, CONFIG, r,
+                                         [f"gemm_tflops={alone_rate(one) / 1e12:.3f}"] + items[1:])
+                tm, t1 = float(r["time_median_s"]) * 1e3, float(one["time_median_s"]) * 1e3
+                per = int(r["ranks"]) if strong else 1
+                err = (p["ms"] - tm) / tm
+                if min(int(r["m"]), int(r["n"])) >= CHECKED_FROM:
+                    errors.append((abs(err), f"{series}/{run} {r['variant']}"))
+                size = f"{r['m']}x{r['n']}x{r['k']}"
+                print(f"{series + '/' + run:44} {r['variant']:8} {size:17} {r['grid_p']}x{r['grid_q']}  "
+                      f"{r['panel']:>5} {r['transport']:10} {tm:8.2f} {p['ms']:8.2f} {100 * err:+6.1f}% "
+                      f"{100 * t1 / (tm * per):7.0f}% {100 * t1 / (p['ms'] * per):7.0f}% "
+                      f"{100 * t1 / (p1['ms'] * per):9.0f}%  " + " ".join(items[:1] + items[3:]))
+                table.append((series, run, r, one, strong, hbm))
+    worst = max(errors)
+    print(f"largest error {100 * worst[0]:.1f}% ({worst[1]}), mean "
+          f"{100 * sum(e for e, _ in errors) / len(errors):.1f}% over the {len(errors)} points "
+          f"of {CHECKED_FROM} and up (below, the peer copies of small panels are bound by their "
+          "synchronisation, not bytes: the model, charging the exposed time as a rate per byte, "
+          "is 40-56% slow there)")
+    return worst[0], table
+
+
+def carried(table):
+    print()
+    print("== 2. The same points, rates carried from the 2-GPU w = 1024 run of the series (same")
+    print("   transport and variant; for 32768^2 the 16384^2 run), GEMM at the one-GPU rate")
+    refs = {}
+    for series, run, r, one, strong, hbm in table:
+        key = (series, r["transport"], r["variant"])
+        if r["grid_p"] + r["grid_q"] == "12" and r["panel"] == "1024" and key not in refs:
+            refs[key] = summa_rates.rates(r, hbm, 2)
+    errors = []
+    for series, run, r, one, strong, hbm in table:
+        ref = refs.get((series, r["transport"], r["variant"]))
+        if ref is None:
+            continue
+        items = [f"gemm_tflops={alone_rate(one) / 1e12:.3f}"] + ref[1:]
+        if series in B_STAGED and r["transport"] == "host" and r["grid_p"] != "1":
+            # the reference (1 x 2) staged two panels per panel received, the model counts one:
+            # its rate per counted byte is half the copy rate, which a 2 x 2 grid stages at
+            items = [i if not i.startswith("staging_gbs=") else
+                     f"staging_gbs={2 * float(i.split('=')[1]):.2f}" for i in items]
+        items = [i.replace("gpus_per_node=2", f"gpus_per_node={r['ranks']}") for i in items]
+        p = summa_rates.predict(BIN, CONFIG, r, items)
+        tm = float(r["time_median_s"]) * 1e3
+        err = (p["ms"] - tm) / tm
+        errors.append(abs(err))
+        print(f"{series + '/' + run:44} {r['variant']:8} {r['grid_p']}x{r['grid_q']} {r['panel']:>5} "
+              f"{r['transport']:10} {tm:8.2f} {p['ms']:8.2f} {100 * err:+6.1f}%  " + " ".join(items[3:]))
+    print(f"largest error {100 * max(errors):.1f}%, mean {100 * sum(errors) / len(errors):.1f}% "
+          f"over {len(errors)} points")
+
+
+def validate(config, ranks, settings, rates):
+    cmd = [BIN, "validate", config, "--ranks", str(ranks), "--set", "validation.enabled=false",
+           *settings, "--rates", *rates]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-    lines = re.findall(r"\[(\d+)\] model: (\S+) over (\d+) node\(s\), (\d+) panel\(s\): ([\d.]+) ms "
-                       r"per product \(ideal ([\d.]+), exposed ([\d.]+)\), efficiency ([\d.]+)%; "
-                       r"panel (\d+) would give ([\d.]+)%", out)
-    return {int(l[0]): l for l in lines}  # case index (1 = vendor, 2 = tiled_rb)
+    return [m.groupdict() for m in re.finditer(
+        r"\[(?P<case>\d+)\] model: (?P<transport>\S+) over (?P<nodes>\d+) node\(s\), \d+ panel\(s\): "
+        r"(?P<ms>[\d.]+) ms per product \(ideal [\d.]+, exposed [\d.]+\), efficiency "
+        r"(?P<eff>[\d.]+)%; panel (?P<best>\d+) would give (?P<best_eff>[\d.]+)%", out)]
 
 
-def measured(series, run):
-    path = os.path.join(DATA, series, run)
-    for root, _, files in os.walk(path):
-        if "results.csv" in files:
-            return {r["variant"]: r for r in csv.DictReader(open(os.path.join(root, "results.csv")))
-                    if r["family"] == "matmul"}
-    return {}
-
-
-def weak_settings(p, q, panel, transport):
-    s = [f"mpi.panel={panel}", f"mpi.transport={transport}", f"mpi.grid=[{p},{q}]"]
+def weak_settings(p, q, panel):
+    s = [f"mpi.panel={panel}", f"mpi.grid=[{p},{q}]", "cases.0.variant=vendor"]
     for c in range(3):
         s += [f"cases.{c}.m={8192 * p}", f"cases.{c}.n={8192 * q}"]
     return s
 
 
-print("== Measured points (weak scaling, one 8192^2 float32 block per GPU, k = 8192)")
-print(f"{'series':22} {'run':22} {'variant':9} {'grid':4} {'panel':>5} {'transport':10} "
-      f"{'measured ms':>11} {'predicted ms':>12} {'error':>7}  {'meas. eff':>9} {'pred. eff':>9}")
-points = [  # series, run, grid, panel, transport; rates of the series' 2-GPU w = 1024 run
-    ("weak_scaling-h200x2-ipc", "np2-ipc", (1, 2), 1024, "device_ipc"),
-    ("weak_scaling-h200x2-ipc", "np2-auto-final", (1, 2), 1024, "device_ipc"),
-    ("weak_scaling-h200x2-ipc", "np2-auto-panel512", (1, 2), 512, "device_ipc"),
-    ("weak_scaling-h200x2-ipc", "np2-ipc-panel2048", (1, 2), 2048, "device_ipc"),
-    ("weak_scaling-h200x2-ipc", "np2-host", (1, 2), 1024, "host"),
-    ("weak_scaling-h200x4", "np2-panel512", (1, 2), 512, "host"),
-    ("weak_scaling-h200x4", "np2-panel1024", (1, 2), 1024, "host"),
-    ("weak_scaling-h200x4", "np2-panel2048", (1, 2), 2048, "host"),
-    ("weak_scaling-h200x4", "np4-panel512", (2, 2), 512, "host"),
-    ("weak_scaling-h200x4", "np4-panel1024", (2, 2), 1024, "host"),
-    ("weak_scaling-h200x4", "np4-panel2048", (2, 2), 2048, "host"),
-]
-MiB = 1024.0 ** 2
-errors = []
-for series, run, (p, q), panel, transport in points:
-    one = measured(series, "np1")
-    ref = measured(series, "np2-host" if series.endswith("ipc") else "np2-panel1024")
-    for idx, variant in ((1, "vendor"), (2, "tiled_rb")):
-        t1 = float(one[variant]["time_median_s"])
-        r = ref[variant]
-        uploads = float(one[variant]["transfer_rank_max_s"])  # block upload + download, 1 rank
-        node_gbs = 8 * 32 * MiB / float(r["comm_rank_max_s"]) / 1e9  # 8 broadcasts of 32 MiB
-        staging_gbs = 16 * 32 * MiB / (float(r["transfer_rank_max_s"]) - uploads) / 1e9
-        rates = [f"gemm_tflops={FLOPS / t1 / 1e12:.3f}", "hbm_gbs=4200", "ipc_gbs=52",
-                 f"node_gbs={node_gbs:.2f}", f"staging_gbs={staging_gbs:.2f}", "gpus_per_node=8"]
-        pred = predict(p * q, weak_settings(p, q, panel, transport), rates)[idx]
-        m = measured(series, run)[variant]
-        tm, tp = float(m["time_median_s"]) * 1e3, float(pred[4])
-        err = (tp - tm) / tm
-        errors.append(abs(err))
-        print(f"{series:22} {run:22} {variant:9} {p}x{q}  {panel:5} {transport:10} {tm:11.2f} "
-              f"{tp:12.2f} {100 * err:+6.1f}%  {100 * t1 * 1e3 / tm:8.0f}% {float(pred[7]):8.0f}%"
-              + ("" if transport != "host" else f"   (node {node_gbs:.1f} GB/s, staging {staging_gbs:.1f} GB/s)"))
-print(f"largest error {100 * max(errors):.1f}%, mean {100 * sum(errors) / len(errors):.1f}% over {len(errors)} points")
+def scale_table():
+    print()
+    print("== 3. Predicted weak scaling to 1,024 GPUs (configs/weak_scaling.yaml vendor, one 8192^2")
+    print("   float32 block per GPU; H100: vendor GEMM 51.6 TFLOP/s (one-GPU run), HBM 3 TB/s;")
+    print("   4 GPUs per node, inside a node the measured 2-GPU rates: IPC 66 GB/s, CUDA-aware MPI")
+    print("   84 GB/s and 5 us; network 4 x 200 Gb/s = 100 GB/s per node and 2 us, or one")
+    print("   100 Gb/s port; auto transport, pipelined broadcasts)")
+    base = ["gemm_tflops=51.6", "hbm_gbs=3000", "ipc_gbs=66", "ipc_us=10", "node_gbs=84",
+            "node_us=5", "gpus_per_node=4", "net_us=2"]
+    print(f"{'GPUs':>5} {'grid':>6} {'nodes':>5} {'eff w=1024':>10} {'best w':>6} {'eff best':>8} "
+          f"{'1 x 100 Gb/s: best w, eff':>26}")
+    for p, q in ((1, 2), (2, 2), (2, 4), (4, 4), (4, 8), (8, 8), (8, 16), (16, 16), (16, 32),
+                 (32, 32)):
+        fast = validate(CONFIG, p * q, weak_settings(p, q, 1024), base + ["net_gbs=100"])[0]
+        slow = validate(CONFIG, p * q, weak_settings(p, q, 1024), base + ["net_gbs=12.5"])[0]
+        print(f"{p * q:5} {p:>2}x{q:<3} {int(fast['nodes']):5} {float(fast['eff']):9.1f}% "
+              f"{fast['best']:>6} {float(fast['best_eff']):7.1f}% {slow['best']:>13} "
+              f"{float(slow['best_eff']):10.1f}%")
+    print()
+    print("== 4. Predicted strong scaling of one n^2 float32 vendor product on 2 GPUs of one node")
+    print("   (device_ipc at 66 GB/s, panel 512 as tests/gpu/strong_small.yaml up to 8192, 1024")
+    print("   above; GEMM 51.6 TFLOP/s at every size: the measured one-GPU rate of each size is in")
+    print("   section 1's efficiencies)")
+    for n in (2048, 3072, 4096, 6144, 8192, 16384, 32768):
+        panel = 512 if n <= 8192 else 1024
+        line = validate("configs/strong_scaling.yaml", 2,
+                        [f"cases.0.m={n}", f"cases.0.n={n}", f"cases.0.k={n}",
+                         "cases.0.variant=vendor", f"mpi.panel={panel}"],
+                        ["gemm_tflops=51.6", "hbm_gbs=3000", "ipc_gbs=66", "ipc_us=10",
+                         "gpus_per_node=2"])[0]
+        print(f"n={n:5} panel {panel:4}: {float(line['ms']):9.3f} ms on 2 GPUs, efficiency "
+              f"{float(line['eff']):5.1f}% (panel {line['best']} would give "
+              f"{float(line['best_eff']):.1f}%)")
 
-print()
-print("== Predicted weak scaling to 1,024 GPUs (vendor GEMM 50.7 TFLOP/s per GPU, 4 GPUs per node,")
-print("   inside a node 52 GB/s per peer copy or MPI message (the IPC runs' effective rate),")
-print("   network 4 x 200 Gb/s = 100 GB/s per node, 2 us; device_mpi, pipelined broadcasts)")
-print(f"{'GPUs':>5} {'grid':>6} {'nodes':>5} {'eff w=1024':>10} {'best w':>6} {'eff best':>8} "
-      f"{'eff 1x100Gb/s, best w':>22}")
-base = ["gemm_tflops=50.67", "hbm_gbs=4200", "ipc_gbs=52", "ipc_us=10", "node_gbs=52", "node_us=5",
-        "gpus_per_node=4"]
-for p, q in ((1, 2), (2, 2), (2, 4), (4, 4), (4, 8), (8, 8), (8, 16), (16, 16), (16, 32), (32, 32)):
-    n = p * q
-    fast = predict(n, weak_settings(p, q, 1024, "auto"), base + ["net_gbs=100", "net_us=2"])[1]
-    slow = predict(n, weak_settings(p, q, 1024, "auto"), base + ["net_gbs=12.5", "net_us=2"])[1]
-    print(f"{n:5} {p:>2}x{q:<3} {int(fast[2]):5} {float(fast[7]):9.1f}% {int(fast[8]):6} "
-          f"{float(fast[9]):7.1f}% {float(slow[9]):13.1f}% (w={slow[8]})")
 
-print()
-print("== Predicted strong scaling: one n^2 float32 product on 2 GPUs of one node (IPC, rates above)")
-for n in (2048, 4096, 8192, 16384, 32768):
-    cmd = [BIN, "validate", "configs/strong_scaling.yaml", "--ranks", "2", "--set",
-           f"cases.0.m={n}", f"cases.0.n={n}", f"cases.0.k={n}", "--rates", "gemm_tflops=50.67",
-           "hbm_gbs=4200", "ipc_gbs=52", "gpus_per_node=8"]
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-    print(f"n={n:5}: " + re.search(r"\[1\] model: (.*)", out).group(1))
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    BIN = sys.argv[1]
+    worst, points = check_points()
+    if "--check" in sys.argv[2:]:
+        sys.exit(0 if worst <= 0.10 else 1)
+    carried(points)
+    scale_table()
