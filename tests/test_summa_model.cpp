@@ -102,10 +102,11 @@ TEST(SummaModel, StagesOnlyPanelsThatTravel) {
 }
 
 // Every multi-GPU run of the pipelined SUMMA under docs/data with m, n >= 8192 (series/run
-// directory, the matmul rows of its results.csv: per-rank means of compute, communication and transfer, the block
-// upload and download, the exposed time, and the median time), predicted with the rates that
-// run measured, derived as scripts/summa_rates.py derives them; docs/data/summa_model has the
-// same check through `miniapp validate --rates` (test summa_model_check).
+// directory, the matmul rows of its results.csv: per-rank means of compute, communication and
+// transfer, the block upload and download, the exposed time, and the median time), predicted with
+// the rates that run measured, derived as scripts/summa_rates.py derives them;
+// docs/data/summa_model has the same check through `miniapp validate --rates` (test
+// summa_model_check).
 struct MeasuredRun {
   const char* run;
   const char* variant;

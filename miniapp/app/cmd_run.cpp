@@ -207,9 +207,7 @@ public:
     if (writer_)
       writer_->finish(RunStatus::failed);
   }
-  const ResultsWriter& writer() const {
-    return *writer_;
-  }
+  const ResultsWriter& writer() const { return *writer_; }
 
 private:
   const RunArgs& args_;
