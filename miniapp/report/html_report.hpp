@@ -27,6 +27,10 @@ struct ReportOptions {
   std::string scaling_section;
 };
 
+// Colour i of the report's figures (matplotlib's tab10, the plot script's palette, repeating
+// after 10): series i of the scaling plot and platform i of the portability figures.
+const char* series_colour(std::size_t i);
+
 // &, <, >, " and ' as entities: safe in element text and in quoted attribute values.
 std::string html_escape(const std::string& s);
 

@@ -16,13 +16,6 @@ namespace {
 using compare::Portability;
 using compare::PpEntry;
 
-// matplotlib's tab10, the plot script's palette for up to 10 runs: platform i has colour i.
-const char* const kColours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-                                "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
-const char* colour(std::size_t i) {
-  return kColours[i % (sizeof kColours / sizeof kColours[0])];
-}
-
 // Applications take ColorBrewer's Dark2, so that their lines are not read as platforms.
 const char* app_colour(std::size_t i) {
   static const char* const dark2[] = {"#1b9e77", "#d95f02", "#7570b3", "#e7298a",
@@ -75,6 +68,12 @@ void open_svg(std::ostringstream& os, double w, double h, const std::string& tit
 }
 
 } // namespace
+
+const char* series_colour(std::size_t i) {
+  static const char* const colours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+                                        "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+  return colours[i % (sizeof colours / sizeof colours[0])];
+}
 
 std::vector<std::string> portability_problems(const Portability& p) {
   std::vector<std::string> out;
@@ -170,7 +169,7 @@ std::string cascade_svg(const Portability& p, const std::string& problem) {
     for (std::size_t k = 0; k < entries.size(); ++k) {
       const std::size_t pi = platform_index(p, entries[k]->platform);
       os << "<rect x=\"" << num(x_of(k) - cell_w / 2) << "\" y=\"" << num(y) << "\" width=\""
-         << num(cell_w) << "\" height=\"" << num(row_h - 3) << "\" fill=\"" << colour(pi)
+         << num(cell_w) << "\" height=\"" << num(row_h - 3) << "\" fill=\"" << series_colour(pi)
          << "\"/>\n";
       text(os, x_of(k), y + row_h - 7, std::to_string(pi + 1) + (entries[k]->failed ? "!" : ""),
            "middle", " fill=\"white\" font-size=\"11\"");
@@ -181,7 +180,7 @@ std::string cascade_svg(const Portability& p, const std::string& problem) {
   for (std::size_t i = 0; i < p.platforms.size(); ++i) {
     const double y = key_y + 16 * double(i);
     os << "<rect x=\"" << num(left) << "\" y=\"" << num(y - 10) << "\" width=\"12\" height=\"12\" "
-       << "fill=\"" << colour(i) << "\"/>\n";
+       << "fill=\"" << series_colour(i) << "\"/>\n";
     text(os, left + 18, y, std::to_string(i + 1) + ": " + p.platforms[i]);
   }
   os << "</svg>\n";

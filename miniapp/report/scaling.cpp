@@ -58,8 +58,6 @@ std::vector<ScalingRow> scaling_rows(const std::vector<ScalingPoint>& points, bo
 }
 
 std::string scaling_svg(const std::vector<ScalingRow>& rows, bool weak) {
-  static const char* const colours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-                                        "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
   int max_ranks = 1;
   double t_lo = 1e300, t_hi = 0, e_hi = 1.2;
   std::vector<std::pair<std::string, std::vector<const ScalingRow*>>> lines;
@@ -119,7 +117,7 @@ std::string scaling_svg(const std::vector<ScalingRow>& rows, bool weak) {
            << "\" stroke=\"#ddd\"/>\n";
     }
     for (std::size_t i = 0; i < lines.size(); ++i) {
-      const char* c = colours[i % 10];
+      const char* c = series_colour(i);
       std::string pts;
       for (const ScalingRow* r : lines[i].second) {
         const double x = x_of(x0, r->ranks),
@@ -135,8 +133,9 @@ std::string scaling_svg(const std::vector<ScalingRow>& rows, bool weak) {
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const double y = top + panel_h + 56 + 16.0 * double(i);
     os << "<rect x=\"" << fmt("%.1f", left) << "\" y=\"" << fmt("%.1f", y - 9) << "\" width=\"12\" "
-       << "height=\"10\" fill=\"" << colours[i % 10] << "\"/>\n<text x=\"" << fmt("%.1f", left + 18)
-       << "\" y=\"" << fmt("%.1f", y) << "\">" << html_escape(lines[i].first) << "</text>\n";
+       << "height=\"10\" fill=\"" << series_colour(i) << "\"/>\n<text x=\""
+       << fmt("%.1f", left + 18) << "\" y=\"" << fmt("%.1f", y) << "\">"
+       << html_escape(lines[i].first) << "</text>\n";
   }
   os << "</svg>\n";
   return os.str();
