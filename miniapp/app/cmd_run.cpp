@@ -39,7 +39,7 @@ namespace miniapp {
 namespace {
 // Rank 0 reads the file; every rank parses the same bytes, so a config error is the same
 // everywhere.
-config::ExperimentConfig read_config(const RunArgs& args, const MpiEnv& mpi,
+config::ExperimentConfig read_config(const RunArgs& args, const Communicator& mpi,
                                      config::ErrorList& errors) {
   if (mpi.size() == 1)
     return config::load_config(args.config, args.overrides, &errors);
@@ -78,7 +78,7 @@ void check_run_directory_inputs(const RunArgs& args) {
 } // namespace
 
 // Loads and expands the config; sizes are checked against the backend's memory (per rank).
-Plan load_plan(const RunArgs& args, const MpiEnv& mpi) {
+Plan load_plan(const RunArgs& args, const Communicator& mpi) {
   // Every independent error of the file, the config stage's and the plan's, reported together.
   config::ErrorList errors;
   const auto cfg = read_config(args, mpi, errors);

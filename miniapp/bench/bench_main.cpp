@@ -3,6 +3,9 @@
 // pageable host-to-device transfers) and the launch overhead of an empty kernel.
 //   miniapp-bench [--miniapp-backend=NAME] [--miniapp-sizes=1024,4096] [--miniapp-quick]
 //                 [--benchmark_* flags] [--kokkos-* flags]     (--help lists them)
+//   miniapp-bench --miniapp-config=FILE.yaml [--miniapp-set KEY=VALUE]... [--benchmark_* ...]
+//                 the cases `miniapp run FILE.yaml` runs, and their ceilings
+//                 (bench/config_cases.hpp)
 // Its own flags are parsed with CLI11 (bad values exit 2); --benchmark_* go to Google Benchmark,
 // --kokkos-* (translated for the linked Kokkos) to Kokkos. Kokkos starts as in `miniapp run`
 // (app/kokkos_launch.hpp: same thread binding, nothing of Kokkos' on stdout), so stdout carries
@@ -14,14 +17,16 @@
 #include "core/text.hpp"
 #include "bench/launch_overhead.hpp"
 #include "core/compat.hpp"
-#include "kernels/executor.hpp"
-#include "kernels/kernel_case.hpp"
+#include "bench/config_cases.hpp"
+#include "bench/kernel_bench.hpp"
+#include "config/value.hpp"
+#include "run/exit_code.hpp"
+#include "run/rank_agreement.hpp"
 #include "kernels/families.hpp"
 #include "kernels/vendor_blas.hpp"
 #include "core/backends.hpp"
 #include "run/ceilings.hpp"
 #include "core/device_info.hpp"
-#include "core/timing.hpp"
 
 #include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>
@@ -29,6 +34,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <memory>
+#include <new>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -41,6 +48,8 @@ struct Options {
   std::string backend;
   std::vector<std::int64_t> sizes;
   bool quick = false;
+  std::string config; // --miniapp-config: a run's config instead of every family and variant
+  std::vector<std::string> overrides;
 };
 
 // The command line split by owner: argv[0] leads each list.
@@ -71,24 +80,46 @@ int parse_options(std::vector<std::string> own, Options& o) {
                "with the ceilings (copy bandwidth, vendor GEMM, transfers, launch overhead) "
                "measured in the same process.",
                "miniapp-bench"};
-  app.add_option("--miniapp-backend", o.backend,
-                 "Backend to run on: auto (" + default_backend() + "), " +
-                     join(compiled_backends(), ", "))
-      ->check(CLI::IsMember([] {
-        auto names = compiled_backends();
-        names.insert(names.begin(), "auto");
-        return names;
-      }()));
-  app.add_option("--miniapp-sizes", o.sizes,
-                 "Matrix sizes N (N x N), comma-separated, e.g. 1024,4096 (default: per backend)")
-      ->delimiter(',')
-      ->check(CLI::Range(std::int64_t(1), std::int64_t(1) << 20));
-  app.add_flag("--miniapp-quick", o.quick, "Small sizes only (a smoke test)");
+  auto* backend = app.add_option("--miniapp-backend", o.backend,
+                                 "Backend to run on: auto (" + default_backend() + "), " +
+                                     join(compiled_backends(), ", "))
+                      ->check(CLI::IsMember([] {
+                        auto names = compiled_backends();
+                        names.insert(names.begin(), "auto");
+                        return names;
+                      }()));
+  auto* sizes =
+      app.add_option(
+             "--miniapp-sizes", o.sizes,
+             "Matrix sizes N (N x N), comma-separated, e.g. 1024,4096 (default: per backend)")
+          ->delimiter(',')
+          ->check(CLI::Range(std::int64_t(1), std::int64_t(1) << 20));
+  auto* quick = app.add_flag("--miniapp-quick", o.quick, "Small sizes only (a smoke test)");
+  auto* config =
+      app.add_option("--miniapp-config", o.config,
+                     "Benchmark the cases `miniapp run FILE` runs, named by the case ids it "
+                     "records, with the config's backend, warmup and validation, each against "
+                     "the ceiling the run attaches (counters ceiling and pct_of_ceiling); a "
+                     "config error exits 2 as in `miniapp run`")
+          ->type_name("FILE")
+          ->excludes(backend)
+          ->excludes(sizes)
+          ->excludes(quick);
+  app.add_option("--miniapp-set", o.overrides,
+                 "With --miniapp-config: override a config field, key.path=value (YAML value), "
+                 "as `miniapp run --set` does")
+      ->type_name("KEY=VALUE")
+      ->needs(config);
   app.footer(
       "Google Benchmark's flags pass through, e.g. --benchmark_filter=REGEX,\n"
       "--benchmark_format=console|json|csv (stdout), --benchmark_out=FILE\n"
       "--benchmark_out_format=json|console|csv, --benchmark_repetitions=N,\n"
       "--benchmark_min_time=SECONDS, --benchmark_list_tests=true.\n"
+      "With --miniapp-config, --benchmark_list_tests=true lists the case ids `miniapp run`\n"
+      "records (each with /manual_time appended); the iterations are Google Benchmark's\n"
+      "(--benchmark_min_time) instead of the config's repetitions, --benchmark_repetitions=N\n"
+      "measures each case N times (as `miniapp run --rounds N`), and the exit code is\n"
+      "`miniapp run`'s (3 a case failed, 4 a validation failed).\n"
       "Kokkos flags of 3.4 and 4.x alike (--kokkos-num-threads=N or --kokkos-threads=N, ...)\n"
       "reach the linked Kokkos under the name it knows.\n"
       "Compare two runs: compare.py benchmarks A.json B.json (libbenchmark-tools;\n"
@@ -102,91 +133,6 @@ int parse_options(std::vector<std::string> own, Options& o) {
     return app.exit(e) == 0 ? 0 : 2;
   }
   return -1;
-}
-
-// The unit each benchmark reports in, fixed per benchmark (compare.py compares the numbers of two
-// files as they stand, so a unit must not change between machines): the one in which the case's
-// fastest plausible time (GPU-class rates, a few microseconds of launch) is at least 1, so a
-// microsecond kernel does not read 0.000 ms.
-benchmark::TimeUnit display_unit(const Case& c) {
-  const double flops =
-      family(c.family).rate == Rate::gflops ? 2.0 * c.m * c.n * c.k : 3.0 * c.m * c.n;
-  const double bytes = 12.0 * c.m * c.n;
-  const double seconds = std::max({flops / 1e13, bytes / 1e12, 5e-6});
-  return seconds < 1e-3 ? benchmark::kMicrosecond
-         : seconds < 1  ? benchmark::kMillisecond
-                        : benchmark::kSecond;
-}
-
-// Google Benchmark calls a benchmark function several times while it sizes the iteration count:
-// the case (allocation, inputs, the checked run) is made once per benchmark and kept until the
-// next benchmark starts, so only one case holds device memory at a time.
-struct Prepared {
-  std::string name;
-  std::unique_ptr<KernelCase> kernel;
-  std::string error; // set up or validation failure
-  std::string label;
-};
-
-Prepared current;
-
-Prepared& prepare(const std::string& name, const Case& c, const std::string& backend) {
-  if (current.name == name)
-    return current;
-  current = Prepared();
-  current.name = name;
-  try {
-    current.kernel = make_kernel_case(c, backend);
-    auto& k = *current.kernel;
-    // One checked run before timing: a benchmark of a wrong kernel is worthless. The float64 host
-    // reference of a product costs seconds to minutes beyond 2048 (the tests cover those code
-    // paths at odd sizes), so larger products are timed unchecked and labelled so.
-    const std::int64_t checked = family(c.family).variant(c.variant).bench.validate_max_n;
-    if (checked > 0 && std::max({c.m, c.n, c.k}) > checked) {
-      current.label = "unvalidated (size > " + std::to_string(checked) + ")";
-      k.upload();
-    } else {
-      checked_run(k);
-      const Validation v = k.validate(0);
-      if (!v.passed)
-        current.error = "validation failed: " + v.first_bad;
-      k.reset_inputs();
-      k.upload();
-    }
-    k.run(); // warm-up: module load, handle creation
-    k.fence();
-  } catch (const std::exception& e) {
-    current.error = e.what();
-  }
-  return current;
-}
-
-void run_kernel(benchmark::State& state, const std::string& name, const Case& c,
-                const std::string& backend) {
-  Prepared& p = prepare(name, c, backend);
-  if (!p.error.empty()) {
-    state.SkipWithError(p.error.c_str());
-    return;
-  }
-  KernelCase& k = *p.kernel;
-  // The runner's rule and helper (core/timing.hpp): an untimed launch, then fenced launches back
-  // to back, one per benchmark iteration.
-  const auto fence = [&] { k.fence(); };
-  const auto launch = [&] { k.run(); };
-  time_launches(fence, launch, 1, 0);
-  for (auto _ : state)
-    state.SetIterationTime(time_fenced(fence, launch));
-  const Work w = k.work();
-  state.counters["FLOP/s"] =
-      benchmark::Counter(w.flops, benchmark::Counter::kIsIterationInvariantRate);
-  state.counters["bytes/s"] =
-      benchmark::Counter(w.bytes, benchmark::Counter::kIsIterationInvariantRate);
-  if (!p.label.empty())
-    state.SetLabel(p.label);
-}
-
-void release_prepared() {
-  current = Prepared();
 }
 
 // An n x n (x n) case of the variant with the table's defaults (tile 0: the variant's default).
@@ -216,12 +162,7 @@ void register_all(const Options& o, const std::string& backend) {
   }
   // Each kernel benchmark is named by its case id, as `miniapp run` names the same case
   // ("matmul/tiled/float32/512x512x512/tile=16"; Google Benchmark appends "/manual_time").
-  auto add = [&](const Case& c, const std::string& name) {
-    benchmark::RegisterBenchmark(
-        name.c_str(), [c, backend, name](benchmark::State& s) { run_kernel(s, name, c, backend); })
-        ->UseManualTime()
-        ->Unit(display_unit(c));
-  };
+  const BenchRules rules; // one untimed launch, validated up to the variant's bench size
   // Every family, variant, precision and tile the table's bench specs name.
   for (const Family& f : families())
     for (auto n : f.bench_compute_sizes ? gemm_sizes : stream_sizes)
@@ -233,7 +174,7 @@ void register_all(const Options& o, const std::string& backend) {
             continue;
           for (int tile : v.bench.tiles) {
             const Case c = make_case(f, v, p, n, tile);
-            add(c, c.id());
+            add_kernel_benchmark(c, backend, rules);
             // The other compiled tile shapes (the first is the default, just added); float32 and
             // float64 only, the precisions they are tuned for.
             if (p == Precision::int32)
@@ -242,7 +183,7 @@ void register_all(const Options& o, const std::string& backend) {
             for (std::size_t i = 1; i < shapes.size(); ++i) {
               Case s = c;
               s.shape = shapes[i];
-              add(s, s.id());
+              add_kernel_benchmark(s, backend, rules);
             }
           }
         }
@@ -325,7 +266,34 @@ int main(int argc, char** argv) {
   }
   apply_thread_binding_policy();
   KokkosSession kokkos(kokkos_args);
-  const std::string backend = resolve_backend(opt.backend.empty() ? "auto" : opt.backend);
+  // Google Benchmark's flags are checked before a config's autotuning or any case runs.
+  std::vector<char*> bench_argv;
+  for (auto& a : args.benchmark)
+    bench_argv.push_back(a.data());
+  int bench_argc = int(bench_argv.size());
+  benchmark::Initialize(&bench_argc, bench_argv.data());
+  if (benchmark::ReportUnrecognizedArguments(bench_argc, bench_argv.data()))
+    return 2;
+  std::unique_ptr<ConfigBenchmarks> from_config; // --miniapp-config: its cases are registered
+  if (!opt.config.empty()) {
+    try {
+      from_config = std::make_unique<ConfigBenchmarks>(opt.config, opt.overrides);
+    } catch (const config::ConfigError& e) { // file:line:col, as `miniapp run` says it
+      std::cerr << e.what() << std::endl;
+      return kConfigError;
+    } catch (const std::bad_alloc& e) {
+      std::cerr << "miniapp-bench: " << failure_text(e) << " while expanding the config"
+                << std::endl;
+      return kRuntimeError;
+    } catch (const std::exception& e) {
+      std::cerr << "miniapp-bench: config: " << e.what() << std::endl;
+      return kConfigError;
+    }
+    from_config->print_notes(std::cerr);
+  }
+  const std::string backend = from_config
+                                  ? from_config->backend()
+                                  : resolve_backend(opt.backend.empty() ? "auto" : opt.backend);
   const DeviceInfo dev = device_info(backend);
   benchmark::AddCustomContext("miniapp_backend", backend);
   benchmark::AddCustomContext("miniapp_device", dev.name);
@@ -337,16 +305,18 @@ int main(int argc, char** argv) {
   // DEBUG": that is Google Benchmark's own code, not the kernels timed here.
   benchmark::AddCustomContext("library_debug_note", kDebugNote);
   benchmark::AddCustomContext("miniapp_families", family_facts().dump()); // miniapp-plot reads it
-  register_all(opt, backend);
-  std::vector<char*> bench_argv;
-  for (auto& a : args.benchmark)
-    bench_argv.push_back(a.data());
-  int bench_argc = int(bench_argv.size());
-  benchmark::Initialize(&bench_argc, bench_argv.data());
-  if (benchmark::ReportUnrecognizedArguments(bench_argc, bench_argv.data()))
-    return 2;
+  if (from_config) {
+    benchmark::AddCustomContext("miniapp_config", opt.config);
+    benchmark::AddCustomContext("miniapp_config_hash", from_config->config_hash());
+    benchmark::AddCustomContext("miniapp_warmup", std::to_string(from_config->warmup()));
+  } else {
+    register_all(opt, backend);
+  }
   benchmark::RunSpecifiedBenchmarks();
   release_prepared(); // device memory goes back before Kokkos::finalize
   benchmark::Shutdown();
-  return 0;
+  if (!from_config)
+    return 0;
+  from_config->print_ceilings(std::cerr);
+  return from_config->exit_code();
 }

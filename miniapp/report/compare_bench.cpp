@@ -128,8 +128,10 @@ nlohmann::json bench_as_results(const nlohmann::json& doc, const std::string& so
       row["status"] = "ok";
       // miniapp-bench validates each case once before timing it, except where it says not
       row["valid"] = text(b, "label").rfind("unvalidated", 0) == 0 ? "not_checked" : "true";
-      // miniapp-bench's untimed launch before the timed ones, and Google Benchmark's iterations
-      row["warmup"] = 1;
+      // miniapp-bench's untimed launches before the timed ones (one, or a config's `warmup`),
+      // and Google Benchmark's iterations
+      row["warmup"] =
+          text(ctx, "miniapp_warmup").empty() ? 1 : std::atoi(text(ctx, "miniapp_warmup").c_str());
       row["repetitions"] = number(b, "iterations");
       row["flops"] = number(b, "FLOP/s") * t;
       row["bytes"] = number(b, "bytes/s") * t;
