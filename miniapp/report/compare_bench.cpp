@@ -1,5 +1,5 @@
 // miniapp-bench's Google Benchmark JSON as a run for `miniapp compare`: each kernel benchmark is
-// named by its case id (bench/bench_main.cpp), so its rows join the rows of `miniapp run` results
+// named by its case id (bench/kernel_bench.cpp), so its rows join the rows of `miniapp run` results
 // of the same case. The ceiling and launch benchmarks are not cases and are left out.
 #include "report/compare.hpp"
 

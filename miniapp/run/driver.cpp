@@ -189,9 +189,9 @@ private:
     r.work = {work[0], work[1]};
     r.transfers_are_copies = k->transfers_are_copies();
     // The checked run and its validation come before the timed launches, as in miniapp-bench
-    // (bench_main.cpp, prepare()): both programs then time a case in the same state (the output
-    // paged in by poison()'s fill, the inputs reset and uploaded). The run timed first and checked
-    // after, and on the GPU machine's 16 host cores read axpby flat 35% below the benchmark
+    // (bench/kernel_bench.cpp, set_up()): both programs then time a case in the same state (the
+    // output paged in by poison()'s fill, the inputs reset and uploaded). The run timed first and
+    // checked after, and on the GPU machine's 16 host cores read axpby flat 35% below the benchmark
     // (docs/performance.md, run 7).
     const bool print = !later_round_ && (print_all_ || (!many_ && r.c.print)); // once a case
     if (s_.validate || print)
