@@ -138,24 +138,28 @@ int cmd_compare(const CompareArgs& args) {
 }
 
 int cmd_plot(const PlotArgs& args) {
-  const std::string script = find_plot_script();
-  if (script.empty()) {
-    std::cerr << "miniapp plot: cannot find miniapp-plot (looked beside the miniapp binary and in "
-                 "the source tree's scripts/); set MINIAPP_PLOT_SCRIPT to its path\n";
-    return kRuntimeError;
+  std::vector<std::string> inputs = args.inputs;
+  std::vector<compare::Run> runs;
+  PlotRequest request;
+  request.with_transfers = args.with_transfers;
+  // Read as compare reads them; each run drawn as given (no pooling).
+  const RunSources from{args.baseline, "", {}, args.names, true, false};
+  if (const int code = load_runs("plot", from, inputs, runs, request.baseline))
+    return code;
+  if (args.kind == "speedup" && runs.size() < 2) {
+    std::cerr << "miniapp plot: a speedup plot needs two or more runs\n";
+    return kConfigError;
   }
-  std::vector<std::string> argv = args.inputs;
-  argv.insert(argv.end(), {"--output-dir", args.output_dir, "--kind", args.kind});
-  if (!args.baseline.empty())
-    argv.insert(argv.end(), {"--baseline", args.baseline});
-  if (args.with_transfers)
-    argv.push_back("--with-transfers");
+  std::vector<std::string> argv = {"--output-dir", args.output_dir, "--kind", args.kind};
   argv.insert(argv.end(),
               {"--x", args.x_axis, "--format", args.format, "--dpi", std::to_string(args.dpi)});
-  for (const auto& name : args.names)
-    argv.insert(argv.end(), {"--name", name});
   std::string why;
-  const int rc = run_plot_script(script, argv, "", why); // its output is the user's
+  int rc = -1;
+  try {
+    rc = draw_plots(runs, request, argv, why);
+  } catch (const std::exception& e) { // the table not written (disk full, ...)
+    why = e.what();
+  }
   if (rc >= 0)
     return rc;
   std::cerr << "miniapp plot: " << for_terminal(why)
@@ -230,8 +234,9 @@ void add_plot_command(CLI::App& app, std::vector<Command>& commands) {
   plot->add_option("--baseline", args->baseline,
                    "Base of the speedups: run number (from 1) or a run directory; default run 1");
   plot->add_flag("--with-transfers", args->with_transfers, kWithTransfersHelp);
-  plot->add_option("--x", args->x_axis, "x axis: size, tile, variant or run")
-      ->check(CLI::IsMember({"size", "tile", "variant", "run"}))
+  plot->add_option("--x", args->x_axis,
+                   "x axis: size, tile, variant, run, or any other column of the results "
+                   "(team_size, seed, ...)")
       ->capture_default_str();
   plot->add_option("--format", args->format, "File formats, comma-separated: png, svg, pdf")
       ->capture_default_str();

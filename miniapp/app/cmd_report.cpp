@@ -26,12 +26,9 @@ namespace fs = std::filesystem;
 // The plots of the runs as inline SVG; a note says why where there are none.
 void make_plots(const std::vector<compare::Run>& runs, std::size_t baseline, bool with_transfers,
                 report::ReportOptions& opt) {
-  std::vector<std::string> args = {"--kind", "all", "--baseline", std::to_string(baseline + 1)};
-  if (with_transfers)
-    args.push_back("--with-transfers");
   std::vector<PlotFile> files;
   try {
-    files = plot_runs(runs, args, "svg");
+    files = plot_runs(runs, PlotRequest{baseline, with_transfers}, {"--kind", "all"}, "svg");
   } catch (const std::exception& e) {
     opt.plots_note = std::string("No plots: ") + e.what();
     return;

@@ -393,6 +393,8 @@ Comparison compare_runs(const std::vector<Run>& given, const Options& given_opt)
         continue;
       }
       line.cells[i] = cell_from(*row, gflops, opt.with_transfers);
+      if (opt.keep_rows)
+        line.cells[i].row = *row;
       describe_spread(line.cells[i], *row, runs[i], opt.with_transfers); // run_pooling.hpp
       if (line.cells[i].busy)
         notes.push_back({"busy host around the case (1-minute load average above the host's "

@@ -111,6 +111,8 @@ struct Options {
   // (--ignore-param tile: tile 2 against tile 16; "" none).
   bool pool = true;
   std::string ignore_param;
+  // Keep each cell's row (Cell::row): for readers that draw every column (report/plot_rows.hpp).
+  bool keep_rows = false;
 };
 
 // What decided a ratio's mark (report/run_pooling.hpp): a test across runs on the rounds, the
@@ -142,6 +144,7 @@ struct Cell {
   double cv = -1;
   bool cv_of_rounds = false;
   bool busy = false;
+  Row row; // the row measured, with Options::keep_rows; else empty
 };
 
 // One case, across all runs.

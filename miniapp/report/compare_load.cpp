@@ -311,6 +311,9 @@ Run run_from_json(const nlohmann::json& doc, const std::string& source) {
   if (doc.contains("config") && doc["config"].is_object())
     run.experiment = str(doc["config"], "name");
   for (const auto& o : doc["results"]) {
+    if (!o.is_object())
+      throw std::runtime_error(source + ": a results row is a " + o.type_name() +
+                               ", not an object; not a miniapp results.json");
     add_row(run, o);
   }
   return run;
