@@ -21,6 +21,8 @@ namespace miniapp {
 
 namespace {
 
+constexpr const char* kRunsHelp = "Run directories, results.json/.csv files or miniapp-bench JSON";
+
 bool all_digits(const std::string& s) {
   return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
 }
@@ -121,8 +123,7 @@ int cmd_compare(const CompareArgs& args) {
     return kConfigError;
   }
 
-  for (const auto& w : warnings)
-    std::cerr << "miniapp compare: warning: " << for_terminal(w) << "\n";
+  print_warnings("compare", warnings);
   if (args.output.empty()) {
     std::cout << text;
     return reference_code;
@@ -172,21 +173,16 @@ void add_compare_command(CLI::App& app, std::vector<Command>& commands) {
   auto* compare = app.add_subcommand(
       "compare",
       "Join runs on their cases: each run's rate, ratios to a baseline, noise, warnings");
-  compare->add_option("runs", args->inputs,
-                      "Run directories, results.json/.csv files or miniapp-bench JSON");
-  compare->add_option("--baseline", args->baseline,
-                      "Base of the ratios: run number (from 1) or a run directory; default run 1");
+  add_runs_options(compare, *args, kRunsHelp, "Base of the ratios");
   compare->add_option("--format", args->format, "markdown or csv")
       ->check(CLI::IsMember({"markdown", "csv"}))
       ->capture_default_str();
   compare->add_option("-o,--output", args->output, "Write to FILE instead of stdout");
-  compare->add_option("--name", args->names, kNameOptionHelp);
   compare
       ->add_option("--rate", args->rate,
                    "auto (" + compare::gflops_families() + " GFLOP/s, others GB/s), gflops or gbs")
       ->check(CLI::IsMember({"auto", "gflops", "gbs"}))
       ->capture_default_str();
-  compare->add_flag("--with-transfers", args->with_transfers, kWithTransfersHelp);
   compare->add_flag("--no-pool", args->no_pool,
                     "Keep runs of one config, label and host apart (by default they are pooled "
                     "into one side, tested across runs with the round as the unit)");
@@ -206,13 +202,10 @@ void add_compare_command(CLI::App& app, std::vector<Command>& commands) {
   // app/cmd_history.cpp
   compare->add_option("--references", args->references,
                       "Check the runs against a references file; exit 5 when a row is below");
-  compare->add_option("--db", args->db, "History database to select runs from (--select)");
-  compare
-      ->add_option(
-          "--select", args->select,
-          "With --db: KEY=VALUE conditions (run, label, host, backend, device, "
-          "experiment, since, case; globs), e.g. --select label='openmp*' since=2026-11-01")
-      ->take_all();
+  add_db_select_options(
+      compare, *args,
+      "With --db: KEY=VALUE conditions (run, label, host, backend, device, experiment, since, "
+      "case; globs), e.g. --select label='openmp*' since=2026-11-01");
 
   commands.push_back(
       {compare, Needs::nothing, [args](const MpiEnv*) { return cmd_compare(*args); }});
@@ -223,17 +216,13 @@ void add_plot_command(CLI::App& app, std::vector<Command>& commands) {
   auto* plot = app.add_subcommand(
       "plot", "Plots of runs or miniapp-bench JSON (rate, speedup, roofline; PNG/SVG/PDF) via "
               "miniapp-plot (matplotlib)");
-  plot->add_option("runs", args->inputs,
-                   "Run directories, results.json/.csv files or miniapp-bench JSON")
-      ->required();
+  add_runs_options(plot, *args, kRunsHelp, "Base of the speedups");
+  plot->get_option("runs")->required();
   plot->add_option("-o,--output-dir", args->output_dir, "Directory for the plot files")
       ->capture_default_str();
   plot->add_option("--kind", args->kind, "rate, speedup, roofline or all")
       ->check(CLI::IsMember({"rate", "speedup", "roofline", "all"}))
       ->capture_default_str();
-  plot->add_option("--baseline", args->baseline,
-                   "Base of the speedups: run number (from 1) or a run directory; default run 1");
-  plot->add_flag("--with-transfers", args->with_transfers, kWithTransfersHelp);
   plot->add_option("--x", args->x_axis,
                    "x axis: size, tile, variant, run, or any other column of the results "
                    "(team_size, seed, ...)")
@@ -241,7 +230,6 @@ void add_plot_command(CLI::App& app, std::vector<Command>& commands) {
   plot->add_option("--format", args->format, "File formats, comma-separated: png, svg, pdf")
       ->capture_default_str();
   plot->add_option("--dpi", args->dpi, "PNG resolution")->capture_default_str();
-  plot->add_option("--name", args->names, kNameOptionHelp);
 
   commands.push_back({plot, Needs::nothing, [args](const MpiEnv*) { return cmd_plot(*args); }});
 }
