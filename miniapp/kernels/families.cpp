@@ -230,6 +230,19 @@ void resolve_parameters(Case& c) {
     c.in_place = false;
   if (!v.reads(Param::shape))
     c.shape.clear();
+  // Table parameters (core/case_fields.cpp): the row's default where the variant reads one the
+  // case leaves unset; none where it does not.
+  for (const auto& field : case_fields())
+    if (field.in_table()) {
+      if (!v.reads(field.param))
+        c.table_params.erase(field.name);
+      else if (!c.table_params.count(field.name))
+        c.table_params[field.name] = field.default_value;
+    }
+}
+
+bool refused_where_unread(const CaseField& field) {
+  return (unsigned(field.param) & kRefusedWhereUnread) || field.in_table();
 }
 
 std::vector<std::string> shape_names(const Case& c, const std::string& backend) {
