@@ -159,7 +159,7 @@ TEST_P(Transpose, WidestTileRunsOrIsAResourceError) {
     return with_precision(c.precision, [&](auto value) {
       using Policy = Kokkos::TeamPolicy<decltype(exec)>;
       return std::pair<std::size_t, std::size_t>(
-          kernels::transpose_tile_bytes<decltype(value)>(kernels::kTransposeTileMax),
+          kernels::transpose_tile_bytes<decltype(value)>(kernels::kTransposeTileMax, 1),
           std::size_t(Policy::scratch_size_max(0)));
     });
   });
