@@ -183,6 +183,10 @@ const std::vector<CaseField>& case_fields() {
        true, true, 0, 0, false,
        [](Case& c, const json& v) { c.seed = std::uint64_t(v.get<std::int64_t>()); },
        [](std::ostream& os, const Case& c) { os << " seed=" << c.seed; }},
+      // transpose tiled: columns of padding on each row of its T x (T + pad) scratch tile. 1 keeps
+      // a column of the tile off a single shared-memory bank; 0 shows what the conflicts cost.
+      {"pad", FieldType::integer, Param(1u << 8), nullptr, nullptr, true, true, 0,
+       lim::kMaxTileSide, false, nullptr, nullptr, 1},
   };
   return fields;
 }

@@ -53,8 +53,8 @@ private:
 };
 
 // Columns of padding on each row of the tiled variant's scratch tile.
-int scratch_pad(const Case&) {
-  return 1;
+int scratch_pad(const Case& c) {
+  return int(c.table_param("pad")); // resolved by the plan (the case-field table's default: 1)
 }
 
 // The checks make_transpose_case promises, for one backend and element type.
