@@ -8,6 +8,7 @@
 #include "app/plot_script.hpp"
 
 #include "core/sinks.hpp"
+#include "core/text.hpp"
 #include "kernels/paper_views.hpp"
 #include "report/compare_tables.hpp"
 #include "report/portability.hpp"
@@ -188,8 +189,8 @@ void add_compare_command(CLI::App& app, std::vector<Command>& commands) {
                     "into one side, tested across runs with the round as the unit)");
   compare
       ->add_option("--ignore-param", args->ignore_param,
-                   "Join cases as if this tuning parameter were equal, to compare its values: "
-                   "tile, team_size or shape")
+                   "Join cases as if this tuning parameter were equal, to compare its values: " +
+                       join_words(compare::ignorable_params(), "or"))
       ->check(CLI::IsMember(compare::ignorable_params()));
   compare
       ->add_option("--table", args->table,
