@@ -1,318 +1,105 @@
 #!/usr/bin/python3
 """miniapp-plot: plots of miniapp runs (matplotlib; Debian's python3-matplotlib).
 
-  miniapp-plot INPUT... [-o DIR] [--kind rate|speedup|roofline|all] [--baseline N|RUN]
-               [--with-transfers] [--x size|tile|variant|run] [--format png,svg,pdf] [--dpi N]
+  miniapp-plot TABLE [-o DIR] [--kind rate|speedup|roofline|all] [--x COLUMN]
+               [--format png,svg,pdf] [--dpi N]
 
-INPUT is a run directory (results.json or results.csv inside), either file, or the JSON of
-`miniapp-bench --benchmark_format=json` (Google Benchmark's format). Writes, per kernel family,
-rate-<family>.<fmt> (one panel per precision; colour = run, marker = variant or size; error bars
-from the fastest to the slowest repetition), speedup-<family>.<fmt> (rate / rate of the baseline run
-on the same case, log axis) and roofline.<fmt> (achieved GFLOP/s at the arithmetic intensity
-flops/bytes under the measured ceilings: one bandwidth slope per memory level measured, labelled
-with the level, and the compute roofs, each labelled with its precision; with --with-transfers
-the roof is the best measured host<->device transfer rate). Legends sit outside the axes, one
-entry per run and one per series. Each plot's title is also stored in the file's Title metadata.
-Rates: each family's own, as in `miniapp compare`: GFLOP/s for the compute-bound families, GB/s for
-the others (the family table's, which the program hands this script with the runs).
+TABLE is the plot table `miniapp plot`, `miniapp report` and `miniapp history --plot` write for
+this script (report/plot_rows.hpp): the runs as `miniapp compare` reads and joins them, one row per
+run and case, every results column typed, with the rate in its family's unit for the measure
+chosen, its spread, the speedup over the baseline run, sizes, intensities and roofs computed
+there. This script holds no schema of the results: it selects rows and draws them. Writes, per
+family, rate-<family>.<fmt> (one panel per precision; colour = run, marker = series; error bars
+from the slowest to the fastest repetition), speedup-<family>.<fmt> (log axis) and
+roofline.<fmt>. Legends sit outside the axes; each title is also the file's Title metadata.
 Prints the files it wrote, one a line. Exit codes: 0 ok, 2 unusable input or usage (one sentence),
 3 resource error (disk, permissions, memory).
 """
 import argparse
-import csv
 import json
 import math
 import os
 import re
-import statistics
 import sys
 
-NUMERIC = {
-    "m", "n", "k", "tile", "tile_cols", "team_size", "alpha", "beta", "seed", "warmup",
-    "repetitions", "time_min_s", "time_median_s", "time_max_s", "total_median_s", "flops",
-    "bytes", "gflops", "gbs", "ceiling_value", "h2d_median_s", "d2h_median_s", "ranks",
-}
-MAX_INPUT_BYTES = 256 << 20  # a results.json of a million rows is far smaller
-
-# What the family table says of each family: the rate it is judged by and whether its cases read
-# k. The program hands it to this script (--families, from `miniapp plot`, `report` and
-# `history --plot`; "miniapp_families" in miniapp-bench's context). Run alone without it, a
-# family is judged by GFLOP/s where its rows' ceiling is in GFLOP/s (the vendor GEMM), and its
-# cases read k where its rows have one.
-FAMILIES = {}  # name -> {"rate": "gflops" | "gbs", "reads_k": bool}, in the table's order
-ROW_FACTS = {}  # the same, read off results rows where the program handed none
-MARKERS = ["o", "s", "^", "D", "x", "v", "P", "*"]  # roofline markers, one per family in order
+MAX_INPUT_BYTES = 1 << 30  # the table of runs a results file (256 MiB at most) holds, and more
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h", "p"]
+LINESTYLES = ["-", "--", ":", "-."]
+# Axis titles of the table's named x columns; any other column is titled by its name.
+X_TITLES = {"size": "N (or m*n*k when not square)", "tile": "tile size", "run": "run"}
+# What tells a series apart: these labels of the case, less the one on the x axis.
+SERIES_PARTS = (("variant", "variant"), ("size", "size_label"), ("tile", "tile_label"))
 
 
 class InputError(Exception):
-    """An input that is not a miniapp run or benchmark file: exit 2 with one sentence."""
+    """A table that is not one miniapp wrote: exit 2 with one sentence."""
 
 
-def number(v, what):
-    if isinstance(v, bool):
+def number(v, what, optional=True):
+    if v is None and optional:
+        return None
+    if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
         return float(v)
-    if isinstance(v, (int, float)):
-        if math.isfinite(v):
-            return float(v)
-        raise InputError(f"{what} is not a finite number")
-    if v is None or v == "":
-        return 0.0
-    try:
-        x = float(v)
-    except (TypeError, ValueError):
-        raise InputError(f"{what} is not a number: {str(v)[:40]!r}") from None
-    if not math.isfinite(x):
-        raise InputError(f"{what} is not a finite number")
-    return x
+    raise InputError(f"{what} is not a finite number: {str(v)[:40]!r}")
 
 
-def clean_row(r, where):
+def text(v, what):
+    if isinstance(v, str):
+        return v
+    raise InputError(f"{what} is not text: {str(v)[:40]!r}")
+
+
+def checked_row(r, i, runs):
+    """The values the plots read, checked once: a row that lacks one is not the program's."""
+    where = f"row {i + 1}"
     if not isinstance(r, dict):
-        raise InputError(f"{where}: a results row is not an object")
-    out = {}
-    for k, v in r.items():
-        out[k] = number(v, f"{where}: {k}") if k in NUMERIC else ("" if v is None else str(v))
-    for k in ("family", "variant", "precision"):
-        out.setdefault(k, "?")
-    for k in NUMERIC:
-        out.setdefault(k, 0.0)
-    return out
+        raise InputError(f"{where} is not an object")
+    run = r.get("run")
+    if not isinstance(run, int) or isinstance(run, bool) or not 0 <= run < len(runs):
+        raise InputError(f"{where}: run {str(run)[:20]!r} is not one of the {len(runs)} runs")
+    for key in ("family", "variant", "precision", "rate_unit", "size_label", "tile_label"):
+        r[key] = text(r.get(key), f"{where}: {key}")
+    for key in ("rate", "rate_low", "rate_high", "size"):
+        r[key] = number(r.get(key), f"{where}: {key}", optional=False)
+    for key in ("speedup", "intensity", "achieved_gflops", "transfer_gbs"):
+        r[key] = number(r.get(key), f"{where}: {key}")
+    roof = r.get("roof")
+    if roof is not None:
+        if not isinstance(roof, dict) or not isinstance(roof.get("sloped"), bool):
+            raise InputError(f"{where}: roof is not a roof")
+        r["roof"] = (text(roof.get("name"), f"{where}: roof name"),
+                     number(roof.get("value"), f"{where}: roof value", optional=False),
+                     text(roof.get("unit"), f"{where}: roof unit"), roof["sloped"])
+    return r
 
 
-def read_json(path):
-    if os.path.getsize(path) > MAX_INPUT_BYTES:
-        raise InputError(f"{path}: larger than {MAX_INPUT_BYTES >> 20} MiB; not a results file")
-    with open(path, "rb") as f:
-        data = f.read()
+def load_table(path):
     try:
-        return json.loads(data.decode("utf-8"))
+        if os.path.getsize(path) > MAX_INPUT_BYTES:
+            raise InputError(f"{path}: larger than {MAX_INPUT_BYTES >> 20} MiB; not a plot table")
+        with open(path, "rb") as f:
+            doc = json.loads(f.read().decode("utf-8"))
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such plot table") from None
     except (UnicodeDecodeError, ValueError, RecursionError) as e:
         raise InputError(f"{path}: not valid JSON ({str(e)[:80]})") from None
-
-
-def shape_of(meta):
-    ranks = int(number(meta.get("mpi_ranks", 0), "mpi_ranks"))
-    threads = int(number(meta.get("threads_per_rank", 0), "threads_per_rank"))
-    if not threads and meta.get("backend") in ("serial", "openmp", "threads"):
-        threads = int(number(meta.get("concurrency", 0), "concurrency"))
-    if not ranks and not threads:
-        return ""
-    return f"{ranks or '?'}x{threads or '?'}"
-
-
-HOST_BACKENDS = ("serial", "openmp", "threads", "hpx")  # as compare::host_backend
-
-
-def learn_families(facts, where):
-    """Take the family facts the program handed (a list of {"name", "rate", "reads_k"})."""
-    if isinstance(facts, str):
-        try:
-            facts = json.loads(facts)
-        except ValueError:
-            raise InputError(f"{where}: the family facts are not JSON") from None
-    if not isinstance(facts, list):
-        return
-    for f in facts:
-        if isinstance(f, dict) and isinstance(f.get("name"), str):
-            FAMILIES[f["name"]] = {"rate": "gflops" if f.get("rate") == "gflops" else "gbs",
-                                   "reads_k": f.get("reads_k") is True}
-
-
-def learn_from_rows(rows):
-    """Facts of the families the program did not describe, read off their rows."""
-    for r in rows:
-        facts = ROW_FACTS.setdefault(r["family"], {"rate": "gbs", "reads_k": False})
-        if r.get("ceiling_unit") == "GFLOP/s":
-            facts["rate"] = "gflops"
-        if r["k"] > 0:
-            facts["reads_k"] = True
-
-
-def facts_of(family):
-    return FAMILIES.get(family) or ROW_FACTS.get(family) or {"rate": "gbs", "reads_k": False}
-
-
-def make_run(meta, rows, path):
-    if not isinstance(meta, dict):
-        meta = {}
-    backend = str(meta.get("backend") or (rows[0].get("backend") if rows else "") or "?")
-    device, host = str(meta.get("device_name", "")), str(meta.get("host_name", ""))
-    shape = shape_of(meta)
-    label = str(meta.get("label") or "")
-    if not label:
-        if backend not in HOST_BACKENDS and shape:  # a device backend: its host threads idle
-            ranks = shape.split("x")[0]
-            shape = f"{ranks} rank" + ("" if ranks in ("1", "?") else "s")
-        label = backend + (f" {shape}" if shape else "") + (f" on {device}" if device else "") + \
-            (f" ({host})" if host else "")
-    elif shape and shape not in label and backend in HOST_BACKENDS:
-        label += f" [{shape}]"
-    return {"label": label, "backend": backend, "rows": rows, "source": path}
-
-
-# miniapp-bench names each kernel benchmark by its case id ("matmul/tiled/float32/512x512x512/
-# tile=16/manual_time"); OLD_BENCH_NAME reads the names of earlier builds ("matmul/tiled16/
-# float32/512/manual_time", "tile_average/leader/float32/S16/1024/...").
-BENCH_NAME = re.compile(r"^(?P<family>[a-z_]+)/(?P<variant>[a-z_]+)/(?P<precision>float32|float64|int32)/"
-                        r"(?P<m>\d+)x(?P<n>\d+)(?:x(?P<k>\d+))?(?:/tile=(?P<tile>\d+))?(/|$)")
-OLD_BENCH_NAME = re.compile(r"^(?P<family>[a-z_]+)/(?P<variant>[A-Za-z_]+?)(?P<vtile>\d*)/"
-                            r"(?P<precision>float32|float64|int32)/(?:S(?P<tile>\d+)/)?(?P<n>\d+)(/|$)")
-TIME_UNIT = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
-
-
-def bench_run(doc, path):
-    """Google Benchmark JSON (miniapp-bench) as miniapp rows: one per benchmark, median time."""
-    ctx = doc.get("context", {}) if isinstance(doc.get("context"), dict) else {}
-    learn_families(ctx.get("miniapp_families"), path)
-    times, rates, ceilings = {}, {}, []
-    for b in doc["benchmarks"]:
-        if not isinstance(b, dict):
-            raise InputError(f"{path}: a benchmark entry is not an object")
-        name = str(b.get("run_name") or b.get("name") or "")
-        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
-            continue
-        unit = TIME_UNIT.get(str(b.get("time_unit", "ns")), 1e-9)
-        t = number(b.get("real_time", 0), f"{path}: {name}: real_time") * unit
-        if name.startswith("ceiling/copy"):
-            ceilings.append(number(b.get("bytes/s", 0), f"{path}: {name}: bytes/s") / 1e9)
-            continue
-        m = BENCH_NAME.match(name) or OLD_BENCH_NAME.match(name)
-        if not m or t <= 0:
-            continue
-        key = name
-        times.setdefault(key, []).append(t)
-        rates.setdefault(key, (m, number(b.get("FLOP/s", 0), f"{path}: {name}: FLOP/s"),
-                               number(b.get("bytes/s", 0), f"{path}: {name}: bytes/s")))
-    rows = []
-    for key, ts in times.items():
-        m, flops_s, bytes_s = rates[key]
-        t = statistics.median(ts)
-        g = m.groupdict()
-        n = int(g["n"])
-        tile = int(g["tile"] or g.get("vtile") or 0)
-        rows_m = int(g.get("m") or n)
-        k = int(g.get("k") or 0) if "m" in g else (n if facts_of(g["family"])["reads_k"] else 0)
-        row = {"family": g["family"], "variant": g["variant"], "precision": g["precision"],
-               "m": rows_m, "n": n, "k": k, "tile": tile,
-               "time_min_s": min(ts), "time_median_s": t, "time_max_s": max(ts),
-               "total_median_s": t, "flops": flops_s * t, "bytes": bytes_s * t,
-               "gflops": flops_s / 1e9, "gbs": bytes_s / 1e9, "transfers": "none"}
-        if ceilings:
-            row.update({"ceiling": "copy bandwidth", "ceiling_value": max(ceilings),
-                        "ceiling_unit": "GB/s"})
-        rows.append(clean_row(row, path))
-    meta = {"backend": ctx.get("miniapp_backend", ""), "device_name": ctx.get("miniapp_device", ""),
-            "host_name": ctx.get("host_name", ""), "concurrency": ctx.get("miniapp_concurrency", 0),
-            "mpi_ranks": 1}  # miniapp-bench is one process
-    if not rows:
-        raise InputError(f"{path}: no miniapp kernel benchmarks in this Google Benchmark JSON")
-    return make_run(meta, rows, path)
-
-
-def load_run(path):
-    """Return {"label", "backend", "rows", "source"} for a run directory, results file or bench JSON."""
-    json_path = csv_path = None
-    if os.path.isdir(path):
-        if os.path.isfile(os.path.join(path, "results.json")):
-            json_path = os.path.join(path, "results.json")
-        elif os.path.isfile(os.path.join(path, "results.csv")):
-            csv_path = os.path.join(path, "results.csv")
-        else:
-            raise InputError(f"{path}: no results.json or results.csv in this directory")
-    elif os.path.isfile(path):
-        if path.endswith(".csv"):
-            csv_path = path
-        else:
-            json_path = path
-    else:
-        raise InputError(f"{path}: no such run directory or results file")
-
-    if json_path is not None:
-        doc = read_json(json_path)
-        if isinstance(doc, dict) and isinstance(doc.get("benchmarks"), list):
-            return bench_run(doc, path)
-        if not isinstance(doc, dict) or not isinstance(doc.get("results"), list):
-            raise InputError(f"{path}: not a miniapp results.json (no \"results\" array) "
-                             "nor miniapp-bench JSON (no \"benchmarks\" array)")
-        rows = [clean_row(r, path) for r in doc["results"]]
-        learn_from_rows(rows)
-        return make_run(doc.get("metadata", {}), rows, path)
-    meta = {}
-    sibling = os.path.join(os.path.dirname(csv_path) or ".", "results.json")
-    if os.path.isfile(sibling):
-        try:
-            doc = read_json(sibling)
-            meta = doc.get("metadata", {}) if isinstance(doc, dict) else {}
-        except InputError:
-            meta = {}  # the rows alone are enough
-    if os.path.getsize(csv_path) > MAX_INPUT_BYTES:
-        raise InputError(f"{csv_path}: larger than {MAX_INPUT_BYTES >> 20} MiB")
-    try:
-        with open(csv_path, newline="", encoding="utf-8") as f:
-            reader = csv.DictReader(f)
-            if not reader.fieldnames or "family" not in reader.fieldnames:
-                raise InputError(f"{csv_path}: not a miniapp results.csv (no \"family\" column)")
-            rows = [clean_row(r, csv_path) for r in reader]
-    except (UnicodeDecodeError, csv.Error) as e:
-        raise InputError(f"{csv_path}: not a readable CSV ({str(e)[:80]})") from None
-    learn_from_rows(rows)
-    return make_run(meta, rows, path)
-
-
-def primary(family):
-    return ("gflops", "GFLOP/s") if facts_of(family)["rate"] == "gflops" else ("gbs", "GB/s")
-
-
-def rate(row, with_transfers):
-    key, _ = primary(row["family"])
-    if not with_transfers:
-        return row[key]
-    total = row["total_median_s"]
-    work = row["flops"] if key == "gflops" else row["bytes"]
-    return work / total / 1e9 if total > 0 else 0.0
-
-
-def spread(row, y, with_transfers):
-    """Error bar (below, above) of rate y: the rates at the slowest and fastest repetition."""
-    tmed, tmin, tmax = row["time_median_s"], row["time_min_s"], row["time_max_s"]
-    if with_transfers:  # only the median total is recorded: shift by the median transfer time
-        shift = max(0.0, row["total_median_s"] - tmed)
-        tmed, tmin, tmax = tmed + shift, tmin + shift, tmax + shift
-    if tmed <= 0 or tmin <= 0 or tmax <= 0:
-        return 0.0, 0.0
-    return max(0.0, y - y * tmed / tmax), max(0.0, y * tmed / tmin - y)
-
-
-def size_text(r):
-    m, n, k = int(r["m"]), int(r["n"]), int(r["k"])
-    if m == n and k in (0, n):
-        return f"N={n}"
-    return f"{m}x{n}" + (f"x{k}" if k else "")
-
-
-def size_value(r):
-    m, n, k = int(r["m"]), int(r["n"]), int(r["k"])
-    return n if m == n and k in (0, n) else m * n * max(1, k)
-
-
-def tile_text(r):
-    t = int(r["tile"])
-    return f"tile {t}" if t > 0 else ""
-
-
-# What a point's x is, and what tells its series apart from the others in the same panel.
-X_AXES = {
-    "size": ("N (or m*n*k when not square)", lambda r, run: size_value(r),
-             lambda r, run: " ".join(x for x in (r["variant"], tile_text(r)) if x)),
-    "tile": ("tile size", lambda r, run: int(r["tile"]),
-             lambda r, run: f"{r['variant']} {size_text(r)}"),
-    "variant": ("variant", lambda r, run: r["variant"],
-                lambda r, run: " ".join(x for x in (size_text(r), tile_text(r)) if x)),
-    "run": ("run", lambda r, run: run["label"],
-            lambda r, run: " ".join(x for x in (r["variant"], size_text(r), tile_text(r)) if x)),
-}
-MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h", "p"]
-LINESTYLES = ["-", "--", ":", "-."]
+    if not isinstance(doc, dict) or not isinstance(doc.get("runs"), list) or \
+            not isinstance(doc.get("rows"), list):
+        raise InputError(f"{path}: not a plot table (no \"runs\" and \"rows\"); "
+                         "`miniapp plot RUN...` writes it")
+    runs = []
+    for i, run in enumerate(doc["runs"]):
+        if not isinstance(run, dict):
+            raise InputError(f"{path}: run {i + 1} is not an object")
+        runs.append({"label": text(run.get("label"), f"run {i + 1}: label"),
+                     "backend": text(run.get("backend"), f"run {i + 1}: backend")})
+    base = doc.get("baseline", 0)
+    if runs and (not isinstance(base, int) or not 0 <= base < len(runs)):
+        raise InputError(f"{path}: baseline {str(base)[:20]!r} is not one of the runs")
+    rows = [checked_row(r, i, runs) for i, r in enumerate(doc["rows"])]
+    families = [f for f in doc.get("families", []) if isinstance(f, str)]
+    measure = text(doc.get("measure", "kernel"), "measure")
+    return runs, rows, base, families, measure
 
 
 def palette(n):
@@ -359,31 +146,12 @@ class Writer:
         plt.close(fig)
 
 
-def families(runs):
-    out = []
-    for run in runs:
-        for r in run["rows"]:
-            if r["family"] not in out:
-                out.append(r["family"])
-    return out
+def families(rows):
+    return list(dict.fromkeys(r["family"] for r in rows))
 
 
-def precisions(runs, fam):
-    out = []
-    for run in runs:
-        for r in run["rows"]:
-            if r["family"] == fam and r["precision"] not in out:
-                out.append(r["precision"])
-    return out
-
-
-def measure(with_transfers):
-    """The measure a time stands for, as compare names it (docs/compare.md, "Measures")."""
-    return "end-to-end" if with_transfers else "kernel"
-
-
-def suffix(with_transfers):
-    return f" ({measure(with_transfers)})"
+def precisions(rows, fam):
+    return list(dict.fromkeys(r["precision"] for r in rows if r["family"] == fam))
 
 
 def legend(run_labels, colors, series, styles):
@@ -452,7 +220,7 @@ def thinned(items):
 
 def x_setup(ax, xaxis, categories, values, square, sizes):
     """sizes: {x value: the family's size text ("N=512", "512x256", "512x512x64")}."""
-    xlabel = X_AXES[xaxis][0]
+    xlabel = X_TITLES.get(xaxis, xaxis)
     if xaxis == "size":
         three = any(t.count("x") == 2 for t in sizes.values())
         xlabel = "N (N x N problems)" if square else \
@@ -475,48 +243,53 @@ def x_setup(ax, xaxis, categories, values, square, sizes):
     ax.set_xlabel(xlabel)
 
 
-def panel_data(runs, fam, prec, xaxis, value_of):
+def x_of(r, xaxis, runs):
+    """The row's place on the x axis: a number (> 0, on a log axis) or a category; None: left out."""
+    if xaxis == "run":
+        return runs[r["run"]]["label"]
+    v = r.get(xaxis)
+    if isinstance(v, bool):
+        return str(v).lower()
+    if isinstance(v, (int, float)):
+        return v if math.isfinite(v) and v > 0 else None
+    return v if isinstance(v, str) and v else None
+
+
+def series_of(r, xaxis):
+    return " ".join(r[key] for part, key in SERIES_PARTS if part != xaxis and r[key])
+
+
+def panel_data(rows, runs, fam, prec, xaxis, value_of):
     """{(run index, series): [(x, y, row)]} for one family and precision."""
-    _, xof, sof = X_AXES[xaxis]
     data = {}
-    for i, run in enumerate(runs):
-        for r in run["rows"]:
-            if r["family"] != fam or r["precision"] != prec:
-                continue
-            if xaxis == "tile" and int(r["tile"]) <= 0:
-                continue
-            y = value_of(i, r)
-            if y is None or y <= 0:
-                continue
-            data.setdefault((i, sof(r, run)), []).append((xof(r, run), y, r))
+    for r in rows:
+        if r["family"] != fam or r["precision"] != prec:
+            continue
+        x, y = x_of(r, xaxis, runs), value_of(r)
+        if x is None or y is None or y <= 0:
+            continue
+        data.setdefault((r["run"], series_of(r, xaxis)), []).append((x, y, r))
+    if any(isinstance(x, str) for pts in data.values() for x, _, _ in pts):
+        data = {k: [(str(x), y, r) for x, y, r in pts] for k, pts in data.items()}
     return data
 
 
-def plot_family(runs, fam, xaxis, writer, title, stem, ylabel, value_of, errors, logy_ratio=False):
-    precs = precisions(runs, fam)
-    panels = [(p, panel_data(runs, fam, p, xaxis, value_of)) for p in precs]
+def plot_family(rows, runs, fam, xaxis, writer, title, stem, ylabel, value_of, errors,
+                logy_ratio=False):
+    panels = [(p, panel_data(rows, runs, fam, p, xaxis, value_of)) for p in precisions(rows, fam)]
     panels = [(p, d) for p, d in panels if d]
     if not panels:
         return False
-    # each run keeps its colour (given when loaded) in every plot, the speedup's included
     colors = [run["color"] for run in runs] if xaxis != "run" else ["0.2"] * len(runs)
-    series = []
-    for _, d in panels:
-        for (_, s) in d:
-            if s not in series:
-                series.append(s)
+    series = list(dict.fromkeys(s for _, d in panels for (_, s) in d))
     styles = series_styles(series)
     if xaxis == "run":  # the x axis names the runs: colour the series instead
         colors = palette(len(series))
     fig, axes = faceted(len(panels))
     for ax, (prec, d) in zip(axes, panels):
         categories = None
-        if xaxis in ("variant", "run"):
-            categories = []
-            for pts in d.values():
-                for x, _, _ in pts:
-                    if x not in categories:
-                        categories.append(x)
+        if any(isinstance(x, str) for pts in d.values() for x, _, _ in pts):
+            categories = list(dict.fromkeys(x for pts in d.values() for x, _, _ in pts))
         values, sizes = [], {}
         for (i, s), pts in d.items():
             color = colors[series.index(s)] if xaxis == "run" else colors[i]
@@ -527,8 +300,8 @@ def plot_family(runs, fam, xaxis, writer, title, stem, ylabel, value_of, errors,
                 yerr = [[a for a, _ in lo_hi], [b for _, b in lo_hi]]
             draw(ax, [(p[0], p[1]) for p in pts], xaxis, categories, color, styles[s], yerr)
             values += [p[0] for p in pts if not categories]
-            sizes.update({p[0]: size_text(p[2]) for p in pts if not categories})
-        square = all(size_text(p[2]).startswith("N=") for pts in d.values() for p in pts)
+            sizes.update({p[0]: p[2]["size_label"] for p in pts if not categories})
+        square = all(p[2]["size_label"].startswith("N=") for pts in d.values() for p in pts)
         x_setup(ax, xaxis, categories, values, square, sizes)
         ax.set_yscale("log")
         plain_ticks(ax.yaxis, "x" if logy_ratio else "")
@@ -552,38 +325,25 @@ def plot_family(runs, fam, xaxis, writer, title, stem, ylabel, value_of, errors,
     return True
 
 
-def plot_rate(runs, writer, with_transfers, xaxis):
+def plot_rate(rows, runs, writer, measure, xaxis):
     wrote = False
-    for fam in families(runs):
-        _, unit = primary(fam)
+    for fam in families(rows):
+        unit = next(r["rate_unit"] for r in rows if r["family"] == fam)
         wrote |= plot_family(
-            runs, fam, xaxis, writer,
-            f"miniapp {fam}: rate vs {xaxis}{suffix(with_transfers)}", f"rate-{fam}",
-            f"{unit}{suffix(with_transfers)}", lambda i, r: rate(r, with_transfers),
-            lambda r, y: spread(r, y, with_transfers))
+            rows, runs, fam, xaxis, writer, f"miniapp {fam}: rate vs {xaxis} ({measure})",
+            f"rate-{fam}", f"{unit} ({measure})", lambda r: r["rate"],
+            lambda r, y: (max(0.0, y - r["rate_low"]), max(0.0, r["rate_high"] - y)))
     return wrote
 
 
-def case_key(r):
-    return (r["family"], r["variant"], r["precision"], int(r["m"]), int(r["n"]), int(r["k"]),
-            int(r["tile"]))
-
-
-def plot_speedup(runs, base, writer, with_transfers, xaxis):
-    base_rate = {case_key(r): rate(r, with_transfers) for r in runs[base]["rows"]}
-    others = [run for i, run in enumerate(runs) if i != base]
-
-    def ratio(i, r):
-        b = base_rate.get(case_key(r), 0)
-        return rate(r, with_transfers) / b if b > 0 else None
-
+def plot_speedup(rows, runs, base, writer, measure, xaxis):
+    others = [r for r in rows if r["run"] != base]
     wrote = False
     for fam in families(others):
-        if plot_family(others, fam, xaxis, writer,
-                       f"miniapp {fam}: speedup vs {runs[base]['backend']}{suffix(with_transfers)}",
-                       f"speedup-{fam}", f"{measure(with_transfers)} speedup vs {runs[base]['label']}",
-                       ratio, None,
-                       logy_ratio=True):
+        if plot_family(others, runs, fam, xaxis, writer,
+                       f"miniapp {fam}: speedup vs {runs[base]['backend']} ({measure})",
+                       f"speedup-{fam}", f"{measure} speedup vs {runs[base]['label']}",
+                       lambda r: r["speedup"], None, logy_ratio=True):
             wrote = True
         else:
             print(f"miniapp-plot: no {fam} cases shared with the baseline; no speedup plot",
@@ -591,79 +351,45 @@ def plot_speedup(runs, base, writer, with_transfers, xaxis):
     return wrote
 
 
-def transfer_roof(run):
-    """The best measured host<->device rate: bytes / (h2d + d2h), over rows that copy."""
-    best = 0.0
-    for r in run["rows"]:
-        t = r["h2d_median_s"] + r["d2h_median_s"]
-        if r.get("transfers") == "copies" and t > 0 and r["bytes"] > 0:
-            best = max(best, r["bytes"] / t / 1e9)
-    return best
-
-
-def plot_roofline(runs, writer, with_transfers):
+def plot_roofline(rows, runs, writer, measure, table_families):
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
+    with_transfers = measure != "kernel"
     fig, ax = plt.subplots(figsize=(10, 5.2), layout="constrained")
     colors = [run["color"] for run in runs]
-    order = list(FAMILIES) + [f for r in runs for f in [row["family"] for row in r["rows"]]]
-    order = list(dict.fromkeys(order))  # the table's order first, then as the rows name them
+    order = list(dict.fromkeys(table_families + families(rows)))  # the table's order first
     markers = {f: MARKERS[i % len(MARKERS)] for i, f in enumerate(order)}
-    xs, ys, fams = [], [], []
-    for i, run in enumerate(runs):
-        for r in run["rows"]:
-            if r["flops"] <= 0 or r["bytes"] <= 0:
-                continue
-            g = r["gflops"]
-            if with_transfers and r["total_median_s"] > 0:
-                g = r["flops"] / r["total_median_s"] / 1e9
-            if g <= 0:
-                continue
-            ai = r["flops"] / r["bytes"]
-            xs.append(ai)
-            ys.append(g)
-            if r["family"] not in fams:
-                fams.append(r["family"])
-            ax.scatter([ai], [g], color=colors[i], marker=markers.get(r["family"], "x"), zorder=3)
-    if not xs:
+    points = [r for r in rows if r["intensity"] and r["achieved_gflops"]]
+    if not points:
         plt.close(fig)
         print("miniapp-plot: no rows with flops and bytes; no roofline", file=sys.stderr)
         return False
+    for r in points:
+        ax.scatter([r["intensity"]], [r["achieved_gflops"]], color=colors[r["run"]],
+                   marker=markers[r["family"]], zorder=3)
+    xs = [r["intensity"] for r in points]
+    ys = [r["achieved_gflops"] for r in points]
     lo, hi = min(xs) / 4, max(xs) * 4
     handles = [Line2D([], [], color=c, linewidth=6) for c in colors]
     labels = [run["label"] for run in runs]
-    for f in fams:
-        handles.append(Line2D([], [], color="0.3", marker=markers.get(f, "x"), linestyle=""))
+    for f in families(points):
+        handles.append(Line2D([], [], color="0.3", marker=markers[f], linestyle=""))
         labels.append(f)
     for i, run in enumerate(runs):
-        roofs = set()
-        if with_transfers:
-            bw = transfer_roof(run)
-            if bw > 0:
-                roofs.add(("host<->device transfers", bw, "GB/s"))
-        for r in run["rows"]:
-            if r["ceiling_value"] > 0 and not (with_transfers and r.get("ceiling_unit") == "GB/s"
-                                               and r.get("transfers") == "copies"):
-                # A compute ceiling holds for its precision (and, for vendor GEMM, its size); a
-                # bandwidth ceiling for its memory level (one slope per level measured).
-                name = r.get("ceiling", "")
-                if r.get("ceiling_level"):
-                    name = f"{r['ceiling_level']} {name}"
-                if r.get("ceiling_unit") == "GFLOP/s":
-                    name += f" {r['precision']} {size_text(r)}"
-                roofs.add((name, r["ceiling_value"], r.get("ceiling_unit", "")))
-        for j, (name, value, unit) in enumerate(sorted(roofs)):
+        mine = [r for r in rows if r["run"] == i]
+        roofs = {r["roof"] for r in mine if r.get("roof")}
+        bw = max([r["transfer_gbs"] or 0.0 for r in mine], default=0.0)
+        if with_transfers and bw > 0:
+            roofs.add(("host<->device transfers", bw, "GB/s", True))
+        for j, (name, value, unit, sloped) in enumerate(sorted(roofs)):
             ls = ["--", ":", "-.", (0, (5, 1))][j % 4]
-            text = f"{name}: {value:.3g} {unit}"
-            if unit == "GB/s":  # a memory or transfer roof: GFLOP/s = GB/s * FLOP/byte
+            if sloped:  # a memory or transfer roof: GFLOP/s = GB/s * FLOP/byte
                 ax.plot([lo, hi], [value * lo, value * hi], linestyle=ls, color=colors[i])
-            elif unit == "GFLOP/s":
+            else:
                 ax.axhline(value, linestyle=ls, color=colors[i])
                 ys.append(value)
-            else:
-                continue
             handles.append(Line2D([], [], color=colors[i], linestyle=ls))
-            labels.append(f"{run['label']}: {text}")
+            labels.append(f"{run['label']}: {name}: {value:.3g} {unit}")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlim(lo, hi)
@@ -671,55 +397,23 @@ def plot_roofline(runs, writer, with_transfers):
     plain_ticks(ax.xaxis)
     plain_ticks(ax.yaxis)
     ax.set_xlabel("arithmetic intensity (FLOP/byte = flops / bytes moved)")
-    ax.set_ylabel(f"achieved GFLOP/s{suffix(with_transfers)}")
+    ax.set_ylabel(f"achieved GFLOP/s ({measure})")
     ax.grid(True, which="both", alpha=0.3)
     roof = "transfer roof" if with_transfers else "measured ceilings"
-    writer.save(fig, f"miniapp roofline: {roof}{suffix(with_transfers)}", "roofline",
-                (handles, labels), ax)
+    writer.save(fig, f"miniapp roofline: {roof} ({measure})", "roofline", (handles, labels), ax)
     return True
-
-
-def name_runs(p, runs, paths, names):
-    """--name RUN=LABEL, then equal labels get their directory's name: the rule of
-    compare::name_runs (report/compare.hpp), so a legend names runs as compare's table does."""
-    for item in names:
-        run, _, label = item.partition("=")
-        if not run or not label:
-            p.error(f"--name {item}: expected RUN=LABEL (RUN a run as given, or its number from 1)")
-        if run in paths:
-            i = paths.index(run)
-        elif run.isdigit() and 1 <= int(run) <= len(runs):
-            i = int(run) - 1
-        else:
-            p.error(f"--name {item}: {run} is not one of the runs (give it as on the command line, "
-                    "or its number from 1)")
-        runs[i]["label"] = label
-    labels = [r["label"] for r in runs]
-    for r in runs:
-        if labels.count(r["label"]) > 1:
-            where = r["source"].rstrip("/")
-            if where.endswith(("/results.json", "/results.csv")):
-                where = os.path.dirname(where)
-            r["label"] += f" [{os.path.basename(where)}]"
 
 
 def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("runs", nargs="+", help="run directories, results.json/.csv, miniapp-bench JSON")
+    p.add_argument("table", help="the plot table miniapp wrote (miniapp plot RUN...)")
     p.add_argument("-o", "--output-dir", default=".", help="directory for the plot files")
     p.add_argument("--kind", choices=["rate", "speedup", "roofline", "all"], default="all")
-    p.add_argument("--baseline", default="1", help="run number (from 1) or run path; default 1")
-    p.add_argument("--with-transfers", action="store_true",
-                   help="rates from total time (host-to-device + compute + device-to-host)")
-    p.add_argument("--x", choices=sorted(X_AXES), default="size", help="x axis (default size)")
+    p.add_argument("--x", default="size",
+                   help="x axis: size, tile, variant, run or any other column (default size)")
     p.add_argument("--format", default="png",
                    help="comma-separated file formats: png, svg, pdf (default png)")
     p.add_argument("--dpi", type=int, default=200, help="PNG resolution (default 200)")
-    p.add_argument("--families", default="",
-                   help="the family table's facts as JSON, as miniapp hands them (each family's "
-                        "rate and whether it reads k)")
-    p.add_argument("--name", action="append", default=[], metavar="RUN=LABEL",
-                   help="name a run in legends: RUN as given or its number from 1 (repeatable)")
     a = p.parse_args(argv)
     a.formats = [f.strip().lower() for f in a.format.split(",") if f.strip()]
     bad = [f for f in a.formats if f not in ("png", "svg", "pdf")]
@@ -727,29 +421,14 @@ def parse_args(argv):
         p.error(f"--format {a.format}: choose from png, svg, pdf")
     if not 30 <= a.dpi <= 1200:
         p.error("--dpi must be between 30 and 1200")
-    return p, a
+    return a
 
 
 def run(argv):
-    p, a = parse_args(argv)
-    paths = list(a.runs)
-    if a.baseline.isdigit():
-        base = int(a.baseline) - 1
-        if not 0 <= base < len(paths):
-            p.error(f"--baseline {a.baseline}: there are {len(paths)} run(s), numbered from 1")
-    else:
-        real = [os.path.realpath(x) for x in paths]
-        if os.path.realpath(a.baseline) in real:
-            base = real.index(os.path.realpath(a.baseline))
-        else:
-            paths.insert(0, a.baseline)
-            base = 0
-    if a.families:
-        learn_families(a.families, "--families")
-    runs = [load_run(x) for x in paths]
-    name_runs(p, runs, paths, a.name)
-    if a.kind == "speedup" and len(runs) < 2:
-        p.error("a speedup plot needs two or more runs")
+    a = parse_args(argv)
+    runs, rows, base, table_families, measure = load_table(a.table)
+    if a.x not in X_TITLES and not any(a.x in r for r in rows):
+        raise InputError(f"--x {a.x}: no row has this column")
 
     import matplotlib
     matplotlib.use("Agg")
@@ -761,14 +440,14 @@ def run(argv):
     os.makedirs(a.output_dir, exist_ok=True)
     writer = Writer(a.output_dir, a.formats, a.dpi)
     if a.kind in ("rate", "all"):
-        plot_rate(runs, writer, a.with_transfers, a.x)
+        plot_rate(rows, runs, writer, measure, a.x)
     if a.kind in ("speedup", "all"):
         if len(runs) < 2:
             print("miniapp-plot: one run; no speedup plot", file=sys.stderr)
         else:
-            plot_speedup(runs, base, writer, a.with_transfers, a.x)
+            plot_speedup(rows, runs, base, writer, measure, a.x)
     if a.kind in ("roofline", "all"):
-        plot_roofline(runs, writer, a.with_transfers)
+        plot_roofline(rows, runs, writer, measure, table_families)
     if not writer.written:
         raise InputError(f"nothing to plot: no rows of the inputs fit --kind {a.kind} --x {a.x}")
     return 0

@@ -68,12 +68,23 @@ cases:
     plots = os.path.join(tmp, "plots")
     p = subprocess.run([miniapp, "plot", bench_json, "-o", plots], capture_output=True, text=True)
     assert p.returncode == 0 and os.path.isfile(os.path.join(plots, "rate-matmul.png")), p.stderr
-    # A benchmark JSON without a case (only ceilings, or names of older builds): exit 2, saying so.
+    # Names of older builds (no case id: square N, the tile in the variant's name) join a run's
+    # rows on (family, variant, precision, size, tile); k = N for a family whose cases read it.
     old = os.path.join(tmp, "old.json")
     with open(old, "w") as f:
         json.dump({"context": ctx, "benchmarks": [
             {"name": "matmul/tiled16/float32/64/manual_time", "run_type": "iteration",
-             "real_time": 1.0, "time_unit": "ms"}]}, f)
+             "real_time": 1.0, "time_unit": "ms", "FLOP/s": 2.0 * 64**3 / 1e-3}]}, f)
+    p = subprocess.run([miniapp, "compare", old, run_dir, "--format", "csv"],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, (p.returncode, p.stderr)
+    tiled = [r for r in csv.DictReader(io.StringIO(p.stdout)) if r["variant"] == "tiled"]
+    assert {r["run"] for r in tiled} == {"1", "2"} and all(r["rate"] for r in tiled) \
+        and tiled[0]["k"] == "64" and tiled[0]["tile"] == "16", p.stdout
+    # A benchmark JSON without a case (only ceilings and launches): exit 2, saying so.
+    with open(old, "w") as f:
+        json.dump({"context": ctx, "benchmarks": [
+            b for b in doc["benchmarks"] if b["name"].startswith(("ceiling", "launch"))]}, f)
     p = subprocess.run([miniapp, "compare", old, run_dir], capture_output=True, text=True)
     assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 \
         and "no miniapp kernel benchmarks (named by case id" in p.stderr, (p.returncode, p.stderr)

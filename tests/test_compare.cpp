@@ -156,7 +156,7 @@ TEST(Compare, WithTransfersUsesTotalTime) {
 
 TEST(Compare, WarnsOnConfigHashAndCaseParameters) {
   auto runs = two_runs("zzz");
-  runs[1].rows[0].alpha = 1.0;
+  runs[1].rows[0].fields["alpha"] = 1.0;
   runs[1].rows[1].repetitions = 3;
   const Comparison c = compare_runs(runs, {});
   EXPECT_TRUE(has_warning(c, "config differs"));
@@ -373,7 +373,7 @@ TEST(Compare, LoadsRunDirectoriesJsonAndCsv) {
   const compare::Run from_dir = load_run(dir);
   EXPECT_EQ(from_dir.device, "CPU X");
   ASSERT_EQ(from_dir.rows.size(), 1u);
-  EXPECT_EQ(from_dir.rows[0].n, 1024);
+  EXPECT_EQ(from_dir.rows[0].integer("n"), 1024);
   const compare::Run from_csv = load_run(dir + "/results.csv");
   EXPECT_EQ(from_csv.device, "CPU X"); // metadata from the results.json beside it
   EXPECT_EQ(from_csv.config_hash, "abc");

@@ -224,10 +224,9 @@ class CompareCli(unittest.TestCase):
                          "legend: openmp on CPU X (h) | cuda on GPU Y (h) | flat | "
                          "error bars: slowest to fastest repetition")
 
-    def test_plot_script_directly_with_transfers(self):
-        out = os.path.join(self.tmp, "plots-direct")
-        p = subprocess.run(["/usr/bin/python3", PLOT_PY, self.cpu, "-o", out, "--kind", "rate",
-                            "--with-transfers"], capture_output=True, text=True, timeout=120)
+    def test_plot_with_transfers(self):
+        out = os.path.join(self.tmp, "plots-transfers")
+        p = self.plot(self.cpu, "-o", out, "--kind", "rate", "--with-transfers")
         self.assertEqual(p.returncode, 0, p.stderr)
         self.check_png(os.path.join(out, "rate-axpby.png"),
                        "miniapp axpby: rate vs size (end-to-end)")
@@ -267,14 +266,14 @@ class CompareCli(unittest.TestCase):
         self.assertTrue(os.path.exists(os.path.join(out, "speedup-axpby.png")), p.stdout)
 
     def plot(self, *args):
-        return subprocess.run(["/usr/bin/python3", PLOT_PY, *args], capture_output=True,
-                              text=True, timeout=120)
+        return self.miniapp("plot", *args)
 
     def assert_one_sentence(self, p, code):
+        """Exit `code` with one line on stderr, from the program or from the plot script."""
         self.assertEqual(p.returncode, code, p.stderr)
         self.assertNotIn("Traceback", p.stderr)
         self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
-        self.assertTrue(p.stderr.startswith("miniapp-plot: "), p.stderr)
+        self.assertTrue(p.stderr.startswith(("miniapp plot: ", "miniapp-plot: ")), p.stderr)
 
     def test_plot_formats_and_x_axes(self):
         out = os.path.join(self.tmp, "plots-formats")
@@ -353,7 +352,9 @@ class CompareCli(unittest.TestCase):
         self.check_png(os.path.join(out, "rate-axpby.png"), "miniapp axpby: rate vs size (kernel)")
         self.assertIn("openmp 1x2 on CPU Z | flat | team",
                       png_text(os.path.join(out, "rate-axpby.png"))["Description"])
-        self.assertTrue(os.path.isfile(os.path.join(out, "roofline.png")))
+        # ceiling/copy is each row's ceiling: the roofline's slope
+        self.assertIn("openmp 1x2 on CPU Z: copy bandwidth: 50 GB/s",
+                      png_text(os.path.join(out, "roofline.png"))["Description"])
         # Benchmark JSON with nothing of miniapp's in it: an error, never "nothing written, exit 0".
         empty = os.path.join(self.tmp, "bench-empty.json")
         with open(empty, "w") as f:
@@ -374,6 +375,63 @@ class CompareCli(unittest.TestCase):
             with self.subTest(name):
                 self.assert_one_sentence(self.plot(path, "-o", os.path.join(self.tmp, "x")), 2)
         self.assert_one_sentence(self.plot(os.path.join(bad, "missing"), "-o", bad), 2)
+
+    def script(self, *args):
+        return subprocess.run(["/usr/bin/python3", PLOT_PY, *args], capture_output=True,
+                              text=True, timeout=120)
+
+    def test_plot_script_refuses_tables_not_the_programs(self):
+        # The script reads only the plot table miniapp writes for it; anything else (truncated,
+        # not UTF-8, nested absurdly deep, a row of the wrong shape or a number that is not one)
+        # is refused with one sentence and exit 2, never a traceback.
+        good = {"measure": "kernel", "baseline": 0, "families": [],
+                "runs": [{"label": "r", "backend": "serial"}],
+                "rows": [{"run": 0, "family": "f", "variant": "v", "precision": "float32",
+                          "rate": 1.0, "rate_low": 0.9, "rate_high": 1.1, "rate_unit": "GB/s",
+                          "size": 64, "size_label": "N=64", "tile_label": "", "speedup": None,
+                          "intensity": None, "achieved_gflops": None, "transfer_gbs": None,
+                          "roof": None}]}
+
+        def with_row(**change):
+            return json.dumps(dict(good, rows=[dict(good["rows"][0], **change)])).encode()
+        bad = os.path.join(self.tmp, "bad-tables")
+        os.makedirs(bad, exist_ok=True)
+        cases = {"trunc.json": b'{"runs": [', "deep.json": b"[" * 100000 + b"]" * 100000,
+                 "notutf8.json": b'{"runs": ["\xff\xfe"]}', "results.json": b'{"results": []}',
+                 "rows.json": json.dumps(dict(good, rows=[1, 2])).encode(),
+                 "run.json": with_row(run=7), "rate.json": with_row(rate="abc"),
+                 "nan.json": with_row(rate_high=float("nan")), "roof.json": with_row(roof=[1])}
+        for name, data in cases.items():
+            path = os.path.join(bad, name)
+            with open(path, "wb") as f:
+                f.write(data)
+            with self.subTest(name):
+                self.assert_one_sentence(self.script(path, "-o", os.path.join(bad, "x")), 2)
+        self.assert_one_sentence(self.script(os.path.join(bad, "missing"), "-o", bad), 2)
+        path = os.path.join(bad, "good.json")
+        with open(path, "wb") as f:
+            f.write(json.dumps(good).encode())
+        p = self.script(path, "-o", os.path.join(bad, "out"), "--kind", "rate")
+        self.assertEqual(p.returncode, 0, p.stderr)  # the same table, well formed, draws
+
+    def test_plot_draws_any_column_the_script_never_names(self):
+        # The plot table carries every results column: one the script never names (team_size)
+        # is an x axis without a change to the script.
+        with open(PLOT_PY) as f:
+            self.assertFalse("team_size" in f.read(), "the script names team_size")
+        run = os.path.join(self.tmp, "teams")
+        write_run(run, "openmp", "CPU", "tm", [
+            dict(row("axpby", "team", 1024, 1e-3 * t / 32, 1e-3 * t / 32, 1e-3 * t / 32),
+                 team_size=t) for t in (32, 64, 128)])
+        out = os.path.join(self.tmp, "teams-out")
+        p = self.plot(run, "-o", out, "--kind", "rate", "--x", "team_size", "--format", "svg")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(os.path.join(out, "rate-axpby.svg")) as f:
+            svg = f.read()
+        self.assertIn("miniapp axpby: rate vs team_size (kernel)", svg)
+        for t in ("32", "64", "128"):  # the x ticks: the team sizes the rows recorded
+            self.assertIn(f"<!-- {t} -->", svg)
+        self.assert_one_sentence(self.plot(run, "-o", out, "--x", "no_such_column"), 2)
 
     def test_plot_unwritable_output_is_a_resource_error(self):
         blocker = os.path.join(self.tmp, "a-file")

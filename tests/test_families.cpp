@@ -135,6 +135,24 @@ TEST(Families, PlanRecordsTheParametersAVariantReads) {
 }
 
 // Device bytes come from the row: matmul's three matrices, axpby's two or three.
+// Each variant-specific row of the case-field table has its own Param bit (the family table and
+// the results' nulls tell parameters apart by it), and param_named finds a table parameter's.
+TEST(CaseFields, EveryParameterHasItsOwnBit) {
+  unsigned seen = 0;
+  for (const auto& f : case_fields()) {
+    if (f.param == Param{})
+      continue;
+    const unsigned bit = unsigned(f.param);
+    EXPECT_EQ(bit & (bit - 1), 0u) << f.name << ": one bit";
+    EXPECT_EQ(seen & bit, 0u) << f.name << " shares its bit";
+    seen |= bit;
+    EXPECT_EQ(param_named(f.name), f.param);
+  }
+  EXPECT_TRUE(family("transpose").variant("tiled").reads(param_named("pad")));
+  EXPECT_FALSE(family("transpose").variant("flat").reads(param_named("pad")));
+  EXPECT_THROW(param_named("seed"), std::logic_error); // every case has one: no bit
+}
+
 TEST(Families, CaseBytesFromTheTable) {
   const Case mm = only_case("{family: matmul, variant: flat, m: 10, n: 20, k: 30}");
   EXPECT_EQ(case_bytes(mm), 4u * (10 * 30 + 30 * 20 + 10 * 20));

@@ -25,10 +25,7 @@ compare::Row axpby_row(double gbs) {
   r.family = "axpby";
   r.variant = "flat";
   r.precision = "float32";
-  r.m = r.n = 1024;
-  r.alpha = 2;
-  r.beta = 0.5;
-  r.seed = 42;
+  r.fields = {{"m", 1024}, {"n", 1024}, {"alpha", 2.0}, {"beta", 0.5}, {"seed", 42}};
   r.status = "ok";
   r.valid = "true";
   r.gbs = gbs;
@@ -161,7 +158,7 @@ TEST(HistoryDb, ImportIsIdempotentAndSelectRunsGivesTheRunBack) {
   EXPECT_TRUE(runs[0].complete);
   ASSERT_EQ(runs[0].rows.size(), 1u);
   EXPECT_DOUBLE_EQ(runs[0].rows[0].gbs, 12.5);
-  EXPECT_EQ(runs[0].rows[0].k, 0); // null reads as absent
+  EXPECT_EQ(runs[0].rows[0].integer("k"), 0); // null reads as absent
   const auto points = db.history(f);
   ASSERT_EQ(points.size(), 1u);
   EXPECT_EQ(points[0].case_id, "axpby/flat/float32/64x64/a=2,b=0.5");

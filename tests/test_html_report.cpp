@@ -219,7 +219,7 @@ TEST(HtmlReport, RunsWrittenForThePlotScriptReadBackTheSame) {
   EXPECT_EQ(back.metadata, r.metadata);
   ASSERT_EQ(back.rows.size(), 2u);
   for (std::size_t i = 0; i < 2; ++i) {
-    EXPECT_EQ(back.rows[i].n, r.rows[i].n);
+    EXPECT_EQ(back.rows[i].integer("n"), r.rows[i].integer("n"));
     EXPECT_EQ(back.rows[i].valid, "true");
     EXPECT_EQ(back.rows[i].gbs, r.rows[i].gbs);
     EXPECT_EQ(back.rows[i].time_median, r.rows[i].time_median);

@@ -14,7 +14,7 @@ Row row(const std::string& variant, double time, const std::string& status = "ok
   r.family = "matmul";
   r.variant = variant;
   r.precision = "float32";
-  r.m = r.n = r.k = 256;
+  r.fields = {{"m", 256}, {"n", 256}, {"k", 256}};
   r.case_id = "matmul/" + variant + "/float32/256x256x256";
   r.time_median = time;
   r.status = status;

@@ -300,7 +300,7 @@ TEST(ResultsSchema, MatmulRowIsTypedAndExact) {
     ASSERT_EQ(run->rows.size(), 1u);
     const compare::Row& x = run->rows[0];
     EXPECT_EQ(x.case_id, "matmul/flat/float32/256x256x256");
-    EXPECT_EQ(x.m, 256);
+    EXPECT_EQ(x.integer("m"), 256);
     EXPECT_EQ(x.flops, 33554432.0);
     EXPECT_EQ(x.time_median, r.compute.median);
     EXPECT_EQ(x.valid, "true");
@@ -346,7 +346,7 @@ TEST(ResultsSchema, UnusedParametersAreNull) {
   EXPECT_FALSE(run.rows[0].uses(Param::tile));
   EXPECT_TRUE(run.rows[0].uses(Param::alpha));
   EXPECT_FALSE(run.rows[1].uses(Param::alpha));
-  EXPECT_EQ(run.rows[1].tile, 128);
+  EXPECT_EQ(run.rows[1].integer("tile"), 128);
   EXPECT_TRUE(run.rows[0].fields["tile"].is_null());
 }
 
@@ -375,7 +375,7 @@ TEST(ResultsSchema, ShapeColumnNamesTheShapeThatRan) {
   EXPECT_NE(std::find(columns.begin(), columns.end(), "shape"), columns.end());
   const compare::Run run = compare::load_run(w.dir);
   ASSERT_EQ(run.rows.size(), 3u);
-  EXPECT_EQ(run.rows[0].shape, shapes.front());
+  EXPECT_EQ(run.rows[0].text("shape"), shapes.front());
   EXPECT_FALSE(run.rows[2].uses(Param::shape));
 }
 
@@ -511,8 +511,8 @@ TEST(ResultsSchema, DoublesRoundTripExactly) {
   EXPECT_EQ(w.doc["results"][0]["alpha"].get<double>(), 0.1 + 0.2);
   for (const auto& run :
        {compare::load_run(w.dir + "/results.json"), compare::load_run(w.dir + "/results.csv")}) {
-    EXPECT_EQ(run.rows.at(0).alpha, 0.1 + 0.2);
-    EXPECT_EQ(run.rows.at(0).beta, 1.0 / 3.0);
+    EXPECT_EQ(run.rows.at(0).number("alpha"), 0.1 + 0.2);
+    EXPECT_EQ(run.rows.at(0).number("beta"), 1.0 / 3.0);
   }
   EXPECT_EQ(csv_text(json(0.1 + 0.2)), "0.30000000000000004");
   EXPECT_EQ(csv_text(json(256)), "256");
@@ -524,19 +524,19 @@ void expect_same(const compare::Row& a, const compare::Row& b) {
   EXPECT_EQ(a.family, b.family);
   EXPECT_EQ(a.variant, b.variant);
   EXPECT_EQ(a.precision, b.precision);
-  EXPECT_EQ(a.m, b.m);
-  EXPECT_EQ(a.n, b.n);
-  EXPECT_EQ(a.k, b.k);
-  EXPECT_EQ(a.tile, b.tile);
-  EXPECT_EQ(a.tile_cols, b.tile_cols);
-  EXPECT_EQ(a.team_size, b.team_size);
-  EXPECT_EQ(a.alpha, b.alpha);
-  EXPECT_EQ(a.beta, b.beta);
-  EXPECT_EQ(a.seed, b.seed);
+  EXPECT_EQ(a.integer("m"), b.integer("m"));
+  EXPECT_EQ(a.integer("n"), b.integer("n"));
+  EXPECT_EQ(a.integer("k"), b.integer("k"));
+  EXPECT_EQ(a.integer("tile"), b.integer("tile"));
+  EXPECT_EQ(a.integer("tile_cols"), b.integer("tile_cols"));
+  EXPECT_EQ(a.integer("team_size"), b.integer("team_size"));
+  EXPECT_EQ(a.number("alpha"), b.number("alpha"));
+  EXPECT_EQ(a.number("beta"), b.number("beta"));
+  EXPECT_EQ(a.integer("seed"), b.integer("seed"));
   EXPECT_EQ(a.warmup, b.warmup);
   EXPECT_EQ(a.repetitions, b.repetitions);
-  EXPECT_EQ(a.in_place, b.in_place);
-  EXPECT_EQ(a.pinned, b.pinned);
+  EXPECT_EQ(a.flag("in_place"), b.flag("in_place"));
+  EXPECT_EQ(a.flag("pinned"), b.flag("pinned"));
   EXPECT_EQ(a.status, b.status);
   EXPECT_EQ(a.valid, b.valid);
   EXPECT_EQ(a.time_median, b.time_median);
@@ -595,8 +595,8 @@ TEST(ResultsSchema, SchemaOneAndTwoLoadIntoTheSameRows) {
   ASSERT_EQ(one.rows.size(), 1u);
   ASSERT_EQ(two.rows.size(), 1u);
   expect_same(one.rows[0], two.rows[0]);
-  EXPECT_EQ(one.rows[0].m, 256);
-  EXPECT_EQ(one.rows[0].tile, 16);
+  EXPECT_EQ(one.rows[0].integer("m"), 256);
+  EXPECT_EQ(one.rows[0].integer("tile"), 16);
   EXPECT_EQ(one.rows[0].valid, "true");
   EXPECT_EQ(one.rows[0].case_id, "");
   EXPECT_EQ(two.rows[0].case_id, "matmul/tiled/float32/256x256x256/tile=16");
@@ -612,8 +612,8 @@ TEST(ResultsSchema, SchemaOneAndTwoLoadIntoTheSameRows) {
   ASSERT_EQ(csv_run.rows.size(), 6u);
   for (std::size_t i = 0; i < 6; ++i)
     expect_same(json_run.rows[i], csv_run.rows[i]);
-  EXPECT_EQ(json_run.rows[0].m, 128);
-  EXPECT_EQ(json_run.rows[0].alpha, 2.0);
+  EXPECT_EQ(json_run.rows[0].integer("m"), 128);
+  EXPECT_EQ(json_run.rows[0].number("alpha"), 2.0);
   EXPECT_EQ(json_run.rows[0].valid, "true");
 }
 

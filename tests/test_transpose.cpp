@@ -75,6 +75,41 @@ TEST_P(Transpose, TiledEveryShapeAndTileWidth) {
       expect_transposed(make("tiled", m, n, tile));
 }
 
+TEST_P(Transpose, TiledAtEveryScratchPadding) {
+  // pad (the case-field table's row; 1 by default) changes only the scratch tile's row stride:
+  // 0 (unpadded) and wider pads transpose exactly as the default does.
+  for (int pad : {0, 2, 5})
+    for (int tile : {7, 32})
+      for (auto [m, n] : shapes) {
+        Case c = make("tiled", m, n, tile);
+        c.table_params["pad"] = pad;
+        ASSERT_EQ(c.table_param("pad"), pad);
+        expect_transposed(c);
+      }
+}
+
+// The case's pad reaches the kernel's scratch tile: a pad that makes the 32 x (32 + pad) tile
+// larger than the backend's level-0 scratch is refused naming the bytes it needs.
+TEST_P(Transpose, ThePaddingSizesTheScratchTile) {
+  Case c = make("tiled", 64, 64, 32);
+  with_backend(backend(), [&](auto exec) {
+    with_precision(c.precision, [&](auto value) {
+      using T = decltype(value);
+      const std::size_t max = Kokkos::TeamPolicy<decltype(exec)>::scratch_size_max(0);
+      const int pad = int(max / (32 * sizeof(T)));
+      c.table_params["pad"] = pad;
+      const std::size_t need = kernels::transpose_tile_bytes<T>(32, pad);
+      ASSERT_GT(need, max);
+      try {
+        kernels::make_transpose_case(c, backend(), Block{});
+        ADD_FAILURE() << "pad " << pad << " (" << need << " bytes of scratch) was accepted";
+      } catch (const ResourceError& e) {
+        EXPECT_NE(std::string(e.what()).find(std::to_string(need)), std::string::npos) << e.what();
+      }
+    });
+  });
+}
+
 TEST_P(Transpose, TiledWithAUserTeamSize) {
   // Team sizes that divide neither the tile's element count nor its width. One thread always
   // runs; larger teams run where the backend allows them (GPUs) and are refused where it does
@@ -159,7 +194,7 @@ TEST_P(Transpose, WidestTileRunsOrIsAResourceError) {
     return with_precision(c.precision, [&](auto value) {
       using Policy = Kokkos::TeamPolicy<decltype(exec)>;
       return std::pair<std::size_t, std::size_t>(
-          kernels::transpose_tile_bytes<decltype(value)>(kernels::kTransposeTileMax),
+          kernels::transpose_tile_bytes<decltype(value)>(kernels::kTransposeTileMax, 1),
           std::size_t(Policy::scratch_size_max(0)));
     });
   });

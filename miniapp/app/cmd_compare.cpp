@@ -8,6 +8,7 @@
 #include "app/plot_script.hpp"
 
 #include "core/sinks.hpp"
+#include "core/text.hpp"
 #include "kernels/paper_views.hpp"
 #include "report/compare_tables.hpp"
 #include "report/portability.hpp"
@@ -20,6 +21,8 @@
 namespace miniapp {
 
 namespace {
+
+constexpr const char* kRunsHelp = "Run directories, results.json/.csv files or miniapp-bench JSON";
 
 bool all_digits(const std::string& s) {
   return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
@@ -121,8 +124,7 @@ int cmd_compare(const CompareArgs& args) {
     return kConfigError;
   }
 
-  for (const auto& w : warnings)
-    std::cerr << "miniapp compare: warning: " << for_terminal(w) << "\n";
+  print_warnings("compare", warnings);
   if (args.output.empty()) {
     std::cout << text;
     return reference_code;
@@ -138,24 +140,28 @@ int cmd_compare(const CompareArgs& args) {
 }
 
 int cmd_plot(const PlotArgs& args) {
-  const std::string script = find_plot_script();
-  if (script.empty()) {
-    std::cerr << "miniapp plot: cannot find miniapp-plot (looked beside the miniapp binary and in "
-                 "the source tree's scripts/); set MINIAPP_PLOT_SCRIPT to its path\n";
-    return kRuntimeError;
+  std::vector<std::string> inputs = args.inputs;
+  std::vector<compare::Run> runs;
+  PlotRequest request;
+  request.with_transfers = args.with_transfers;
+  // Read as compare reads them; each run drawn as given (no pooling).
+  const RunSources from{args.baseline, "", {}, args.names, true, false};
+  if (const int code = load_runs("plot", from, inputs, runs, request.baseline))
+    return code;
+  if (args.kind == "speedup" && runs.size() < 2) {
+    std::cerr << "miniapp plot: a speedup plot needs two or more runs\n";
+    return kConfigError;
   }
-  std::vector<std::string> argv = args.inputs;
-  argv.insert(argv.end(), {"--output-dir", args.output_dir, "--kind", args.kind});
-  if (!args.baseline.empty())
-    argv.insert(argv.end(), {"--baseline", args.baseline});
-  if (args.with_transfers)
-    argv.push_back("--with-transfers");
+  std::vector<std::string> argv = {"--output-dir", args.output_dir, "--kind", args.kind};
   argv.insert(argv.end(),
               {"--x", args.x_axis, "--format", args.format, "--dpi", std::to_string(args.dpi)});
-  for (const auto& name : args.names)
-    argv.insert(argv.end(), {"--name", name});
   std::string why;
-  const int rc = run_plot_script(script, argv, "", why); // its output is the user's
+  int rc = -1;
+  try {
+    rc = draw_plots(runs, request, argv, why);
+  } catch (const std::exception& e) { // the table not written (disk full, ...)
+    why = e.what();
+  }
   if (rc >= 0)
     return rc;
   std::cerr << "miniapp plot: " << for_terminal(why)
@@ -168,28 +174,23 @@ void add_compare_command(CLI::App& app, std::vector<Command>& commands) {
   auto* compare = app.add_subcommand(
       "compare",
       "Join runs on their cases: each run's rate, ratios to a baseline, noise, warnings");
-  compare->add_option("runs", args->inputs,
-                      "Run directories, results.json/.csv files or miniapp-bench JSON");
-  compare->add_option("--baseline", args->baseline,
-                      "Base of the ratios: run number (from 1) or a run directory; default run 1");
+  add_runs_options(compare, *args, kRunsHelp, "Base of the ratios");
   compare->add_option("--format", args->format, "markdown or csv")
       ->check(CLI::IsMember({"markdown", "csv"}))
       ->capture_default_str();
   compare->add_option("-o,--output", args->output, "Write to FILE instead of stdout");
-  compare->add_option("--name", args->names, kNameOptionHelp);
   compare
       ->add_option("--rate", args->rate,
                    "auto (" + compare::gflops_families() + " GFLOP/s, others GB/s), gflops or gbs")
       ->check(CLI::IsMember({"auto", "gflops", "gbs"}))
       ->capture_default_str();
-  compare->add_flag("--with-transfers", args->with_transfers, kWithTransfersHelp);
   compare->add_flag("--no-pool", args->no_pool,
                     "Keep runs of one config, label and host apart (by default they are pooled "
                     "into one side, tested across runs with the round as the unit)");
   compare
       ->add_option("--ignore-param", args->ignore_param,
-                   "Join cases as if this tuning parameter were equal, to compare its values: "
-                   "tile, team_size or shape")
+                   "Join cases as if this tuning parameter were equal, to compare its values: " +
+                       join_words(compare::ignorable_params(), "or"))
       ->check(CLI::IsMember(compare::ignorable_params()));
   compare
       ->add_option("--table", args->table,
@@ -202,13 +203,10 @@ void add_compare_command(CLI::App& app, std::vector<Command>& commands) {
   // app/cmd_history.cpp
   compare->add_option("--references", args->references,
                       "Check the runs against a references file; exit 5 when a row is below");
-  compare->add_option("--db", args->db, "History database to select runs from (--select)");
-  compare
-      ->add_option(
-          "--select", args->select,
-          "With --db: KEY=VALUE conditions (run, label, host, backend, device, "
-          "experiment, since, case; globs), e.g. --select label='openmp*' since=2026-11-01")
-      ->take_all();
+  add_db_select_options(
+      compare, *args,
+      "With --db: KEY=VALUE conditions (run, label, host, backend, device, experiment, since, "
+      "case; globs), e.g. --select label='openmp*' since=2026-11-01");
 
   commands.push_back(
       {compare, Needs::nothing, [args](const MpiEnv*) { return cmd_compare(*args); }});
@@ -219,24 +217,20 @@ void add_plot_command(CLI::App& app, std::vector<Command>& commands) {
   auto* plot = app.add_subcommand(
       "plot", "Plots of runs or miniapp-bench JSON (rate, speedup, roofline; PNG/SVG/PDF) via "
               "miniapp-plot (matplotlib)");
-  plot->add_option("runs", args->inputs,
-                   "Run directories, results.json/.csv files or miniapp-bench JSON")
-      ->required();
+  add_runs_options(plot, *args, kRunsHelp, "Base of the speedups");
+  plot->get_option("runs")->required();
   plot->add_option("-o,--output-dir", args->output_dir, "Directory for the plot files")
       ->capture_default_str();
   plot->add_option("--kind", args->kind, "rate, speedup, roofline or all")
       ->check(CLI::IsMember({"rate", "speedup", "roofline", "all"}))
       ->capture_default_str();
-  plot->add_option("--baseline", args->baseline,
-                   "Base of the speedups: run number (from 1) or a run directory; default run 1");
-  plot->add_flag("--with-transfers", args->with_transfers, kWithTransfersHelp);
-  plot->add_option("--x", args->x_axis, "x axis: size, tile, variant or run")
-      ->check(CLI::IsMember({"size", "tile", "variant", "run"}))
+  plot->add_option("--x", args->x_axis,
+                   "x axis: size, tile, variant, run, or any other column of the results "
+                   "(team_size, seed, ...)")
       ->capture_default_str();
   plot->add_option("--format", args->format, "File formats, comma-separated: png, svg, pdf")
       ->capture_default_str();
   plot->add_option("--dpi", args->dpi, "PNG resolution")->capture_default_str();
-  plot->add_option("--name", args->names, kNameOptionHelp);
 
   commands.push_back({plot, Needs::nothing, [args](const MpiEnv*) { return cmd_plot(*args); }});
 }

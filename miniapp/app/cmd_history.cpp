@@ -104,7 +104,7 @@ int plot_history(const HistoryArgs& args, const history::Filter& filter) {
   }
   std::vector<PlotFile> files;
   try {
-    files = plot_runs(runs, {"--kind", "rate", "--x", "run"}, format);
+    files = plot_runs(runs, PlotRequest{}, {"--kind", "rate", "--x", "run"}, format);
   } catch (const std::exception& e) {
     std::cerr << "miniapp history: no plot: " << for_terminal(e.what()) << "\n";
     return kRuntimeError;

@@ -213,7 +213,8 @@ void add_jobscript_command(CLI::App& app, std::vector<Command>& commands, const 
   auto args = std::make_shared<JobscriptArgs>();
   auto* jobscript = app.add_subcommand(
       "jobscript", "Write a Slurm job script for CONFIG on a system (validates CONFIG first)");
-  jobscript->add_option("config", args->config, "Experiment config (YAML)")->required();
+  add_config_options(jobscript, args->config, args->overrides,
+                     "Override a config field (passed on to the run)");
   jobscript
       ->add_option("--system", args->system,
                    "System profile: a YAML file, or a name from jobscripts/systems "
@@ -245,20 +246,25 @@ void add_jobscript_command(CLI::App& app, std::vector<Command>& commands, const 
       "The run's exact results directory (miniapp run --output-dir); %j = job id");
   jobscript->add_option("--results-dir", args->results_dir,
                         "Base for run directories <name>-<UTC time>-job<ID> (output.directory)");
-  jobscript->add_option("--set", args->overrides, "Override a config field (passed on to the run)")
-      ->take_all();
   jobscript->add_option("--miniapp", args->miniapp,
                         "The program the job runs (default: this one, or the profile's 'miniapp')");
-  jobscript->add_flag("--submit", args->submit, "Submit with sbatch and print the job id");
-  jobscript->add_flag("--force", args->force,
-                      "Write (and submit) the script even when --time is below the time estimate "
-                      "with its margin");
   jobscript->add_option("--db", args->db,
                         "Estimate from this history database's kernel times where the same case "
                         "ran (backend and rank count alike; a database of this system's runs)");
-  jobscript->add_flag(
-      "--exclusive", args->exclusive,
-      "Ask for whole nodes (#SBATCH --exclusive; always on for multi-node GPU jobs)");
+  // The switches of the job: whether it is submitted, written against the estimate, exclusive.
+  const struct {
+    const char* name;
+    bool* value;
+    const char* help;
+  } switches[] = {
+      {"--submit", &args->submit, "Submit with sbatch and print the job id"},
+      {"--force", &args->force,
+       "Write (and submit) the script even when --time is below the time estimate with its "
+       "margin"},
+      {"--exclusive", &args->exclusive,
+       "Ask for whole nodes (#SBATCH --exclusive; always on for multi-node GPU jobs)"}};
+  for (const auto& s : switches)
+    jobscript->add_flag(s.name, *s.value, s.help);
   jobscript
       ->add_option("--hint", args->hint,
                    "#SBATCH --hint: nomultithread (one thread per core) or multithread; "

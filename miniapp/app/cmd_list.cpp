@@ -8,6 +8,8 @@
 #include "core/text.hpp"
 
 #include "config/config.hpp"
+#include "config/limits.hpp"
+#include "core/case_fields.hpp"
 #include "jobs/system_profile.hpp"
 #include "kernels/families.hpp"
 #include "plan/plan.hpp"
@@ -81,34 +83,49 @@ void print_shapes(std::ostream& os, const Family& f, const Variant& v) {
         }
 }
 
-// One line per variant: the parameters it reads with their defaults (the family table), then
-// the plan's ranges.
+// How `list` shows a parameter's value in c: the row's words for "left to the plan or the
+// backend" where it is 0 or "", a double as ostream writes it.
+std::string shown(const CaseField& field, const Case& c) {
+  const nlohmann::json v = case_value(field, c);
+  if (field.unset_text && (v == 0 || v == ""))
+    return field.unset_text;
+  if (v.is_string())
+    return v.get<std::string>();
+  if (v.is_number_float())
+    return number(v.get<double>());
+  return v.dump(); // integers, true, false
+}
+
+// A tuning parameter (core/case_fields.hpp): `list` shows its range.
+bool range_listed(const CaseField& field) {
+  return field.type == FieldType::integer && (field.in_table() || field.id_segment);
+}
+
+// One line per variant: the parameters it reads with their defaults (the case-field table, the
+// family table), then the plan's ranges.
 void print_parameters(std::ostream& os, const Family& f) {
   os << "  " << f.name << "\n";
-  const Case plain; // what every family starts from (seed, in_place)
   for (const Variant& v : f.variants) {
-    os << "    " << v.name << ": n (required), m=n" << (v.reads(Param::k) ? ", k=n" : "")
-       << ", precision=" << config::Settings().precision;
-    if (v.reads(Param::tile))
-      os << ", tile=" << (v.tile ? std::to_string(v.tile) : "auto");
-    if (v.reads(Param::tile_cols))
-      os << ", tile_cols=" << f.tile_cols;
-    if (v.reads(Param::team_size))
-      os << ", team_size=fitted to the backend";
-    if (v.reads(Param::shape))
-      os << ", shape=the first of its list (below)";
-    if (v.reads(Param::alpha))
-      os << ", alpha=" << number(f.alpha) << ", beta=" << number(f.beta)
-         << ", in_place=" << (plain.in_place ? "true" : "false");
-    os << ", seed=" << plain.seed << "\n";
+    Case c; // what the plan makes of a case that gives only n
+    c.family = f.name;
+    c.variant = v.name;
+    c.alpha = f.alpha;
+    c.beta = f.beta;
+    resolve_parameters(c);
+    // The sizes the variant reads (k, like m, defaults to n) ahead of the precision, then the rest.
+    std::string sizes, rest;
+    for (const auto& field : case_fields())
+      if (field.param != Param{} && v.reads(field.param))
+        (field.max == config::limits::kMaxDimension ? sizes : rest) +=
+            ", " + std::string(field.name) + "=" + shown(field, c);
+    os << "    " << v.name << ": n (required), m=n" << sizes
+       << ", precision=" << config::Settings().precision << rest << ", seed=" << c.seed << "\n";
     std::set<std::string> ranges;
     // Below the generic bounds, then inside them but beyond what the variant takes.
-    const std::pair<const char*, Param> keys[] = {
-        {"tile", Param::tile}, {"tile_cols", Param::tile_cols}, {"team_size", Param::team_size}};
-    for (const auto& [key, param] : keys)
-      if (v.reads(param))
+    for (const auto& field : case_fields())
+      if (range_listed(field) && v.reads(field.param))
         for (const char* probe : {"-1", "1000"}) {
-          const std::string r = range_of(f.name, v.name, key, probe);
+          const std::string r = range_of(f.name, v.name, field.name, probe);
           if (!r.empty())
             ranges.insert(r);
         }

@@ -26,12 +26,9 @@ namespace fs = std::filesystem;
 // The plots of the runs as inline SVG; a note says why where there are none.
 void make_plots(const std::vector<compare::Run>& runs, std::size_t baseline, bool with_transfers,
                 report::ReportOptions& opt) {
-  std::vector<std::string> args = {"--kind", "all", "--baseline", std::to_string(baseline + 1)};
-  if (with_transfers)
-    args.push_back("--with-transfers");
   std::vector<PlotFile> files;
   try {
-    files = plot_runs(runs, args, "svg");
+    files = plot_runs(runs, PlotRequest{baseline, with_transfers}, {"--kind", "all"}, "svg");
   } catch (const std::exception& e) {
     opt.plots_note = std::string("No plots: ") + e.what();
     return;
@@ -73,8 +70,7 @@ int cmd_report(const ReportArgs& args) {
     std::cerr << "miniapp report: " << for_terminal(e.what()) << "\n";
     return kConfigError;
   }
-  for (const auto& w : c.warnings)
-    std::cerr << "miniapp report: warning: " << for_terminal(w) << "\n";
+  print_warnings("report", c.warnings);
 
   report::ReportOptions ropt;
   ropt.title = args.title;
@@ -103,23 +99,16 @@ void add_report_command(CLI::App& app, std::vector<Command>& commands) {
   auto* report = app.add_subcommand(
       "report", "One self-contained HTML page about runs: comparison table, plots (inline SVG), "
                 "metadata side by side, warnings, commands that reproduce them");
-  report->add_option("runs", args->inputs,
-                     "Run directories or results.json/.csv files (or --db with --select)");
-  report->add_option("--baseline", args->baseline,
-                     "Base of the ratios: run number (from 1) or a run directory; default run 1");
+  add_runs_options(report, *args,
+                   "Run directories or results.json/.csv files (or --db with --select)",
+                   "Base of the ratios");
   report
       ->add_option("-o,--output-dir", args->output_dir,
                    "Directory for index.html (created if missing)")
       ->required();
   report->add_option("--title", args->title, "Title of the page")->capture_default_str();
-  report->add_option("--name", args->names, kNameOptionHelp);
-  report->add_flag("--with-transfers", args->with_transfers, kWithTransfersHelp);
-  // app/cmd_history.cpp
-  report->add_option("--db", args->db, "History database to select runs from (--select)");
-  report
-      ->add_option("--select", args->select,
-                   "With --db: KEY=VALUE conditions, as compare --select (docs/history.md)")
-      ->take_all();
+  add_db_select_options(report, *args,
+                        "With --db: KEY=VALUE conditions, as compare --select (docs/history.md)");
   commands.push_back({report, Needs::nothing, [args](const MpiEnv*) { return cmd_report(*args); }});
 }
 

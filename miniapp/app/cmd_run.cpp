@@ -321,11 +321,9 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
 void add_run_command(CLI::App& app, std::vector<Command>& commands, const CommandLine& line) {
   auto args = std::make_shared<RunArgs>();
   auto* run = app.add_subcommand("run", "Validate CONFIG, run every case, write results");
-  run->add_option("config", args->config, "Experiment config (YAML)")->required();
-  run->add_option("--set", args->overrides,
-                  "Override a config field: key.path=value (YAML value), e.g. repetitions=5, "
-                  "backend=serial, cases.0.n=[64,128]")
-      ->take_all();
+  add_config_options(run, args->config, args->overrides,
+                     "Override a config field: key.path=value (YAML value), e.g. repetitions=5, "
+                     "backend=serial, cases.0.n=[64,128]");
   auto* output_dir = run->add_option("--output-dir", args->output_dir,
                                      "Exact run directory to create (must not exist); default: "
                                      "<output.directory>/<name>-<UTC time>[-job<SLURM_JOB_ID>]");
@@ -366,8 +364,7 @@ void add_validate_command(CLI::App& app, std::vector<Command>& commands) {
   auto* validate = app.add_subcommand(
       "validate", "Check CONFIG and print the expanded plan with its notes; a config in error "
                   "gives every independent error, one file:line:col line each (exit 2)");
-  validate->add_option("config", args->config, "Experiment config (YAML)")->required();
-  validate->add_option("--set", args->overrides, "Override a config field")->take_all();
+  add_config_options(validate, args->config, args->overrides, "Override a config field");
   validate
       ->add_option("--ranks", args->ranks,
                    "Check the plan for N MPI ranks (process grid, blocks per rank, memory per "

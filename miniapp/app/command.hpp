@@ -39,6 +39,35 @@ inline constexpr const char* kNameOptionHelp =
 inline constexpr const char* kWithTransfersHelp =
     "Rates from total time: host-to-device + compute + device-to-host (the end-to-end measure)";
 
+// CONFIG and its --set items, which every command that reads an experiment config takes alike
+// (run, validate, jobscript); set_help says what the command does with the items.
+inline void add_config_options(CLI::App* command, std::string& config,
+                               std::vector<std::string>& overrides, const std::string& set_help) {
+  command->add_option("config", config, "Experiment config (YAML)")->required();
+  command->add_option("--set", overrides, set_help)->take_all();
+}
+
+// The options of the commands that read finished runs (compare, plot, report): the runs, the
+// baseline run, names for tables and legends, and the measure. Args has inputs, baseline, names
+// and with_transfers.
+template <class Args>
+void add_runs_options(CLI::App* command, Args& args, const std::string& runs_help,
+                      const std::string& baseline_help) {
+  command->add_option("runs", args.inputs, runs_help);
+  command->add_option("--baseline", args.baseline,
+                      baseline_help + ": run number (from 1) or a run directory; default run 1");
+  command->add_option("--name", args.names, kNameOptionHelp);
+  command->add_flag("--with-transfers", args.with_transfers, kWithTransfersHelp);
+}
+
+// --db FILE --select KEY=VALUE...: runs from a history database besides those named (compare,
+// report; app/cmd_history.cpp).
+template <class Args>
+void add_db_select_options(CLI::App* command, Args& args, const std::string& select_help) {
+  command->add_option("--db", args.db, "History database to select runs from (--select)");
+  command->add_option("--select", args.select, select_help)->take_all();
+}
+
 void add_run_command(CLI::App& app, std::vector<Command>& commands, const CommandLine& line);
 void add_validate_command(CLI::App& app, std::vector<Command>& commands);
 void add_jobscript_command(CLI::App& app, std::vector<Command>& commands, const CommandLine& line);

@@ -93,10 +93,10 @@ struct PlotArgs {
   std::string kind = "all"; // rate | speedup | roofline | all
   std::string baseline;
   bool with_transfers = false;
-  std::string x_axis = "size"; // size | tile | variant | run
+  std::string x_axis = "size"; // size | tile | variant | run | any column of the plot table
   std::string format = "png";  // comma-separated: png, svg, pdf
   int dpi = 200;
-  std::vector<std::string> names; // RUN=LABEL, passed on to the script
+  std::vector<std::string> names; // RUN=LABEL (compare::name_runs)
 };
 
 struct ReportArgs {
@@ -127,6 +127,9 @@ int run_command(const std::string& command, const std::function<int()>& body,
 // written; else one sentence "miniapp COMMAND: ..." on stderr and 2 when the file was refused (an
 // input, a symbolic link: a usage error) or 3 when it could not be written.
 int write_user_output(const std::string& command, const std::function<void()>& write);
+// Each warning about the runs a command read, one line "miniapp COMMAND: warning: ..." on stderr,
+// shown as text (they quote labels and names from the files).
+void print_warnings(const std::string& command, const std::vector<std::string>& warnings);
 // Thrown when a stop signal ends a command while a child process of it ran (the plot script):
 // not a std::exception, so no command's own handler takes it; its unwinding removes the command's
 // temporary files, and run_command then says so and returns 3, as an interrupted run does.

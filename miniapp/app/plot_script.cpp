@@ -1,11 +1,10 @@
 #include "app/plot_script.hpp"
 #include "app/commands.hpp"
 #include "core/environment.hpp"
-#include "kernels/families.hpp"
 
 #include "report/metadata.hpp"
 #include "report/results_writer.hpp"
-#include "report/run_json.hpp"
+#include "report/plot_rows.hpp"
 #include "run/stop_signals.hpp"
 
 #include <algorithm>
@@ -99,19 +98,6 @@ void stop_if_requested() {
 
 } // namespace
 
-nlohmann::json family_facts() {
-  nlohmann::json facts = nlohmann::json::array();
-  for (const Family& f : families()) {
-    bool reads_k = false;
-    for (const Variant& v : f.variants)
-      reads_k = reads_k || v.reads(Param::k);
-    facts.push_back({{"name", f.name},
-                     {"rate", f.rate == Rate::gflops ? "gflops" : "gbs"},
-                     {"reads_k", reads_k}});
-  }
-  return facts;
-}
-
 // Installed: <prefix>/bin/miniapp-plot beside <prefix>/bin/miniapp. Built: the source tree's copy.
 std::string find_plot_script() {
   if (const char* env = env::value("MINIAPP_PLOT_SCRIPT"))
@@ -136,7 +122,6 @@ int run_plot_script(const std::string& script, const std::vector<std::string>& a
                     const std::string& log, std::string& why) {
   std::vector<std::string> argv = {"/usr/bin/python3", script};
   argv.insert(argv.end(), args.begin(), args.end());
-  argv.insert(argv.end(), {"--families", family_facts().dump()});
   std::vector<char*> cargv;
   for (auto& a : argv)
     cargv.push_back(&a[0]);
@@ -168,26 +153,46 @@ int run_plot_script(const std::string& script, const std::vector<std::string>& a
   return WEXITSTATUS(status);
 }
 
-std::vector<PlotFile> plot_runs(const std::vector<compare::Run>& runs,
-                                const std::vector<std::string>& args, const std::string& format) {
+namespace {
+
+// Writes the plot table of the runs (report/plot_rows.hpp) into the scratch directory and runs the
+// script on it, args after the table; as run_plot_script, and -1 with `why` without a script.
+int plot_table_script(const ScratchDir& tmp, const std::vector<compare::Run>& runs,
+                      const PlotRequest& request, const std::vector<std::string>& args,
+                      const std::string& log, std::string& why) {
   const std::string script = find_plot_script();
-  if (script.empty())
-    throw std::runtime_error("the plot script miniapp-plot was not found (set "
-                             "MINIAPP_PLOT_SCRIPT to its path).");
+  if (script.empty()) {
+    why = "cannot find miniapp-plot (looked beside the miniapp binary and in the source tree's "
+          "scripts/); set MINIAPP_PLOT_SCRIPT to its path";
+    return -1;
+  }
+  std::vector<std::string> argv = {tmp.path + "/plot-table.json"};
+  write_file_atomically(
+      argv[0], json_text(compare::plot_table(runs, request.baseline, request.with_transfers)));
+  stop_if_requested();
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run_plot_script(script, argv, log, why);
+}
+
+} // namespace
+
+int draw_plots(const std::vector<compare::Run>& runs, const PlotRequest& request,
+               const std::vector<std::string>& args, std::string& why) {
   // Installed before the scratch directory exists and kept until it is removed: a stop signal
-  // while the runs' JSON is written (seconds for large runs) must not leave it behind.
+  // while the table is written (seconds for large runs) must not leave it behind.
   const ScopedStopHandlers stop_handlers;
   const ScratchDir tmp;
-  std::vector<std::string> argv;
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    argv.push_back(tmp.path + "/run" + std::to_string(i + 1) + ".json");
-    write_file_atomically(argv.back(), json_text(compare::to_results_json(runs[i])));
-    stop_if_requested();
-  }
-  argv.insert(argv.end(), args.begin(), args.end());
+  return plot_table_script(tmp, runs, request, args, "", why); // its output is the user's
+}
+
+std::vector<PlotFile> plot_runs(const std::vector<compare::Run>& runs, const PlotRequest& request,
+                                const std::vector<std::string>& args, const std::string& format) {
+  const ScopedStopHandlers stop_handlers; // as draw_plots
+  const ScratchDir tmp;
+  std::vector<std::string> argv = args;
   argv.insert(argv.end(), {"--output-dir", tmp.path + "/plots", "--format", format});
   std::string why;
-  const int rc = run_plot_script(script, argv, tmp.path + "/plot.log", why);
+  const int rc = plot_table_script(tmp, runs, request, argv, tmp.path + "/plot.log", why);
   // The script names what is missing (exit 3 without matplotlib: Debian's python3-matplotlib).
   if (rc != 0)
     throw std::runtime_error(!why.empty() ? why : "the plot script exited " + std::to_string(rc));

@@ -3,18 +3,10 @@
 // `miniapp report` and `miniapp history --plot` use it: found in one place, started in one place.
 #include "report/compare.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <string>
 #include <vector>
 
 namespace miniapp {
-
-// What the plot script reads of the family table, so that it names no family itself: each
-// family's rate and whether its variants read k, as a JSON list of {"name", "rate" ("gflops" or
-// "gbs"), "reads_k"}. run_plot_script hands it (--families); miniapp-bench writes it into its
-// JSON's context ("miniapp_families").
-nlohmann::json family_facts();
 
 // $MINIAPP_PLOT_SCRIPT, bin/miniapp-plot beside the program, or the source tree's
 // scripts/miniapp-plot.py; "" when none is found.
@@ -35,12 +27,25 @@ struct PlotFile {
   std::string content; // the file's bytes
 };
 
-// The plots the script draws of `runs` with `args` (--kind, --x, ...; the inputs, --output-dir
-// and --format are added) in one `format` (png, svg, pdf), sorted by name. The runs are handed
-// over as results.json files written from what was read (report/run_json.hpp), so a run from a
-// results.csv or from the history database is drawn from the same rows as the tables show.
-// Throws std::runtime_error saying why there are none (no script, no matplotlib, ...).
-std::vector<PlotFile> plot_runs(const std::vector<compare::Run>& runs,
+// What the C++ side decides for the plots: the baseline run of the speedups and the measure
+// (kernel, or end-to-end with the transfers). The script gets the runs as one plot table
+// (report/plot_rows.hpp) with these applied, so it holds no schema of its own.
+struct PlotRequest {
+  std::size_t baseline = 0;
+  bool with_transfers = false;
+};
+
+// `miniapp plot`: the script draws the plot table of `runs` with `args` (--output-dir, --kind,
+// --x, --format, --dpi), its output and messages the user's. Returns its exit status, or -1 with
+// `why` when it was not found, could not start or was killed.
+int draw_plots(const std::vector<compare::Run>& runs, const PlotRequest& request,
+               const std::vector<std::string>& args, std::string& why);
+
+// The plots the script draws of `runs` with `args` (--kind, --x, ...; --output-dir and --format
+// are added) in one `format` (png, svg, pdf), sorted by name, from the same rows the tables show
+// (a run read from a results.csv or the history database alike). Throws std::runtime_error
+// saying why there are none (no script, no matplotlib, ...).
+std::vector<PlotFile> plot_runs(const std::vector<compare::Run>& runs, const PlotRequest& request,
                                 const std::vector<std::string>& args, const std::string& format);
 
 } // namespace miniapp

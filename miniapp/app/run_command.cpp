@@ -55,4 +55,9 @@ int write_user_output(const std::string& command, const std::function<void()>& w
   }
 }
 
+void print_warnings(const std::string& command, const std::vector<std::string>& warnings) {
+  for (const auto& w : warnings)
+    std::cerr << "miniapp " << command << ": warning: " << for_terminal(w) << "\n";
+}
+
 } // namespace miniapp

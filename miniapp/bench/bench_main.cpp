@@ -13,7 +13,6 @@
 // Timing: manual time through core/timing.hpp (the helper `miniapp run` uses). Rates are counters
 // ("FLOP/s", "bytes/s"), so compare.py from libbenchmark-tools reads the JSON output.
 #include "app/kokkos_launch.hpp"
-#include "app/plot_script.hpp"
 #include "core/text.hpp"
 #include "bench/launch_overhead.hpp"
 #include "core/compat.hpp"
@@ -304,7 +303,6 @@ int main(int argc, char** argv) {
   // Debian's libbenchmark is built without NDEBUG, so its header warns "Library was built as
   // DEBUG": that is Google Benchmark's own code, not the kernels timed here.
   benchmark::AddCustomContext("library_debug_note", kDebugNote);
-  benchmark::AddCustomContext("miniapp_families", family_facts().dump()); // miniapp-plot reads it
   if (from_config) {
     benchmark::AddCustomContext("miniapp_config", opt.config);
     benchmark::AddCustomContext("miniapp_config_hash", from_config->config_hash());

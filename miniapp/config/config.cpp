@@ -3,6 +3,7 @@
 #include "config/limits.hpp"
 #include "config/settings.hpp"
 #include "config/yaml_strict.hpp"
+#include "core/case_fields.hpp"
 #include "kernels/families.hpp"
 
 #include <algorithm>
@@ -221,18 +222,18 @@ Value read_param(const Source& src, const Family& family, const std::string& key
                       (hint.empty() ? ")" : "; did you mean '" + hint + "'?)"));
     }
     v.v = name;
-  } else if (key == "precision")
-    v.v = read_string(src, n, key);
-  else if ((key == "tile" || key == "team_size" || key == "shape") && is_plain_scalar(n, "auto"))
-    v.v = Auto{};
-  else if (key == "shape") // a name from kernels/matmul_shapes.hpp (the plan checks it)
-    v.v = read_string(src, n, key);
-  else if (key == "alpha" || key == "beta")
-    v.v = read_double(src, n, key);
-  else if (key == "in_place" || key == "pinned")
-    v.v = read_bool(src, n, key);
-  else // m, n, k, tile, tile_cols, team_size, seed
-    v.v = read_int(src, n, key);
+  } else if (const CaseField* f = find_case_field(key)) { // read as its row's type
+    if (f->takes_auto && is_plain_scalar(n, "auto"))
+      v.v = Auto{};
+    else if (f->type == FieldType::number)
+      v.v = read_double(src, n, key);
+    else if (f->type == FieldType::boolean)
+      v.v = read_bool(src, n, key);
+    else if (f->type == FieldType::integer)
+      v.v = read_int(src, n, key);
+    else // precision, or a shape from kernels/matmul_shapes.hpp (the plan checks them)
+      v.v = read_string(src, n, key);
+  }
   return v;
 }
 

@@ -1,14 +1,21 @@
 // The keys of an experiment config and the words some of them take (config/config.hpp): the
 // loader checks against these lists and the JSON Schema (config/schema.cpp) is made from them.
 #include "config/config.hpp"
+#include "core/case_fields.hpp"
 
 namespace miniapp::config {
 
-// Parameters whose value may be a list (a sweep).
+// Parameters whose value may be a list (a sweep): the case-field table's sweep keys, the
+// outermost sweep dimension first, then in table order (the order cases are expanded in).
 const std::vector<std::string>& sweep_keys() {
-  static const std::vector<std::string> k = {
-      "precision", "variant", "m",     "n",    "k",        "tile",   "tile_cols",
-      "team_size", "shape",   "alpha", "beta", "in_place", "pinned", "seed"};
+  static const std::vector<std::string> k = [] {
+    std::vector<std::string> keys;
+    for (bool first : {true, false})
+      for (const auto& f : case_fields())
+        if (f.sweep && f.swept_first == first)
+          keys.push_back(f.name);
+    return keys;
+  }();
   return k;
 }
 

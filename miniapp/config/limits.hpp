@@ -2,7 +2,9 @@
 // The limits on what a config, a --set value, a system profile or a results file may ask for. Each
 // is checked before any work is done (exit 2 with one sentence), so no input of any shape can make
 // the loader or the plan hang, recurse without end or grow without bound. docs/config.md lists
-// them; change them here only.
+// them; change them here only (the case parameters' bounds: core/case_limits.hpp, included below).
+#include "core/case_limits.hpp"
+
 #include <cstdint>
 
 namespace miniapp::config::limits {
@@ -19,13 +21,10 @@ constexpr std::uint64_t kMaxExpandedNodes = 1000000;
 // Cases one config may expand to (the product of each case's sweep lists, summed), checked
 // before expanding.
 constexpr std::uint64_t kMaxCases = 100000;
-// `miniapp describe`: elements of the printed index map (rows x cols), and a tile side.
+// `miniapp describe`: elements of the printed index map (rows x cols); a tile side is
+// kMaxTileSide (core/case_limits.hpp: the bounds of the case parameters, which the case-field
+// table below the config layer reads).
 constexpr std::uint64_t kMaxDescribeElements = 1u << 20;
-constexpr int kMaxTileSide = 1024;
-// A matrix dimension (m, n, k): Kokkos views and the kernels index rows and columns with int.
-constexpr std::int64_t kMaxDimension = 2147483647;
-// Threads per team a config may fix (team_size); the backend's own limit is checked at run time.
-constexpr int kMaxTeamSize = 1024;
 // warmup and repetitions of one case.
 constexpr int kMaxRepetitions = 1000000;
 // Each side of mpi.grid, and mpi.panel.

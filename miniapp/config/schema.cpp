@@ -66,10 +66,7 @@ const char* json_type(FieldType t) {
 }
 
 std::vector<std::string> precision_names() {
-  std::vector<std::string> out;
-  for (Precision p : kPrecisions)
-    out.push_back(to_string(p));
-  return out;
+  return case_field("precision").words(); // the top-level default takes the case key's words
 }
 
 // Every tile shape any backend kind compiles, for each precision and tile the variant takes (the
@@ -87,36 +84,34 @@ std::vector<std::string> all_shape_names() {
   return out;
 }
 
-// One value of a sweep key as any case may write it; the family rules narrow variant and tile.
+// One value of a sweep key as any case may write it (its row of the case-field table); the
+// family rules narrow variant and tile. Variant and shape take the names of the family table.
 json sweep_value(const std::string& key) {
-  json v = {{"type", json_type(case_field(key).type)}};
-  if (key == "precision")
-    return one_of_words(precision_names());
-  if (key == "variant") {
-    std::vector<std::string> names;
-    for (const auto& f : families())
-      for (const auto& x : f.variants)
-        add_unique(names, x.name);
-    return one_of_words(names);
-  }
-  if (key == "m" || key == "n" || key == "k")
-    return integer(1, limits::kMaxDimension);
-  if (key == "tile")
-    return with_auto(integer(1, limits::kMaxTileSide));
-  if (key == "tile_cols")
-    return integer(1, limits::kMaxTileSide);
-  if (key == "team_size")
-    return with_auto(integer(1, limits::kMaxTeamSize));
-  if (key == "shape") {
+  const CaseField& f = case_field(key);
+  json v = {{"type", json_type(f.type)}};
+  if (f.param == Param::shape) {
     std::vector<std::string> names = all_shape_names();
     names.push_back("auto");
     return one_of_words(names);
   }
-  if (key == "seed")
-    v["minimum"] = 0;
-  if (case_field(key).type == FieldType::number)
+  if (key == "variant") {
+    std::vector<std::string> names;
+    for (const auto& fam : families())
+      for (const auto& x : fam.variants)
+        add_unique(names, x.name);
+    return one_of_words(names);
+  }
+  if (f.words)
+    return one_of_words(f.words());
+  if (f.type == FieldType::integer) {
+    if (f.max == 0) // bounded below only
+      v["minimum"] = f.min;
+    else
+      v = integer(f.min, f.max);
+  }
+  if (f.type == FieldType::number)
     return finite_number();
-  return v;
+  return f.takes_auto ? with_auto(v) : v;
 }
 
 // "flat (reads k), tiled (reads k, tile, team_size)": what each variant of f reads.
@@ -148,7 +143,7 @@ json family_rule(const Family& f) {
   json then = {{"properties", {{"variant", one_or_list(one_of_words(f.variant_names()))}}}};
   then["properties"]["variant"]["description"] = variants_described(f);
   for (const auto& field : case_fields())
-    if ((unsigned(field.param) & kRefusedWhereUnread) && !f.any_variant_reads(field.param)) {
+    if (refused_where_unread(field) && !f.any_variant_reads(field.param)) {
       then["properties"][field.name] = false;
       then["properties"]["zip"]["properties"][field.name] = false;
     }

@@ -1,6 +1,7 @@
 #pragma once
 // One fully expanded experiment case: what the plan hands to the runner.
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,11 @@ struct Case {
   std::string tuning; // what the autotuner chose, and whether it came from the cache
   double alpha = 1.0, beta = 1.0;
   bool in_place = false;
+  // Integer parameters that only their row of the case-field table (core/case_fields.cpp), the
+  // family table and their kernel name: by field name, as the plan set them (the variants that
+  // do not read one have no entry); table_param gives the row's default where unset.
+  std::map<std::string, std::int64_t> table_params;
+  std::int64_t table_param(const std::string& name) const;
   bool pinned = false;         // pinned host staging buffers for the transfers
   std::string init = "random"; // random | iota | ones | explicit
   std::vector<std::vector<double>> a_values, b_values; // init: explicit

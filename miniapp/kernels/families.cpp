@@ -107,7 +107,8 @@ std::vector<Family> make_table() {
        true, false, tile_index_elements, no_bounds, "", kernels::make_tile_index_case},
       {"transpose",
        {{"flat", 0, 0, 0, 0, {}, "", {}, {}, {{f32, f64}}},
-        {"tiled", kTiled, 32, kernels::kTransposeTileMin, kernels::kTransposeTileMax, {},
+        {"tiled", kTiled | unsigned(param_named("pad")), 32, kernels::kTransposeTileMin,
+         kernels::kTransposeTileMax, {},
          "a tile width between 2 and 64", {}, {},
          {{f32, f64}, {32}}}},
        0, 1, 1, 1, true, Distribution::single_rank, false, Rate::gbs, Ceiling::copy_bandwidth,
@@ -230,6 +231,19 @@ void resolve_parameters(Case& c) {
     c.in_place = false;
   if (!v.reads(Param::shape))
     c.shape.clear();
+  // Table parameters (core/case_fields.cpp): the row's default where the variant reads one the
+  // case leaves unset; none where it does not.
+  for (const auto& field : case_fields())
+    if (field.in_table()) {
+      if (!v.reads(field.param))
+        c.table_params.erase(field.name);
+      else if (!c.table_params.count(field.name))
+        c.table_params[field.name] = field.default_value;
+    }
+}
+
+bool refused_where_unread(const CaseField& field) {
+  return (unsigned(field.param) & kRefusedWhereUnread) || field.in_table();
 }
 
 std::vector<std::string> shape_names(const Case& c, const std::string& backend) {

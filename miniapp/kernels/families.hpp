@@ -10,6 +10,7 @@
 // declared in kernels/family_cases.hpp, and ONE row in families.cpp (docs/kernels.md).
 #include "kernels/kernel_case.hpp"
 #include "core/case.hpp"
+#include "core/case_fields.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -100,6 +101,8 @@ struct Family {
 // variants that read them together with variants that do not.
 constexpr unsigned kRefusedWhereUnread = unsigned(Param::k) | unsigned(Param::tile_cols) |
                                          unsigned(Param::shape) | unsigned(Param::in_place);
+// Those, and every table parameter (core/case_fields.hpp: one that a single kernel reads).
+bool refused_where_unread(const CaseField& field);
 
 struct UnknownFamily : std::invalid_argument {
   using std::invalid_argument::invalid_argument;

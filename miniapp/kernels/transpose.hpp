@@ -3,7 +3,8 @@
 //   flat   one work item per output element (1D range over B's storage)
 //   tiled  the classic scratch-pad transpose: a team per T x T tile of A, loaded into team scratch
 //          with coalesced reads, a barrier, written out transposed with coalesced writes; the
-//          scratch tile is T x (T + 1) (one column of padding against shared-memory bank conflicts)
+//          scratch tile is T x (T + pad) (pad 1, one column of padding, keeps a column of the tile
+//          off a single shared-memory bank)
 // Both move values and compute nothing, so the host check below is exact.
 #include "kernels/transpose_case.hpp" // kTransposeTileMin/Max
 #include "kernels/case_support.hpp"
@@ -26,10 +27,10 @@ inline constexpr int kTransposeLoadsInFlight = 4;
 // Threads of a GPU team of the tiled kernel (4 warps).
 inline constexpr int kTransposeTeamThreads = 128;
 
-// Scratch bytes of one T x (T + 1) tile of elements of type T.
+// Scratch bytes of one T x (T + pad) tile of elements of type T.
 template <class T>
-std::size_t transpose_tile_bytes(int tile) {
-  return sizeof(T) * std::size_t(tile) * std::size_t(tile + 1);
+std::size_t transpose_tile_bytes(int tile, int pad) {
+  return sizeof(T) * std::size_t(tile) * std::size_t(tile + pad);
 }
 
 template <class Exec, class VA, class VB>
@@ -53,13 +54,15 @@ void transpose_flat(const Exec& exec, const VA& A, const VB& B) {
 }
 
 template <class Exec, class VA, class VB>
-void transpose_tiled(const Exec& exec, const VA& A, const VB& B, int tile, int team_size = 0) {
+void transpose_tiled(const Exec& exec, const VA& A, const VB& B, int tile, int pad,
+                     int team_size = 0) {
   using T = typename VB::non_const_value_type;
   using Policy = Kokkos::TeamPolicy<Exec>;
   using Member = typename Policy::member_type;
   const char* label = "miniapp::transpose::tiled";
   const std::int64_t m = A.extent(0), n = A.extent(1);
   const int TS = tile;
+  const int S = tile + pad; // the scratch tile's row stride
   const std::int64_t tiles_n = (n + TS - 1) / TS;
   const std::int64_t league = ((m + TS - 1) / TS) * tiles_n;
   if (league > INT_MAX)
@@ -67,15 +70,15 @@ void transpose_tiled(const Exec& exec, const VA& A, const VB& B, int tile, int t
                       " tiles, more than a league of " + std::to_string(INT_MAX) +
                       " teams; use a larger tile");
   const int tiles_n32 = int(tiles_n);
-  const std::size_t bytes = transpose_tile_bytes<T>(TS);
+  const std::size_t bytes = transpose_tile_bytes<T>(TS, pad);
   check_scratch<Policy>(label, bytes);
   const T* pa = A.data();
   T* pb = B.data();
   auto body = KOKKOS_LAMBDA(const Member& team) {
-    // Stride T + 1: element (r, c) lives at r * (T + 1) + c, so a column of the tile spans T
-    // different banks instead of one (with T = 32 and 4-byte words, an unpadded column read would
-    // hit the same bank 32 times and serialise the warp).
-    T* s = static_cast<T*>(team.team_scratch(0).get_shmem(sizeof(T) * TS * (TS + 1)));
+    // Stride S = T + pad: element (r, c) lives at r * S + c. With pad 1 a column of the tile
+    // spans T different banks instead of one (with T = 32 and 4-byte words, an unpadded column
+    // read, pad 0, hits the same bank 32 times and serialises the warp).
+    T* s = static_cast<T*>(team.team_scratch(0).get_shmem(bytes));
     // 32-bit: the league fits an int (checked above); a 64-bit division and remainder are
     // software routines of a hundred instructions each, paid by every thread of every tile.
     const int tile_row = team.league_rank() / tiles_n32;
@@ -103,7 +106,7 @@ void transpose_tiled(const Exec& exec, const VA& A, const VB& B, int tile, int t
               v[u] = pa[(r0 + r + u * sy) * n + c0 + c];
           for (int u = 0; u < U; ++u)
             if (r + u * sy < rows)
-              s[(r + u * sy) * (TS + 1) + c] = v[u];
+              s[(r + u * sy) * S + c] = v[u];
         }
     team.team_barrier(); // the whole tile is in scratch before anyone reads another's element
     // Store: row r of B's tile (B(c0 + r, r0 + c) = A(r0 + c, c0 + r)) is column r of the
@@ -113,7 +116,7 @@ void transpose_tiled(const Exec& exec, const VA& A, const VB& B, int tile, int t
       for (int r = ty; r < cols; r += sy) {
         T* b = pb + (c0 + r) * m + r0;
         for (int c = tx; c < rows; c += cx)
-          b[c] = s[c * (TS + 1) + r];
+          b[c] = s[c * S + r];
       }
   };
   // GPUs: kTransposeTeamThreads threads per tile, each moving T*T/128 elements (16 at T = 32,

@@ -12,8 +12,8 @@ namespace {
 template <class Exec, class T>
 class TransposeCase final : public KernelCase {
 public:
-  TransposeCase(const Case& c, int tile)
-      : c_(c), tile_(tile), A_("miniapp::transpose::A", c.m, c.n, c.pinned),
+  TransposeCase(const Case& c, int tile, int pad)
+      : c_(c), tile_(tile), pad_(pad), A_("miniapp::transpose::A", c.m, c.n, c.pinned),
         B_("miniapp::transpose::B", c.n, c.m, c.pinned) {
     fill_input(A_.h, c, 0, c.a_values);
   }
@@ -29,7 +29,7 @@ public:
     if (c_.variant == "flat")
       transpose_flat(exec_, A_.d, B_.d);
     else
-      transpose_tiled(exec_, A_.d, B_.d, tile_, c_.team_size);
+      transpose_tiled(exec_, A_.d, B_.d, tile_, pad_, c_.team_size);
   }
   void poison() override {
     Kokkos::deep_copy(B_.d, poison_value<T>());
@@ -47,10 +47,15 @@ public:
 
 private:
   Case c_;
-  int tile_; // tiled only
+  int tile_, pad_; // tiled only
   Exec exec_;
   DualMatrix<T, Exec> A_, B_;
 };
+
+// Columns of padding on each row of the tiled variant's scratch tile.
+int scratch_pad(const Case& c) {
+  return int(c.table_param("pad")); // resolved by the plan (the case-field table's default: 1)
+}
 
 // The checks make_transpose_case promises, for one backend and element type.
 template <class Exec, class T>
@@ -71,7 +76,7 @@ int checked_tile(const Case& c, const Block& block) {
                           std::to_string(kTransposeTileMax) + ", got " + std::to_string(tile));
   try {
     check_scratch<Kokkos::TeamPolicy<Exec>>("miniapp::transpose::tiled",
-                                            transpose_tile_bytes<T>(tile));
+                                            transpose_tile_bytes<T>(tile, scratch_pad(c)));
   } catch (const LaunchError& e) { // the same message, as the error type the runner expects
     throw ResourceError(std::string(e.what()) + " (tile " + std::to_string(tile) + ", " +
                         to_string(c.precision) + ")");
@@ -88,7 +93,7 @@ std::unique_ptr<KernelCase> make_transpose_case(const Case& c, const std::string
       using Exec = decltype(exec);
       using T = decltype(value);
       const int tile = checked_tile<Exec, T>(c, block);
-      return std::make_unique<TransposeCase<Exec, T>>(c, tile);
+      return std::make_unique<TransposeCase<Exec, T>>(c, tile, scratch_pad(c));
     });
   });
 }

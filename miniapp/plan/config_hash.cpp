@@ -1,6 +1,8 @@
 #include "plan/config_hash.hpp"
 
 #include "plan/plan.hpp"
+#include "core/case_fields.hpp"
+#include "core/text.hpp"
 
 #include <cstdio>
 #include <sstream>
@@ -8,12 +10,6 @@
 namespace miniapp {
 
 namespace {
-// %.17g: a double written so that it reads back as the same double.
-std::string exact(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
 
 void matrix(std::ostream& os, const char* name, const std::vector<std::vector<double>>& m) {
   if (m.empty())
@@ -22,7 +18,7 @@ void matrix(std::ostream& os, const char* name, const std::vector<std::vector<do
   for (const auto& row : m) {
     os << "[";
     for (size_t j = 0; j < row.size(); ++j)
-      os << (j ? "," : "") << exact(row[j]);
+      os << (j ? "," : "") << exact_text(row[j]);
     os << "]";
   }
   os << "]";
@@ -37,20 +33,17 @@ std::string canonical_experiment(const Plan& plan) {
   // a run was made, which compare shows and warns about on its own, so the runs of a scaling
   // study share their config's hash. mpi.* counts as written (0 = chosen from the ranks).
   os << "backend=" << plan.backend << "\nwarmup=" << s.warmup << "\nrepetitions=" << s.repetitions
-     << "\nvalidation=" << (s.validate ? "on" : "off") << " rtol=" << exact(s.rtol)
+     << "\nvalidation=" << (s.validate ? "on" : "off") << " rtol=" << exact_text(s.rtol)
      << "\nmpi.grid=" << s.grid_p << "x" << s.grid_q << " mpi.panel=" << s.panel << "\n";
   for (const Case& c : plan.cases) {
-    os << "case " << c.family << " " << c.variant << " " << to_string(c.precision) << " m=" << c.m
-       << " n=" << c.n << " k=" << c.k
-       << " tile=" << (c.tile_auto ? "auto" : std::to_string(c.tile))
-       << " tile_cols=" << c.tile_cols << " team_size="
-       << (c.team_auto ? "auto" : std::to_string(c.team_size))
-       // (only where given: the hashes of configs written before shapes stay as they were)
-       << (c.shape_auto      ? " shape=auto"
-           : c.shape.empty() ? ""
-                             : " shape=" + c.shape)
-       << " alpha=" << exact(c.alpha) << " beta=" << exact(c.beta) << " in_place=" << c.in_place
-       << " pinned=" << c.pinned << " init=" << c.init << " seed=" << c.seed;
+    // Each parameter as its row of the case-field table writes it; a table parameter only where
+    // it is not its default, so the configs written before it keep their hash.
+    os << "case ";
+    for (const auto& f : case_fields())
+      if (f.hash)
+        f.hash(os, c);
+      else if (f.in_table() && c.table_param(f.name) != f.default_value)
+        os << " " << f.name << "=" << c.table_param(f.name);
     matrix(os, "a", c.a_values);
     matrix(os, "b", c.b_values);
     os << "\n";

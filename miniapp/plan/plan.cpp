@@ -28,71 +28,38 @@ using config::fail;
 using config::Position;
 using config::Value;
 
-// Sets one parameter of c from its typed value (config/value.hpp), checking its generic range.
+// Sets one parameter of c from its typed value (config/value.hpp), checking the generic bounds
+// and words of its row of the case-field table.
 void assign(Case& c, const std::string& key, const Value& v) {
-  const auto size = [&](const char* what) {
+  const CaseField* f = find_case_field(key);
+  if (!f)
+    return;
+  nlohmann::json value;
+  if (v.is_auto()) {
+    value = "auto";
+  } else if (f->type == FieldType::integer) {
     const auto x = v.as_int();
-    if (x < 1 || x > config::limits::kMaxDimension)
-      fail(v.pos, std::string(what) + " must be between 1 and " +
-                      std::to_string(config::limits::kMaxDimension) + ", got " + std::to_string(x));
-    return x;
-  };
-  if (key == "precision") {
-    if (!parse_precision(v.as_string(), c.precision))
-      fail(v.pos, "precision must be int32, float32 or float64, got '" + v.as_string() + "'");
-  } else if (key == "variant") {
-    c.variant = v.as_string(); // a variant of the family (checked by the config stage)
-  } else if (key == "m") {
-    c.m = size("m");
-  } else if (key == "n") {
-    c.n = size("n");
-  } else if (key == "k") {
-    c.k = size("k");
-  } else if (key == "tile") {
-    c.tile_auto = v.is_auto();
-    c.tile = 0;
-    if (!c.tile_auto) {
-      const auto t = v.as_int();
-      if (t < 1 || t > config::limits::kMaxTileSide)
-        fail(v.pos, "tile must be 'auto' or between 1 and " +
-                        std::to_string(config::limits::kMaxTileSide) + ", got " +
-                        std::to_string(t));
-      c.tile = int(t);
+    const std::string maybe_auto = f->takes_auto ? "'auto' or " : "";
+    if (f->max == 0 && x < f->min)
+      fail(v.pos, key + " must be " + maybe_auto + ">= " + std::to_string(f->min) + ", got " +
+                      std::to_string(x));
+    if (f->max != 0 && (x < f->min || x > f->max))
+      fail(v.pos, key + " must be " + maybe_auto + "between " + std::to_string(f->min) + " and " +
+                      std::to_string(f->max) + ", got " + std::to_string(x));
+    value = x;
+  } else if (f->type == FieldType::number) {
+    value = v.as_double();
+  } else if (f->type == FieldType::boolean) {
+    value = v.as_bool();
+  } else {
+    value = v.as_string();
+    if (f->words) {
+      const auto known = f->words();
+      if (std::find(known.begin(), known.end(), v.as_string()) == known.end())
+        fail(v.pos, key + " must be " + join_words(known, "or") + ", got '" + v.as_string() + "'");
     }
-  } else if (key == "tile_cols") {
-    const auto t = v.as_int();
-    if (t < 1 || t > config::limits::kMaxTileSide)
-      fail(v.pos, "tile_cols must be between 1 and " +
-                      std::to_string(config::limits::kMaxTileSide) + ", got " + std::to_string(t));
-    c.tile_cols = int(t);
-  } else if (key == "team_size") {
-    c.team_auto = v.is_auto();
-    c.team_size = 0;
-    if (!c.team_auto) {
-      const auto t = v.as_int();
-      if (t < 1 || t > config::limits::kMaxTeamSize)
-        fail(v.pos, "team_size must be 'auto' or between 1 and " +
-                        std::to_string(config::limits::kMaxTeamSize) + ", got " +
-                        std::to_string(t));
-      c.team_size = int(t);
-    }
-  } else if (key == "shape") {
-    c.shape_auto = v.is_auto();
-    c.shape = c.shape_auto ? "" : v.as_string(); // checked against the lists by check_case
-  } else if (key == "alpha") {
-    c.alpha = v.as_double();
-  } else if (key == "beta") {
-    c.beta = v.as_double();
-  } else if (key == "in_place") {
-    c.in_place = v.as_bool();
-  } else if (key == "pinned") {
-    c.pinned = v.as_bool();
-  } else if (key == "seed") {
-    const auto x = v.as_int();
-    if (x < 0)
-      fail(v.pos, "seed must be >= 0, got " + std::to_string(x));
-    c.seed = std::uint64_t(x);
   }
+  set_case_value(*f, c, value);
 }
 
 // "tile_index", or "matmul and axpby": the families with a variant that reads p.
@@ -101,10 +68,7 @@ std::string families_reading(Param p) {
   for (const auto& f : families())
     if (f.any_variant_reads(p))
       names.push_back(f.name);
-  std::string out;
-  for (size_t i = 0; i < names.size(); ++i)
-    out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
-  return out;
+  return join_words(names, "and");
 }
 
 // A tile shape (Param::shape) must be compiled for the case's backend kind, precision and tile
@@ -166,8 +130,7 @@ void check_case(const config::CaseSpec& spec, Case& c, const std::map<std::strin
   // Keys no variant of the family reads (a key only some variants read may be swept over all).
   for (const auto& field : case_fields()) {
     const std::string key = field.name;
-    if ((unsigned(field.param) & kRefusedWhereUnread) && given.count(key) &&
-        !f.any_variant_reads(field.param))
+    if (refused_where_unread(field) && given.count(key) && !f.any_variant_reads(field.param))
       fail(given.at(key).pos, key + " applies to " + families_reading(field.param) + " only");
   }
   if (c.precision == Precision::int32 && c.uses(Param::alpha)) {

@@ -24,17 +24,17 @@ namespace compare {
 namespace {
 
 std::string size_of(const Row& r) {
-  std::string s = std::to_string(r.m) + "x" + std::to_string(r.n);
-  if (r.k > 0)
-    s += "x" + std::to_string(r.k);
+  std::string s = std::to_string(r.integer("m")) + "x" + std::to_string(r.integer("n"));
+  if (r.integer("k") > 0)
+    s += "x" + std::to_string(r.integer("k"));
   return s;
 }
 std::string tile_of(const Row& r) {
-  if (r.tile <= 0)
+  const std::int64_t tile = r.integer("tile"), cols = r.integer("tile_cols");
+  if (tile <= 0)
     return "-";
-  return r.tile_cols > 0 && r.tile_cols != r.tile
-             ? std::to_string(r.tile) + "x" + std::to_string(r.tile_cols)
-             : std::to_string(r.tile);
+  return cols > 0 && cols != tile ? std::to_string(tile) + "x" + std::to_string(cols)
+                                  : std::to_string(tile);
 }
 std::string case_name(const Line& l) {
   if (!l.case_id.empty())
@@ -122,21 +122,23 @@ void param_notes(const Line& line, const Row& base, const Row& other, const std:
   // A parameter one side's variant does not use (null in its file) is no difference.
   const auto both = [&](Param p) { return base.uses(p) && other.uses(p); };
   if (both(Param::alpha))
-    differ("alpha", describe(base.alpha), describe(other.alpha));
+    differ("alpha", describe(base.number("alpha")), describe(other.number("alpha")));
   if (both(Param::beta))
-    differ("beta", describe(base.beta), describe(other.beta));
-  differ("seed", std::to_string(base.seed), std::to_string(other.seed));
+    differ("beta", describe(base.number("beta")), describe(other.number("beta")));
+  differ("seed", std::to_string(base.integer("seed")), std::to_string(other.integer("seed")));
   differ("repetitions", std::to_string(base.repetitions), std::to_string(other.repetitions));
   differ("warmup", std::to_string(base.warmup), std::to_string(other.warmup));
   if (both(Param::team_size))
-    differ("team_size", std::to_string(base.team_size), std::to_string(other.team_size));
+    differ("team_size", std::to_string(base.integer("team_size")),
+           std::to_string(other.integer("team_size")));
   // (a file written before shapes has none: no note, the run's default is not known)
-  if (both(Param::shape) && !base.shape.empty() && !other.shape.empty())
-    differ("shape", base.shape, other.shape);
+  if (both(Param::shape) && !base.text("shape").empty() && !other.text("shape").empty())
+    differ("shape", base.text("shape"), other.text("shape"));
+  const auto flag = [](const Row& r, const char* name) { return r.flag(name) ? "true" : "false"; };
   if (both(Param::in_place))
-    differ("in_place", base.in_place ? "true" : "false", other.in_place ? "true" : "false");
+    differ("in_place", flag(base, "in_place"), flag(other, "in_place"));
   if (on_device) // host memory is what a host backend computes in: pinning changes nothing
-    differ("pinned", base.pinned ? "true" : "false", other.pinned ? "true" : "false");
+    differ("pinned", flag(base, "pinned"), flag(other, "pinned"));
 }
 
 // "<what> in 3 cases: a, b, c" with at most kListed cases named.
@@ -369,9 +371,9 @@ Comparison compare_runs(const std::vector<Run>& given, const Options& given_opt)
         l.precision = row.precision;
         l.size = size_of(row);
         l.tile = tile_of(row);
-        l.m = row.m;
-        l.n = row.n;
-        l.k = row.k;
+        l.m = row.integer("m");
+        l.n = row.integer("n");
+        l.k = row.integer("k");
         l.unit = primary_is_gflops(row.family, opt.rate) ? "GFLOP/s" : "GB/s";
         l.cells.resize(runs.size());
         c.lines.push_back(l);
@@ -393,6 +395,8 @@ Comparison compare_runs(const std::vector<Run>& given, const Options& given_opt)
         continue;
       }
       line.cells[i] = cell_from(*row, gflops, opt.with_transfers);
+      if (opt.keep_rows)
+        line.cells[i].row = *row;
       describe_spread(line.cells[i], *row, runs[i], opt.with_transfers); // run_pooling.hpp
       if (line.cells[i].busy)
         notes.push_back({"busy host around the case (1-minute load average above the host's "

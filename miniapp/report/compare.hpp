@@ -19,11 +19,14 @@ namespace compare {
 struct Row {
   std::string case_id; // Case::id(); empty in files written before schema 2
   std::string family, variant, precision;
-  std::int64_t m = 0, n = 0, k = 0, tile = 0, tile_cols = 0, team_size = 0;
-  double alpha = 0, beta = 0;
-  std::int64_t seed = 0, warmup = 0, repetitions = 0;
-  bool in_place = false, pinned = false;
-  std::string shape;         // tiled_rb's tile shape that ran; empty in files written before shapes
+  // The other case parameters (m, n, tile, ...: the rows of core/case_fields.hpp) are in `fields`,
+  // read through these: 0, 0.0, false or "" where the file has no value. shape is the tile shape
+  // that ran (empty in files written before shapes).
+  std::int64_t integer(const std::string& name) const;
+  double number(const std::string& name) const;
+  bool flag(const std::string& name) const;
+  std::string text(const std::string& name) const;
+  std::int64_t warmup = 0, repetitions = 0;
   std::string status, valid; // valid: "true" | "false" | "not_checked"
   double time_min = 0, time_median = 0, time_max = 0, total_median = 0;
   double flops = 0, bytes = 0, gflops = 0, gbs = 0;
@@ -34,7 +37,7 @@ struct Row {
   // results): seconds, in run order.
   std::vector<double> compute_times, h2d_times, d2h_times;
   // Param bits the file wrote as null (schema 2: parameters the case's variant does not use); their
-  // members above then hold 0 and are not compared.
+  // values then read as 0 and are not compared.
   unsigned unused_params = 0;
   bool uses(Param p) const { return (unused_params & unsigned(p)) == 0; }
   // Every column of the results table, typed (integers, doubles, text, booleans, lists of
@@ -111,6 +114,8 @@ struct Options {
   // (--ignore-param tile: tile 2 against tile 16; "" none).
   bool pool = true;
   std::string ignore_param;
+  // Keep each cell's row (Cell::row): for readers that draw every column (report/plot_rows.hpp).
+  bool keep_rows = false;
 };
 
 // What decided a ratio's mark (report/run_pooling.hpp): a test across runs on the rounds, the
@@ -142,6 +147,7 @@ struct Cell {
   double cv = -1;
   bool cv_of_rounds = false;
   bool busy = false;
+  Row row; // the row measured, with Options::keep_rows; else empty
 };
 
 // One case, across all runs.

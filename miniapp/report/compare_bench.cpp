@@ -1,7 +1,10 @@
 // miniapp-bench's Google Benchmark JSON as a run for `miniapp compare`: each kernel benchmark is
 // named by its case id (bench/kernel_bench.cpp), so its rows join the rows of `miniapp run` results
-// of the same case. The ceiling and launch benchmarks are not cases and are left out.
+// of the same case. The ceiling and launch benchmarks are not cases and are left out; the copy
+// ceiling is each row's ceiling, as `miniapp run` records its own, unless the row carries its own
+// (miniapp-bench --miniapp-config: the ceiling the run attaches to the same case).
 #include "report/compare.hpp"
+#include "kernels/families.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -86,6 +89,41 @@ bool case_row(const std::string& name, nlohmann::json& row) {
   return true;
 }
 
+// Names of builds before case ids ("matmul/tiled16/float32/512/manual_time",
+// "tile_average/leader/float32/S16/1024/manual_time"): square sizes, the tile in the variant's
+// digits or an S segment, k = N where the family's cases read k. They carry no case id, so their
+// rows join other runs' on (family, variant, precision, size, tile).
+bool older_case_row(const std::string& name, nlohmann::json& row) {
+  const std::vector<std::string> parts = split(name, '/');
+  if (parts.size() < 4 || parts[0].empty())
+    return false;
+  std::string variant = parts[1], tile;
+  while (!variant.empty() && std::isdigit(static_cast<unsigned char>(variant.back()))) {
+    tile.insert(tile.begin(), variant.back());
+    variant.pop_back();
+  }
+  const std::string& p = parts[2];
+  if (variant.empty() || (p != "float32" && p != "float64" && p != "int32"))
+    return false;
+  std::size_t at = 3;
+  if (parts[at].size() > 1 && parts[at][0] == 'S' && digits(parts[at].substr(1)))
+    tile = parts[at++].substr(1);
+  if (at >= parts.size() || !digits(parts[at]))
+    return false;
+  const std::int64_t n = std::stoll(parts[at]);
+  const Family* family = find_family(parts[0]);
+  const bool reads_k = family && std::any_of(family->variants.begin(), family->variants.end(),
+                                             [](const Variant& v) { return v.reads(Param::k); });
+  row = {{"family", parts[0]},
+         {"variant", variant},
+         {"precision", p},
+         {"m", n},
+         {"n", n},
+         {"k", reads_k ? n : 0},
+         {"tile", digits(tile) ? std::stoll(tile) : 0}};
+  return true;
+}
+
 double number(const nlohmann::json& b, const char* key) {
   const auto it = b.find(key);
   return it != b.end() && it->is_number() ? it->get<double>() : 0.0;
@@ -109,6 +147,7 @@ nlohmann::json bench_as_results(const nlohmann::json& doc, const std::string& so
   // work per launch from the rate counters.
   std::vector<std::string> order;
   std::map<std::string, nlohmann::json> rows;
+  double copy_gbs = 0;
   for (const auto& b : doc["benchmarks"]) {
     if (!b.is_object())
       throw std::runtime_error(source + ": a benchmark entry is not an object");
@@ -118,9 +157,11 @@ nlohmann::json bench_as_results(const nlohmann::json& doc, const std::string& so
     const std::string name = text(b, "run_name").empty() ? text(b, "name") : text(b, "run_name");
     const auto unit = kTimeUnit.find(text(b, "time_unit").empty() ? "ns" : text(b, "time_unit"));
     const double t = number(b, "real_time") * (unit == kTimeUnit.end() ? 0 : unit->second);
-    if (!case_row(name, row) || !(t > 0))
+    if (name.rfind("ceiling/copy", 0) == 0) // the device's copy bandwidth: every row's ceiling
+      copy_gbs = std::max(copy_gbs, number(b, "bytes/s") * 1e-9);
+    if (!(case_row(name, row) || older_case_row(name, row)) || !(t > 0))
       continue;
-    const std::string id = row["case_id"];
+    const std::string id = row.value("case_id", name); // an older name is its own key
     if (!rows.count(id)) {
       order.push_back(id);
       row["backend"] = backend;
@@ -136,6 +177,16 @@ nlohmann::json bench_as_results(const nlohmann::json& doc, const std::string& so
       row["flops"] = number(b, "FLOP/s") * t;
       row["bytes"] = number(b, "bytes/s") * t;
       row["compute_times_s"] = nlohmann::json::array();
+      // --miniapp-config: the ceiling the run attaches to the case, a counter (FLOP/s or
+      // bytes/s) named in the label ("ceiling: L1 copy bandwidth, GB/s")
+      const std::string label = text(b, "label");
+      const auto at = label.find("ceiling: "), comma = label.rfind(", ");
+      if (number(b, "ceiling") > 0 && at != std::string::npos && comma != std::string::npos &&
+          comma > at) {
+        row["ceiling"] = label.substr(at + 9, comma - at - 9);
+        row["ceiling_value"] = number(b, "ceiling") * 1e-9;
+        row["ceiling_unit"] = label.substr(comma + 2);
+      }
       rows[id] = row;
     }
     rows[id]["compute_times_s"].push_back(t);
@@ -152,11 +203,17 @@ nlohmann::json bench_as_results(const nlohmann::json& doc, const std::string& so
     row["time_median_s"] = row["total_median_s"] = median;
     row["gflops"] = row["flops"].get<double>() / median * 1e-9;
     row["gbs"] = row["bytes"].get<double>() / median * 1e-9;
+    if (copy_gbs > 0 && !row.contains("ceiling")) {
+      row["ceiling"] = "copy bandwidth";
+      row["ceiling_value"] = copy_gbs;
+      row["ceiling_unit"] = "GB/s";
+    }
     results.push_back(row);
   }
   if (results.empty())
     throw std::runtime_error(source + ": no miniapp kernel benchmarks (named by case id, as "
-                                      "miniapp-bench names them) in this Google Benchmark JSON");
+                                      "miniapp-bench names them, or as older builds did) in this "
+                                      "Google Benchmark JSON");
   const int concurrency = std::atoi(text(ctx, "miniapp_concurrency").c_str());
   nlohmann::json metadata = {{"backend", backend},
                              {"device_name", text(ctx, "miniapp_device")},

@@ -135,36 +135,20 @@ Row row_from(const nlohmann::json& o) {
       r.unused_params |= unsigned(f.param);
   }
   // Null (absent, empty, or not of the column's type) reads as an empty or zero member.
-  static const nlohmann::json null;
-  const auto v = [&](const char* k) -> const nlohmann::json& {
-    const auto it = r.fields.find(k);
-    return it == r.fields.end() ? null : *it;
-  };
-  const auto text = [&](const char* k) { return v(k).is_null() ? "" : v(k).get<std::string>(); };
-  const auto integer = [&](const char* k) { return v(k).is_null() ? 0 : v(k).get<std::int64_t>(); };
-  const auto number = [&](const char* k) { return v(k).is_null() ? 0.0 : v(k).get<double>(); };
-  const auto flag = [&](const char* k) { return v(k).is_null() ? false : v(k).get<bool>(); };
+  const auto text = [&](const char* k) { return r.text(k); };
+  const auto integer = [&](const char* k) { return r.integer(k); };
+  const auto number = [&](const char* k) { return r.number(k); };
   const auto list = [&](const char* k) {
-    return v(k).is_null() ? std::vector<double>() : v(k).get<std::vector<double>>();
+    const auto it = r.fields.find(k);
+    return it == r.fields.end() || it->is_null() ? std::vector<double>()
+                                                 : it->get<std::vector<double>>();
   };
   r.case_id = text("case_id");
   r.family = text("family");
   r.variant = text("variant");
   r.precision = text("precision");
-  r.m = integer("m");
-  r.n = integer("n");
-  r.k = integer("k");
-  r.tile = integer("tile");
-  r.tile_cols = integer("tile_cols");
-  r.team_size = integer("team_size");
-  r.alpha = number("alpha");
-  r.beta = number("beta");
-  r.seed = integer("seed");
   r.warmup = integer("warmup");
   r.repetitions = integer("repetitions");
-  r.in_place = flag("in_place");
-  r.pinned = flag("pinned");
-  r.shape = text("shape");
   r.status = text("status");
   r.valid = text("valid");
   r.time_min = number("time_min_s");
@@ -311,6 +295,9 @@ Run run_from_json(const nlohmann::json& doc, const std::string& source) {
   if (doc.contains("config") && doc["config"].is_object())
     run.experiment = str(doc["config"], "name");
   for (const auto& o : doc["results"]) {
+    if (!o.is_object())
+      throw std::runtime_error(source + ": a results row is a " + o.type_name() +
+                               ", not an object; not a miniapp results.json");
     add_row(run, o);
   }
   return run;
@@ -394,5 +381,31 @@ Run load_run(const std::string& path) {
   }
   return run;
 }
+namespace {
+// The field's value, or null where the row has none.
+const nlohmann::json& field_of(const Row& r, const std::string& name) {
+  static const nlohmann::json null;
+  const auto it = r.fields.find(name);
+  return it == r.fields.end() ? null : *it;
+}
+} // namespace
+
+std::int64_t Row::integer(const std::string& name) const {
+  const auto& v = field_of(*this, name);
+  return v.is_number() ? v.get<std::int64_t>() : 0;
+}
+double Row::number(const std::string& name) const {
+  const auto& v = field_of(*this, name);
+  return v.is_number() ? v.get<double>() : 0.0;
+}
+bool Row::flag(const std::string& name) const {
+  const auto& v = field_of(*this, name);
+  return v.is_boolean() ? v.get<bool>() : false;
+}
+std::string Row::text(const std::string& name) const {
+  const auto& v = field_of(*this, name);
+  return v.is_string() ? v.get<std::string>() : "";
+}
+
 } // namespace compare
 } // namespace miniapp

@@ -1,4 +1,5 @@
 #include "report/console.hpp"
+#include "core/case_fields.hpp"
 #include "core/sinks.hpp"
 #include "core/text.hpp"
 #include "core/backends.hpp"
@@ -130,8 +131,11 @@ void print_results_table(std::ostream& os, const Plan& plan, const std::vector<C
       pct = fmt("%.1f", r.pct_of_ceiling) + (over ? "*" : " ") + legend.letter(r);
     }
     // An in-place case (axpby R = A) moves a third less data than out of place: say which it is.
-    const std::string variant =
-        c.variant + (c.uses(Param::in_place) && c.in_place ? ", in place" : "");
+    std::string variant = c.variant + (c.uses(Param::in_place) && c.in_place ? ", in place" : "");
+    // A table parameter (core/case_fields.hpp) where it is not its default.
+    for (const auto& f : case_fields())
+      if (f.in_table() && c.uses(f.param) && c.table_param(f.name) != f.default_value)
+        variant += ", " + std::string(f.name) + "=" + std::to_string(c.table_param(f.name));
     os << std::left << std::setw(13) << c.family << std::setw(18) << variant << std::setw(8)
        << to_string(c.precision) << std::setw(20) << size_of(c) << std::setw(7)
        << (c.tile ? std::to_string(c.tile) + (c.tile_cols ? "x" + std::to_string(c.tile_cols) : "")

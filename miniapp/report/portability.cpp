@@ -47,8 +47,8 @@ std::vector<std::string> split(const std::string& s, char sep) {
 }
 
 std::string size_text(const Row& r) {
-  std::string s = std::to_string(r.m) + "x" + std::to_string(r.n);
-  return r.k > 0 ? s + "x" + std::to_string(r.k) : s;
+  std::string s = std::to_string(r.integer("m")) + "x" + std::to_string(r.integer("n"));
+  return r.integer("k") > 0 ? s + "x" + std::to_string(r.integer("k")) : s;
 }
 
 // problem = family/precision/size and application = variant plus the parameters after the size
@@ -63,8 +63,8 @@ std::pair<std::string, std::string> problem_and_application(const Row& r) {
     return {id[0] + "/" + id[2] + "/" + id[3], app};
   }
   std::string app = r.variant;
-  if (r.tile > 0 && r.uses(Param::tile))
-    app += "/tile=" + std::to_string(r.tile);
+  if (r.integer("tile") > 0 && r.uses(Param::tile))
+    app += "/tile=" + std::to_string(r.integer("tile"));
   return {r.family + "/" + r.precision + "/" + size_text(r), app};
 }
 

@@ -3,6 +3,7 @@
 #include "config/schema.hpp"
 #include "config/yaml_strict.hpp"
 #include "core/case.hpp"
+#include "core/case_fields.hpp"
 #include "kernels/families.hpp"
 
 #include <algorithm>
@@ -167,22 +168,15 @@ std::string row_unit(const std::string& family) {
 }
 
 std::string case_id(const compare::Row& row) {
-  Case c;
+  Case c; // the parameters the row's columns hold (core/case_fields.hpp), then its identity
+  for (const auto& f : case_fields())
+    if (f.column)
+      if (const auto it = row.fields.find(f.name); it != row.fields.end())
+        set_case_value(f, c, *it);
   c.family = row.family;
   c.variant = row.variant;
   if (!parse_precision(row.precision, c.precision))
     c.precision = Precision::float32;
-  c.m = row.m;
-  c.n = row.n;
-  c.k = row.k;
-  c.tile = int(row.tile);
-  c.tile_cols = int(row.tile_cols);
-  c.team_size = int(row.team_size);
-  c.alpha = row.alpha;
-  c.beta = row.beta;
-  c.in_place = row.in_place;
-  c.pinned = row.pinned;
-  c.seed = std::uint64_t(row.seed);
   c.params_used = params_read(row.family, row.variant); // as the plan sets it: the id's pieces
   return c.id();
 }

@@ -1,5 +1,6 @@
 #include "report/run_pooling.hpp"
 
+#include "core/case_fields.hpp"
 #include "core/host_load.hpp"
 #include "core/result.hpp"
 #include "core/text.hpp"
@@ -104,9 +105,11 @@ Row pool_rows(const std::vector<const Row*>& rows) {
 std::string row_key(const Row& r) {
   if (!r.case_id.empty())
     return r.case_id;
-  return r.family + "|" + r.variant + "|" + r.precision + "|" + std::to_string(r.m) + "x" +
-         std::to_string(r.n) + "x" + std::to_string(r.k) + "|" + std::to_string(r.tile) + "x" +
-         std::to_string(r.tile_cols);
+  // Files before case ids (schema 1): the parameters they had.
+  std::string key = r.family + "|" + r.variant + "|" + r.precision;
+  for (const char* sep_name : {"|m", "xn", "xk", "|tile", "xtile_cols"})
+    key += std::string(1, sep_name[0]) + std::to_string(r.integer(sep_name + 1));
+  return key;
 }
 
 Run pool_members(const std::vector<Run>& given, const std::vector<std::size_t>& members) {
@@ -207,17 +210,30 @@ Pooling pool_runs(const std::vector<Run>& given, std::size_t baseline) {
   return p;
 }
 
+// The tuning parameters of the case-field table (core/case_fields.cpp), each with its segment in
+// the id: "/tile=16[x3]", "/team=8", "/shape=...", "/<name>=" for a table parameter.
+namespace {
+std::string id_segment(const CaseField& f) {
+  if (f.in_table())
+    return "/" + std::string(f.name) + "=";
+  return f.id_segment ? f.id_segment : "";
+}
+} // namespace
+
 const std::vector<std::string>& ignorable_params() {
-  static const std::vector<std::string> names = {"tile", "team_size", "shape"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const auto& f : case_fields())
+      if (!id_segment(f).empty())
+        out.push_back(f.name);
+    return out;
+  }();
   return names;
 }
 
 std::string without_param(const std::string& case_id, const std::string& param) {
-  // Each one's segment in the id (core/case_fields.cpp): "/tile=16[x3]", "/team=8", "/shape=...".
-  const std::string segment = param == "tile"        ? "/tile="
-                              : param == "team_size" ? "/team="
-                              : param == "shape"     ? "/shape="
-                                                     : "";
+  const CaseField* f = find_case_field(param);
+  const std::string segment = f ? id_segment(*f) : "";
   if (segment.empty())
     return case_id;
   const auto at = case_id.find(segment);

@@ -242,6 +242,83 @@ def test_bench_options():
         expect(code == 2, " ".join(bad) + " exits 2", code, out, err)
 
 
+def test_case_parameter():
+    # transpose tiled's scratch padding (pad) is named only by its row of the case-field table,
+    # its family's row and its kernel: the loader, the plan, the hash, the results, compare, the
+    # console and list read it from there.
+    with tempfile.TemporaryDirectory() as tmp:
+        def write(name, text):
+            path = os.path.join(tmp, name)
+            with open(path, "w") as f:
+                f.write(text)
+            return path
+        head = "name: pad\nbackend: serial\nwarmup: 0\nrepetitions: 2\ncases:\n"
+        case = "  - family: transpose\n    m: 45\n    n: 70\n    tile: 16\n"
+        cfg = write("pad.yaml", head + case + "    pad: [0, 1, 3]\n")
+        plain = write("plain.yaml", head + case)
+        # Refused with file:line:col: out of range, on a family that does not read it, misspelt.
+        code, out, err = run(["validate", cfg, "--set", "cases.0.pad=-1"])
+        expect(code == 2 and "pad must be between 0 and 1024, got -1" in err, "pad -1 exits 2",
+               code, err)
+        bad = write("bad.yaml", "name: bad\ncases:\n  - {family: matmul, n: 8, pad: 2}\n"
+                                "  - {family: transpose, n: 8, padd: 2}\n")
+        code, out, err = run(["validate", bad])
+        expect(code == 2 and re.search(r"bad\.yaml:3:\d+: pad applies to transpose only", err)
+               and re.search(r"bad\.yaml:4:\d+: unknown key 'padd'.*did you mean 'pad'\?", err),
+               "pad on matmul and a misspelt pad are errors at their positions", code, err)
+        # The default is no change: the case id and the config hash of a config without pad.
+        def plan_of(path, *sets):
+            args = ["validate", path]
+            for s in sets:
+                args += ["--set", s]
+            code, out, err = run(args)
+            expect(code == 0, "validate " + " ".join(args), code, out, err)
+            return re.search(r"config hash ([0-9a-f]+)", out).group(1), out
+        base_hash, base_out = plan_of(plain)
+        expect(plan_of(cfg, "cases.0.pad=1")[0] == base_hash, "pad 1 (the default) keeps the hash")
+        expect(plan_of(cfg, "cases.0.pad=0")[0] != base_hash, "pad 0 changes the hash")
+        _, out = plan_of(cfg)
+        for cid in ("transpose/tiled/float32/45x70/tile=16/pad=0",
+                    "transpose/tiled/float32/45x70/tile=16\n",
+                    "transpose/tiled/float32/45x70/tile=16/pad=3"):
+            expect(cid in out, "the plan has " + cid, out)
+        # Run and validated at every pad; the results carry the column, null where unread.
+        run_dir = os.path.join(tmp, "run")
+        code, out, err = run(["run", cfg, "--output-dir", run_dir])
+        expect(code == 0, "the run succeeds and validates", code, out, err)
+        expect("tiled, pad=0" in out and "tiled, pad=3" in out,
+               "the console shows a pad that is not the default", out)
+        rows = json.load(open(os.path.join(run_dir, "results.json")))["results"]
+        expect([(r["variant"], r["pad"], r["valid"]) for r in rows] ==
+               [("flat", None, True), ("tiled", 0, True), ("tiled", 1, True), ("tiled", 3, True)],
+               "results.json: pad per row, validated", rows)
+        with open(os.path.join(run_dir, "results.csv")) as f:
+            header = f.readline().strip().split(",")
+            pads = [line.split(",")[header.index("pad")] for line in f]
+        expect(header[header.index("seed") + 1] == "pad" and pads == ["", "0", "1", "3"],
+               "results.csv: the pad column after seed", header, pads)
+        # compare: the id tells pads apart; --ignore-param pad joins them.
+        one, other = os.path.join(tmp, "pad0"), os.path.join(tmp, "pad3")
+        for d, pad in ((one, "0"), (other, "3")):
+            code, out, err = run(["run", cfg, "--output-dir", d, "--set", "cases.0.pad=" + pad,
+                                  "--set", "cases.0.variant=tiled"])
+            expect(code == 0, "run at pad " + pad, code, out, err)
+        code, out, err = run(["compare", one, other])
+        tiled = [l for l in out.splitlines()  # the rates table's lines
+                 if l.startswith("| transpose/tiled") and "| GB/s |" in l]
+        expect(code == 0 and len(tiled) == 2 and "/pad=0 |" in tiled[0] and "/pad=3 |" in tiled[1],
+               "compare keeps pad 0 and pad 3 apart", out, err)
+        code, out, err = run(["compare", one, other, "--ignore-param", "pad"])
+        tiled = [l for l in out.splitlines()  # the rates table's lines
+                 if l.startswith("| transpose/tiled") and "| GB/s |" in l]
+        expect(code == 0 and len(tiled) == 1 and "pad" not in tiled[0],
+               "compare --ignore-param pad joins them", out, err)
+    # list: its default and its range.
+    code, out, err = run(["list", "parameters"])
+    expect(code == 0 and re.search(r"tiled: .*tile=32, .*pad=1, seed=42", out)
+           and "pad must be between 0 and 1024" in out, "list shows pad", out, err)
+
+
 if __name__ == "__main__":
     globals()["test_" + sys.argv[1]]()
     print("ok:", sys.argv[1])

@@ -94,7 +94,7 @@ def test_jobscript_deleted_working_directory():
 
 def test_report_sigterm_stops_plot_script():
     # A plot script that hangs: SIGTERM to `report` stops it, waits for it and removes the
-    # scratch directory with the runs' JSON.
+    # scratch directory with the plot table.
     with tempfile.TemporaryDirectory() as tmp:
         pid_file = os.path.join(tmp, "plot.pid")
         script = os.path.join(tmp, "slow-plot.py")
@@ -133,7 +133,7 @@ def test_report_sigterm_stops_plot_script():
 
 
 def test_report_sigterm_while_writing_plot_inputs():
-    # A stop signal while report writes the runs' JSON for the plot script (before the script
+    # A stop signal while report writes the plot table for the plot script (before the script
     # starts; a fraction of a second for these runs, seconds for large ones) killed it and left
     # $TMPDIR/miniapp-plot-* with the JSON behind.
     with tempfile.TemporaryDirectory() as tmp:
