@@ -133,14 +133,14 @@ TEST(BenchJson, CopyCeilingAndTheNamesOfOlderBuilds) {
   ASSERT_EQ(run.rows.size(), 2u);
   const Row& mm = run.rows[0];
   EXPECT_EQ(mm.variant, "tiled");
-  EXPECT_EQ(mm.tile, 16);
-  EXPECT_EQ(mm.m, 64);
-  EXPECT_EQ(mm.k, 64); // the family's cases read k
+  EXPECT_EQ(mm.integer("tile"), 16);
+  EXPECT_EQ(mm.integer("m"), 64);
+  EXPECT_EQ(mm.integer("k"), 64); // the family's cases read k
   EXPECT_TRUE(mm.case_id.empty());
   const Row& ta = run.rows[1];
   EXPECT_EQ(ta.variant, "leader");
-  EXPECT_EQ(ta.tile, 8);
-  EXPECT_EQ(ta.k, 0);
+  EXPECT_EQ(ta.integer("tile"), 8);
+  EXPECT_EQ(ta.integer("k"), 0);
   for (const Row& r : run.rows) { // the largest copy bandwidth measured, every row's ceiling
     EXPECT_EQ(r.ceiling, "copy bandwidth");
     EXPECT_DOUBLE_EQ(r.ceiling_value, 50.0);
