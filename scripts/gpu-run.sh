@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # One device-machine session: check the carried CUDA build runs, validate on CUDA, benchmark, and
 # leave everything under $OUT (summary.txt last). Used through the device tool:
-#   scripts/gpu-run.sh [tests|bench|all|sanitize|check|gemm|gemm-host|hostgemm|compare|rounds|energy|transpose|shapes]
+#   scripts/gpu-run.sh [tests|bench|all|sanitize|check|gemm|gemm-host|hostgemm|compare|rounds|energy|transpose|shapes|cpu-level]
 #   (default all: tests and bench)
+# The GPU machine's host is an Intel Xeon with AVX-512 (x86-64-v4: AVX-512 F, BW, CD, DQ and VL).
+# The script reads the host's level from the CPU flags in /proc/cpuinfo ($CPUINFO) and, from it,
+# sets OPENBLAS_CORETYPE (SkylakeX on x86-64-v4, Haswell on x86-64-v3) and picks the host build
+# for hostgemm; cpu-level prints the level and OPENBLAS_CORETYPE and does nothing else
+# (tests/tools/gpu_run_cpu_level.sh).
 # sanitize: compute-sanitizer memcheck over the CUDA kernel tests and racecheck over a run of every
 # team-scratch kernel (tests/gpu/racecheck_team_scratch.yaml), within one 10-minute device call;
 # results in docs/testing.md.
@@ -33,6 +38,25 @@
 # .carry/lib.tar.xz holding the shared libraries the GPU machine lacks (scripts/pack-gpu-carry.sh).
 set -uo pipefail
 what=${1:-all}
+CPUINFO=${CPUINFO:-/proc/cpuinfo}
+cpu_has() { # every flag named is in $CPUINFO
+  local f
+  for f in "$@"; do grep -qw "$f" "$CPUINFO" || return 1; done
+}
+if cpu_has avx512f avx512bw avx512cd avx512dq avx512vl; then CPU_LEVEL=x86-64-v4
+elif cpu_has avx2 fma; then CPU_LEVEL=x86-64-v3
+else CPU_LEVEL=; fi
+# OpenBLAS 0.3.21 (DYNAMIC_ARCH) falls back to its Prescott (SSE3) kernels on CPUs it does not
+# recognise, as the GPU machine's (a VM): name the core from the level so the vendor ceiling is
+# honest.
+case "$CPU_LEVEL" in
+x86-64-v4) export OPENBLAS_CORETYPE=SkylakeX ;;
+x86-64-v3) export OPENBLAS_CORETYPE=Haswell ;;
+esac
+if [ "$what" = cpu-level ]; then
+  echo "${CPU_LEVEL:-below x86-64-v3} OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-}"
+  exit 0
+fi
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 # Everything goes to $W; after each stage it is packed into $OUT/gpurun.tar.gz (the device tool
@@ -44,10 +68,6 @@ mkdir -p /tmp/carry && tar -C /tmp/carry -xJf .carry/lib.tar.xz
 export LD_LIBRARY_PATH="/tmp/carry/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMP_PROC_BIND=spread OMP_PLACES=threads
-# OpenBLAS 0.3.21 (DYNAMIC_ARCH) falls back to its Prescott (SSE3) kernels on CPUs it does not
-# recognise, as in this VM: name the core from the CPU's flags so the vendor ceiling is honest.
-if grep -qw avx512f /proc/cpuinfo; then export OPENBLAS_CORETYPE=SkylakeX
-elif grep -qw avx2 /proc/cpuinfo; then export OPENBLAS_CORETYPE=Haswell; fi
 sum="$W/summary.txt"
 log() { echo "$*" | tee -a "$sum"; }
 # The CUDA GoogleTest suite (every compiled backend; $1: a --gtest_filter, default all): its last
@@ -97,8 +117,8 @@ bench_rows() {
 }
 
 log "== $(date -u +%FT%TZ) $(hostname) $(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader)"
-log "host CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2) x $(nproc)"
-if grep -qw avx2 /proc/cpuinfo; then log "host has AVX2 (x86-64-v3)"; else log "host LACKS x86-64-v3"; fi
+log "host CPU: $(grep -m1 'model name' "$CPUINFO" | cut -d: -f2) x $(nproc)"
+log "host level: ${CPU_LEVEL:-below x86-64-v3} (OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-auto})"
 for b in .carry/cuda/miniapp .carry/cuda/miniapp-bench .carry/gpuhost/miniapp .carry/gpuhost-v3/miniapp; do
   [ -x "$b" ] || continue
   if ldd "$b" | grep -q "not found"; then log "MISSING libs for $b:"; ldd "$b" | grep "not found" | tee -a "$sum"; fi
@@ -282,11 +302,8 @@ PY
 fi
 # hostgemm (see the header): the carried OpenMP build whose level this CPU runs.
 host_build() {
-  local f v4=1
-  for f in avx512f avx512bw avx512cd avx512dq avx512vl; do grep -qw "$f" /proc/cpuinfo || v4=0; done
-  if [ "$v4" = 1 ] && [ -x .carry/gpuhost/miniapp-bench ]; then echo .carry/gpuhost
-  elif grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo && [ -x .carry/gpuhost-v3/miniapp-bench ]; then
-    echo .carry/gpuhost-v3
+  if [ "$CPU_LEVEL" = x86-64-v4 ] && [ -x .carry/gpuhost/miniapp-bench ]; then echo .carry/gpuhost
+  elif [ -n "$CPU_LEVEL" ] && [ -x .carry/gpuhost-v3/miniapp-bench ]; then echo .carry/gpuhost-v3
   fi
 }
 # Each tiled_rb row of bench JSON $1 against the vendor row of its size and precision, and (with
