@@ -179,8 +179,9 @@ def test_import():
                 for p in glob.glob(os.path.join(d, "results.json")) +
                 glob.glob(os.path.join(d, "*", "results.json"))]
     expected_rows = sum(len(results(d)["results"]) for d in run_dirs)
-    # paper tables, weak_scaling-h200x2 and -h200x4, weak_scaling-h200x2-ipc, the fresh runs
-    expect(len(run_dirs) == 4 + 9 + 6 + 2, "21 runs to import", run_dirs)
+    # paper tables, weak_scaling-h200x2 and -h200x4, weak_scaling-h200x2-ipc,
+    # weak_scaling-h200x4-ipc-2026-11-26, the fresh runs
+    expect(len(run_dirs) == 4 + 9 + 6 + 6 + 2, "27 runs to import", run_dirs)
 
     def snapshot():
         with sqlite3.connect(db) as con:
