@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # One device-machine session: check the carried CUDA build runs, validate on CUDA, benchmark, and
 # leave everything under $OUT (summary.txt last). Used through the device tool:
-#   scripts/gpu-run.sh [tests|bench|all|sanitize|check|gemm|gemm-host|hostgemm|compare|rounds|energy|transpose|shapes]
+#   scripts/gpu-run.sh [tests|bench|all|sanitize|check|gemm|gemm-host|hostgemm|compare|rounds|energy|transpose|shapes|targets|cpu-level]
 #   (default all: tests and bench)
+# The GPU machine's host is an Intel Xeon with AVX-512 (x86-64-v4: AVX-512 F, BW, CD, DQ and VL).
+# The script reads the host's level from the CPU flags in /proc/cpuinfo ($CPUINFO) and, from it,
+# sets OPENBLAS_CORETYPE (SkylakeX on x86-64-v4, Haswell on x86-64-v3) and picks the host build
+# for hostgemm; cpu-level prints the level and OPENBLAS_CORETYPE and does nothing else
+# (tests/tools/gpu_run_cpu_level.sh).
 # sanitize: compute-sanitizer memcheck over the CUDA kernel tests and racecheck over a run of every
 # team-scratch kernel (tests/gpu/racecheck_team_scratch.yaml), within one 10-minute device call;
 # results in docs/testing.md.
@@ -25,14 +30,35 @@
 # cases lasting over a second (tests/gpu/energy_long*.yaml) against nvidia-smi's power reading
 # sampled meanwhile (within 15% expected), a host-backend run (why its energy is null).
 # transpose: the CUDA tests (NO_TESTS=1: not), configs/transpose.yaml validated, tiled transpose
-# at 4096 and 8192 through `miniapp run` and miniapp-bench against the copy ceiling, ncu on
+# at 4096 and 8192 through `miniapp run` (and at tile 32 with each compiled thread grid,
+# tests/gpu/transpose_grids.yaml) and miniapp-bench against the copy ceiling, ncu on
 # tiled transpose float32/float64, racecheck over tiled transpose at every tile width
 # (tests/gpu/racecheck_transpose.yaml; NO_RACECHECK=1: not).
+# targets: every row of docs/performance.md's kernel-limits table in one lease (see the mode).
 # Expects .carry/cuda (the CUDA build's programs; optionally .carry/gpuhost and .carry/gpuhost-v3,
 # OpenMP builds: scripts/pack-gpu-carry.sh, or --host for those alone) and
 # .carry/lib.tar.xz holding the shared libraries the GPU machine lacks (scripts/pack-gpu-carry.sh).
 set -uo pipefail
 what=${1:-all}
+CPUINFO=${CPUINFO:-/proc/cpuinfo}
+cpu_has() { # every flag named is in $CPUINFO
+  local f
+  for f in "$@"; do grep -qw "$f" "$CPUINFO" || return 1; done
+}
+if cpu_has avx512f avx512bw avx512cd avx512dq avx512vl; then CPU_LEVEL=x86-64-v4
+elif cpu_has avx2 fma; then CPU_LEVEL=x86-64-v3
+else CPU_LEVEL=; fi
+# OpenBLAS 0.3.21 (DYNAMIC_ARCH) falls back to its Prescott (SSE3) kernels on CPUs it does not
+# recognise, as the GPU machine's (a VM): name the core from the level so the vendor ceiling is
+# honest.
+case "$CPU_LEVEL" in
+x86-64-v4) export OPENBLAS_CORETYPE=SkylakeX ;;
+x86-64-v3) export OPENBLAS_CORETYPE=Haswell ;;
+esac
+if [ "$what" = cpu-level ]; then
+  echo "${CPU_LEVEL:-below x86-64-v3} OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-}"
+  exit 0
+fi
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 # Everything goes to $W; after each stage it is packed into $OUT/gpurun.tar.gz (the device tool
@@ -44,10 +70,6 @@ mkdir -p /tmp/carry && tar -C /tmp/carry -xJf .carry/lib.tar.xz
 export LD_LIBRARY_PATH="/tmp/carry/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMP_PROC_BIND=spread OMP_PLACES=threads
-# OpenBLAS 0.3.21 (DYNAMIC_ARCH) falls back to its Prescott (SSE3) kernels on CPUs it does not
-# recognise, as in this VM: name the core from the CPU's flags so the vendor ceiling is honest.
-if grep -qw avx512f /proc/cpuinfo; then export OPENBLAS_CORETYPE=SkylakeX
-elif grep -qw avx2 /proc/cpuinfo; then export OPENBLAS_CORETYPE=Haswell; fi
 sum="$W/summary.txt"
 log() { echo "$*" | tee -a "$sum"; }
 # The CUDA GoogleTest suite (every compiled backend; $1: a --gtest_filter, default all): its last
@@ -97,8 +119,8 @@ bench_rows() {
 }
 
 log "== $(date -u +%FT%TZ) $(hostname) $(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader)"
-log "host CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2) x $(nproc)"
-if grep -qw avx2 /proc/cpuinfo; then log "host has AVX2 (x86-64-v3)"; else log "host LACKS x86-64-v3"; fi
+log "host CPU: $(grep -m1 'model name' "$CPUINFO" | cut -d: -f2) x $(nproc)"
+log "host level: ${CPU_LEVEL:-below x86-64-v3} (OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-auto})"
 for b in .carry/cuda/miniapp .carry/cuda/miniapp-bench .carry/gpuhost/miniapp .carry/gpuhost-v3/miniapp; do
   [ -x "$b" ] || continue
   if ldd "$b" | grep -q "not found"; then log "MISSING libs for $b:"; ldd "$b" | grep "not found" | tee -a "$sum"; fi
@@ -282,11 +304,8 @@ PY
 fi
 # hostgemm (see the header): the carried OpenMP build whose level this CPU runs.
 host_build() {
-  local f v4=1
-  for f in avx512f avx512bw avx512cd avx512dq avx512vl; do grep -qw "$f" /proc/cpuinfo || v4=0; done
-  if [ "$v4" = 1 ] && [ -x .carry/gpuhost/miniapp-bench ]; then echo .carry/gpuhost
-  elif grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo && [ -x .carry/gpuhost-v3/miniapp-bench ]; then
-    echo .carry/gpuhost-v3
+  if [ "$CPU_LEVEL" = x86-64-v4 ] && [ -x .carry/gpuhost/miniapp-bench ]; then echo .carry/gpuhost
+  elif [ -n "$CPU_LEVEL" ] && [ -x .carry/gpuhost-v3/miniapp-bench ]; then echo .carry/gpuhost-v3
   fi
 }
 # Each tiled_rb row of bench JSON $1 against the vendor row of its size and precision, and (with
@@ -313,7 +332,9 @@ if sys.argv[2]:
               f"(valid: {r.get('valid')}); {agree}")
 PY
 }
-if [ "$what" = hostgemm ]; then
+# The host GEMM rows (hostgemm, targets): host tiled_rb and OpenBLAS through miniapp-bench and
+# `miniapp run` on the carried OpenMP build this CPU runs.
+host_gemm() {
   host=$(host_build)
   lscpu > "$W/lscpu.txt" 2>&1
   grep -E "^(Model name|CPU\(s\)|Thread|Core|Socket|NUMA node\(|L1d|L2|L3|Hypervisor)" "$W/lscpu.txt" | tee -a "$sum"
@@ -338,6 +359,9 @@ if [ "$what" = hostgemm ]; then
     run_dir=$(find "$W/hostgemm-run" -name results.json -printf '%h\n' 2>/dev/null | head -1)
     host_gemm_ratios "$W/hostgemm-bench.json" "$run_dir"
   fi
+}
+if [ "$what" = hostgemm ]; then
+  host_gemm
   save
 fi
 # Every row of run directory $1: case, level, % of its ceiling; rows above 105% are named.
@@ -516,20 +540,9 @@ PY
   energy_rows "$W/quickstart-serial"
   save
 fi
-if [ "$what" = transpose ]; then
-  export PATH="$PATH:/usr/local/cuda/bin"
-  [ -n "${NO_TESTS:-}" ] || cuda_tests
-  save
-  transpose_config
-  log "== miniapp run: transpose tiled 4096 / 8192 (tests/gpu/agreement_transpose.yaml)"
-  .carry/cuda/miniapp run tests/gpu/agreement_transpose.yaml --output-dir "$W/run-agreement-transpose" \
-    > "$W/agreement-transpose.txt" 2>&1
-  log "agreement run exit $?"; grep -E "^transpose|ceiling" "$W/agreement-transpose.txt" | tee -a "$sum"
-  save
-  log "== miniapp-bench: transpose against the copy ceiling"
-  cuda_bench_large bench-transpose '^(transpose|ceiling/copy)'
-  bench_rows "$W/bench-transpose.txt" | tee -a "$sum"
-  save
+# ncu on one launch of tiled transpose (tests/gpu/profile_transpose.yaml) at 4096, float32 and
+# float64: instructions (per element: thread instructions / 4096^2), issue slots, DRAM bytes.
+ncu_transpose() {
   log "== ncu: tiled transpose (tests/gpu/profile_transpose.yaml), one launch each"
   for spec in "float32 4096" "float64 4096"; do
     # shellcheck disable=SC2086 # the spec's words are the arguments
@@ -543,9 +556,98 @@ if [ "$what" = transpose ]; then
     log "ncu transpose $spec exit $?"
     grep -E "Registers Per Thread|Achieved Occupancy|Issue Slots Busy|No Eligible|Memory Throughput|DRAM Throughput|Duration|Executed Ipc|bank_conflicts|inst_executed.sum|dram__bytes|issue_active|sectors|requests|Block Size|Grid Size|Theoretical Occupancy" \
       "$W/ncu-transpose-$1-$2.txt" | sed 's/  */ /g' | tee -a "$sum"
+    awk -v n="$2" '/smsp__thread_inst_executed.sum/ { gsub(",", "", $NF);
+      printf "  thread instructions per element: %.1f\n", $NF / (n * n) }' \
+      "$W/ncu-transpose-$1-$2.txt" | tee -a "$sum"
     save
   done
+}
+# Tiled transpose with each compiled thread grid at tile 32 (tests/gpu/transpose_grids.yaml).
+transpose_grids() {
+  log "== transpose tile 32, 64 / 128 / 256 threads a team (tests/gpu/transpose_grids.yaml)"
+  .carry/cuda/miniapp run tests/gpu/transpose_grids.yaml --output-dir "$W/run-transpose-grids" \
+    > "$W/transpose-grids.txt" 2>&1
+  log "grids run exit $?"; grep -E "^transpose|ceiling" "$W/transpose-grids.txt" | tee -a "$sum"
+}
+if [ "$what" = transpose ]; then
+  export PATH="$PATH:/usr/local/cuda/bin"
+  [ -n "${NO_TESTS:-}" ] || cuda_tests
+  save
+  transpose_config
+  log "== miniapp run: transpose tiled 4096 / 8192 (tests/gpu/agreement_transpose.yaml)"
+  .carry/cuda/miniapp run tests/gpu/agreement_transpose.yaml --output-dir "$W/run-agreement-transpose" \
+    > "$W/agreement-transpose.txt" 2>&1
+  log "agreement run exit $?"; grep -E "^transpose|ceiling" "$W/agreement-transpose.txt" | tee -a "$sum"
+  save
+  transpose_grids
+  save
+  log "== miniapp-bench: transpose against the copy ceiling"
+  cuda_bench_large bench-transpose '^(transpose|ceiling/copy)'
+  bench_rows "$W/bench-transpose.txt" | tee -a "$sum"
+  save
+  ncu_transpose
   [ -n "${NO_RACECHECK:-}" ] || racecheck 240 tests/gpu/racecheck_transpose.yaml
+fi
+# targets: every row of the kernel-limits table (docs/performance.md) in one lease: the CUDA
+# transpose and matmul tests (TESTS: another filter; NO_TESTS=1: none), a raw cudaMemcpy D2D
+# built here (scripts/memcpy_ceiling.cu), tests/gpu/targets.yaml through `miniapp run` (each row
+# against its same-run ceiling, validated) and the same case ids through miniapp-bench in one
+# process, a table of both with run against bench per row (within 5% expected), ncu on tiled
+# transpose, racecheck over every transpose tile width (NO_RACECHECK=1: not), then the host GEMM
+# rows (host_gemm; NO_HOST=1: not).
+if [ "$what" = targets ]; then
+  export PATH="$PATH:/usr/local/cuda/bin"
+  [ -n "${NO_TESTS:-}" ] || cuda_tests "${TESTS:-*Transpose*:*Matmul*}"
+  save
+  log "== raw cudaMemcpy device to device, 8192 x 8192 float32 (scripts/memcpy_ceiling.cu)"
+  if nvcc -O2 -o "$W/memcpy_ceiling" scripts/memcpy_ceiling.cu > "$W/memcpy.txt" 2>&1; then
+    "$W/memcpy_ceiling" 8192 2>&1 | tee -a "$W/memcpy.txt" "$sum"
+  else log "memcpy_ceiling did not build (see memcpy.txt)"; fi
+  log "== miniapp run tests/gpu/targets.yaml (each row against its same-run ceiling)"
+  .carry/cuda/miniapp run tests/gpu/targets.yaml --output-dir "$W/run-targets" > "$W/targets-run.txt" 2>&1
+  log "run exit $?"; grep -E "^(axpby|matmul|transpose)|ceiling" "$W/targets-run.txt" | tee -a "$sum"
+  save
+  log "== miniapp-bench: the same case ids, the vendor GEMMs and the copy ceiling (one process)"
+  cuda_bench_large bench-targets '^(matmul/(tiled_rb/float(32|64)/[0-9x]*/tile=128|vendor/float(32|64)/[0-9x]*)/manual|transpose/(tiled/float(32|64)/[0-9x]*/tile=32|flat/float32/[0-9x]*)/manual|axpby/flat/float32/(4096x4096|8192x8192)/|ceiling/copy)' 0.2
+  bench_rows "$W/bench-targets.txt" 60 >> "$sum"
+  log "== the rows: run (% of its same-run ceiling), bench (% of the bench's), run against bench"
+  python3 - "$W/run-targets/results.json" "$W/bench-targets.json" "$W/memcpy.txt" <<'PY' | tee -a "$sum"
+import json, re, sys
+scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+bench = {b["name"].replace("/manual_time", ""): b["real_time"] * scale[b.get("time_unit", "ns")]
+         for b in json.load(open(sys.argv[2]))["benchmarks"] if not b.get("error_occurred")}
+copy = [b for b in json.load(open(sys.argv[2]))["benchmarks"] if b["name"].startswith("ceiling/copy")]
+copy_gbs = copy[0]["bytes/s"] / 1e9 if copy else None
+m = re.search(r"([0-9.]+) GB/s", open(sys.argv[3]).read())
+memcpy = float(m.group(1)) if m else None
+print(f"  bench copy ceiling {copy_gbs} GB/s; raw cudaMemcpy D2D {memcpy} GB/s")
+targets = {("tiled_rb", "float32"): 90, ("tiled_rb", "float64"): 40,
+           ("tiled", "float32"): 90, ("tiled", "float64"): 92}
+print("  | case | run | % of same-run ceiling | bench | bench % | run/bench | target |")
+for r in json.load(open(sys.argv[1]))["results"]:
+    cid, t = r["case_id"], r["time_median_s"]
+    b = bench.get(cid)
+    if r["family"] == "matmul":
+        v = bench.get(re.sub(r"tiled_rb/(float\d+)/([0-9x]+)/.*", r"vendor/\1/\2", cid))
+        bpct = 100 * v / b if b and v else None
+        rate = f"{r['gflops'] / 1e3:.2f} TFLOP/s"
+    else:
+        bpct = 100 * (r["gbs"] * t / b) / copy_gbs if b and copy_gbs else None
+        rate = f"{r['gbs']:.0f} GB/s" + (f" ({100 * r['gbs'] / memcpy:.1f}% of memcpy)" if memcpy else "")
+    goal = targets.get((r["variant"], r["precision"]))
+    pct = r.get("pct_of_ceiling")
+    met = "-" if goal is None or pct is None else ("met" if pct >= goal else "MISSED")
+    agree = f"{100 * (t - b) / b:+.1f}%" if b else "no bench row"
+    print(f"  | {cid} | {rate} | {pct:.1f}% of {r.get('ceiling')} (valid: {r.get('valid')}) | "
+          f"{b * 1e3 if b else float('nan'):.4f} ms | {bpct if bpct else float('nan'):.1f}% | {agree} | "
+          f"{goal if goal else '-'}% {met} |")
+PY
+  save
+  [ -z "${GRIDS:-}" ] || transpose_grids
+  ncu_transpose
+  [ -n "${NO_RACECHECK:-}" ] || racecheck 240 tests/gpu/racecheck_transpose.yaml
+  save
+  [ -n "${NO_HOST:-}" ] || host_gemm
 fi
 save
 log "== done $(date -u +%FT%TZ)"

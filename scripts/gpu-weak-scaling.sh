@@ -16,13 +16,21 @@
 #                                         device_mpi and host if time is left. Beside each 2-GPU row
 #                                         the model's prediction from the rates the run measured
 #                                         (scripts/summa_rates.py)
+#   scripts/gpu-weak-scaling.sh four      4 GPUs, most wanted first: 1 -> 2 -> 4 weak scaling of
+#                                         the products alone (tests/gpu/weak_products.yaml, vendor
+#                                         and tiled_rb, validated, auto transport: IPC) at panels
+#                                         1024 and 2048 (4 GPUs) and 1024 (2 GPUs); strong scaling of
+#                                         16384^2 over 1, 4 and 2 GPUs (device_ipc); then, while
+#                                         time is left, weak 2x2 at panel 512, the crossover sweep on
+#                                         1 and 4 GPUs, weak 1x2 at panel 2048, 32768^2 on 4 GPUs.
+#                                         Ceilings are measured once per size (reuse_ceilings)
 # Needs .carry/ from scripts/pack-gpu-carry.sh; with `pack-gpu-carry.sh --mpi` (.carry/mpi.tar.xz,
 # the CUDA-aware Open MPI of scripts/build-cuda-mpi.sh, and programs linked against it) that MPI
 # runs everything, else the machine's own mpiexec. device_mpi needs the CUDA-aware one.
 # Each mode finishes within 9 minutes: a run that would start too late is skipped, saying so.
 set -uo pipefail
 mode=${1:-weak}
-case "$mode" in weak|transports|strong) ;; *) echo "usage: $0 [weak|transports|strong]" >&2; exit 2 ;; esac
+case "$mode" in weak|transports|strong|four) ;; *) echo "usage: $0 [weak|transports|strong|four]" >&2; exit 2 ;; esac
 OUT=${OUT:-/tmp/out}
 W=/tmp/weak
 BUDGET=${BUDGET:-530} # seconds for the whole mode
@@ -81,11 +89,13 @@ for r in rows(sys.argv[2]):
           f"{r['status'] == 'ok'}")
 PY
 }
-# run CONFIG NP NAME BASE KIND [SETTING ...]: one run (SETTINGs as for --set), its table lines and breakdown, packed at once.
+# run CONFIG NP NAME BASE KIND [SETTING ...]: one run (SETTINGs as for --set), its table lines and
+# breakdown, packed at once. NEED (seconds, default 45): the budget a run needs to start.
 run() {
   local config=$1 np=$2 name=$3 base=$4 kind=$5; shift 5
   local left=$((BUDGET - SECONDS)) t0=$SECONDS rc
-  if [ "$left" -lt 45 ]; then echo "$name: skipped, $left s of the budget left" | tee -a "$sum"; return; fi
+  if [ "$left" -lt "${NEED:-45}" ]; then echo "$name: skipped, $left s of the budget left" | tee -a "$sum"; return; fi
+  if [ "$np" -gt "$gpus" ]; then echo "$name: skipped, $np ranks on $gpus GPU(s)" | tee -a "$sum"; return; fi
   local cmd=(.carry/cuda/miniapp run "$config" --set warmup=1 repetitions=5 "$@" --quiet --output-dir "$W/$name")
   if [ "$np" -gt 1 ]; then
     cmd=(mpiexec --oversubscribe --bind-to none -n "$np" "${mpi_env[@]}" "${cmd[@]}")
@@ -135,6 +145,28 @@ case "$mode" in
       [ $((BUDGET - SECONDS)) -gt 100 ] &&
         run $large 2 "s32k-np2-$t" big-np1 strong mpi.transport=$t cases.0.n=32768
     done ;;
+  four) # the 4-GPU points; every run checks the budget left before it starts
+    weak=tests/gpu/weak_products.yaml big=tests/gpu/strong_big.yaml small=tests/gpu/strong_small.yaml
+    w2=(cases.0.n=16384) w4=(cases.0.m=16384 cases.0.n=16384) once=reuse_ceilings=true
+    run $weak 1 np1 np1 weak $once
+    run $weak 4 np4-panel1024 np1 weak $once mpi.panel=1024 "${w4[@]}"
+    run $weak 2 np2-panel1024 np1 weak $once mpi.panel=1024 "${w2[@]}"
+    run $weak 4 np4-panel2048 np1 weak $once mpi.panel=2048 "${w4[@]}"
+    run $big 1 s16k-np1 s16k-np1 strong $once cases.0.n=16384
+    run $big 4 s16k-np4-device_ipc s16k-np1 strong $once cases.0.n=16384 mpi.transport=device_ipc
+    run $big 2 s16k-np2-device_ipc s16k-np1 strong $once cases.0.n=16384 mpi.transport=device_ipc
+    run $weak 4 np4-panel512 np1 weak $once mpi.panel=512 "${w4[@]}"
+    if [ $((BUDGET - SECONDS)) -ge 100 ]; then # the sweep needs its one-GPU baseline from this call
+      run $small 1 small-np1 small-np1 strong $once repetitions=20
+      run $small 4 small-np4-device_ipc small-np1 strong $once repetitions=20 mpi.transport=device_ipc
+    else
+      echo "crossover sweep: skipped, $((BUDGET - SECONDS)) s of the budget left" | tee -a "$sum"
+    fi
+    run $weak 2 np2-panel2048 np1 weak $once mpi.panel=2048 "${w2[@]}"
+    # 32768^2 on 4 GPUs (its one-GPU time from an earlier call: setting up 32768^2 on one GPU takes
+    # about 3 minutes)
+    NEED=120 run $big 4 s32k-np4-device_ipc s16k-np1 strong $once cases.0.n=32768 \
+      mpi.transport=device_ipc ;;
 esac
 echo "== done in $SECONDS s" | tee -a "$sum"
 save

@@ -15,8 +15,9 @@ Rates from the run itself (docs/mpi.md, "Model"):
   staging_gbs  host: the same bytes (one copy of every panel a rank sends or receives) over the
                mean rank's transfer time less the block upload and download (h2d_median_s,
                d2h_median_s), packing included;
-  ipc_gbs      device_ipc: the first panel, the one transfer nothing hides, over the mean rank's
-               exposed time.
+  ipc_gbs      device_ipc: the first panel's bytes that travel (A, and B too on a P x Q grid
+               with P > 1: one copy after the other), the one transfer nothing hides, over the
+               mean rank's exposed time.
 Efficiency, measured and predicted: t1 / (N tN) for the same product (strong scaling), t1 / tN for
 one block per rank (weak scaling).
 """
@@ -63,8 +64,9 @@ def rates(row, hbm_gbs, gpus_per_node):
         out.append(f"node_gbs={moved / f(row, 'comm_rank_mean_s') / 1e9:.2f}")
     if t == "host":  # runs before B panels stopped being staged on 1 x Q: their copies are in it
         out.append(f"staging_gbs={moved / copies / 1e9:.2f}")
-    if t == "device_ipc":  # the first panel's peer copy is what stays exposed
-        first = rows * w * e if q > 1 else w * cols * e
+    if t == "device_ipc":  # the first panel's peer copies are what stays exposed: on a P x Q
+        # grid a rank copies the A panel and then the B panel, one after the other on one stream
+        first = (rows * w * e if q > 1 else 0) + (w * cols * e if p > 1 else 0)
         out.append(f"ipc_gbs={first / max(f(row, 'exposed_rank_mean_s'), 1e-6) / 1e9:.2f}")
     return out
 

@@ -4,9 +4,15 @@
 #include "kernels/families.hpp"
 #include "plan/config_hash.hpp"
 #include "plan/plan.hpp"
+#include "report/metadata.hpp"
+#include "report/result_fields.hpp"
+#include "report/resume.hpp"
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -96,6 +102,57 @@ TEST(ConfigHash, TheExperimentHashIsTheConfigHashWithoutTheBackend) {
   EXPECT_EQ(experiment_hash(serial), experiment_hash(elsewhere));
   EXPECT_NE(experiment_hash(serial), experiment_hash(plan({"backend=serial", "repetitions=3"})));
   EXPECT_NE(experiment_hash(serial), serial.config_hash);
+}
+
+// One list says which config keys the hash leaves out (plan/config_hash.hpp): each of them, set
+// to something other than its default, keeps the hash.
+TEST(ConfigHash, TheKeysOutsideTheHashDoNotCount) {
+  const std::map<std::string, std::string> other_value = {
+      {"name", "name=renamed"},
+      {"description", "description=\"other words\""},
+      {"output", "output.formats=[csv]"},
+      {"energy", "energy=false"},
+      {"reuse_ceilings", "reuse_ceilings=true"},
+      {"mpi.transport", "mpi.transport=host"}};
+  for (const std::string_view key : kKeysOutsideConfigHash) {
+    const auto it = other_value.find(std::string(key));
+    ASSERT_NE(it, other_value.end()) << key << ": give the test a value for this key";
+    EXPECT_EQ(hash_of(base), hash_of(base, {it->second})) << it->second;
+    EXPECT_TRUE(outside_config_hash(std::string(key) + ".sub")) << key;
+  }
+  EXPECT_FALSE(outside_config_hash("mpi.grid"));
+  EXPECT_FALSE(outside_config_hash("names"));
+  EXPECT_NE(hash_of(base), hash_of(base, {"mpi.panel=8"}));
+}
+
+// `run --resume DIR` with another experiment names the first key that differs among the keys
+// that count (report/resume.cpp reads the same list): here repetitions, not energy or
+// mpi.transport, which come before it but are outside the hash.
+TEST(ConfigHash, ResumeNamesAKeyInsideTheHash) {
+  const auto plan = [](const std::vector<std::string>& overrides) {
+    return make_plan(config::parse_config("test.yaml", base, overrides));
+  };
+  const Plan there = plan({});
+  const std::string dir = ::testing::TempDir() + "miniapp-resume-hash";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const nlohmann::json doc = {{"schema_version", kResultsSchemaVersion},
+                              {"status", "interrupted"},
+                              {"metadata", {{"config_hash", there.config_hash}, {"mpi_ranks", 1}}},
+                              {"config", plan_to_json(there)},
+                              {"results", nlohmann::json::array()}};
+  std::ofstream(dir + "/results.json") << doc.dump();
+  const Plan here = plan({"repetitions=3", "energy=false", "mpi.transport=host"});
+  try {
+    read_resume_state(dir, here, 1, 1);
+    FAIL() << "another experiment was resumed";
+  } catch (const config::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("(config/repetitions is 10 there and 3 here)"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_NO_THROW(read_resume_state(dir, plan({"energy=false", "mpi.transport=host"}), 1, 1));
+  std::filesystem::remove_all(dir);
 }
 
 TEST(ConfigHash, CanonicalTextNamesEveryCaseParameter) {

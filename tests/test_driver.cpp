@@ -1,7 +1,10 @@
 // The one run driver (run/driver.hpp) on one rank: the single-rank communicator, the exit-code
 // rule, and whole runs of tiny cases on the host backend into a sink that records what it got.
 #include "core/backends.hpp"
+#include "kernels/kernel_case.hpp"
 #include "run/driver.hpp"
+#include "run/exit_code.hpp"
+#include "run/rank_agreement.hpp"
 #include "run/stop_after_case.hpp"
 
 #include <gtest/gtest.h>
@@ -9,6 +12,8 @@
 #include <algorithm>
 #include <csignal>
 #include <cstdlib>
+#include <functional>
+#include <new>
 #include <stdexcept>
 
 namespace miniapp {
@@ -28,6 +33,30 @@ TEST(SingleRank, CollectivesReturnTheirInput) {
   EXPECT_EQ(v, (std::vector<double>{1.5, -2}));
   EXPECT_EQ(one.reduce(7.25, ReduceOp::max), 7.25);
   EXPECT_EQ(one.broadcast("config text", 0), "config text");
+}
+
+// A case's phases (allocation, validation) end through one helper (run/rank_agreement.hpp): a
+// case the kernel cannot run is unsupported, anything else thrown a runtime error, and running out
+// of host memory names the resource and what the phase was doing.
+TEST(RankAgreement, ACasePhaseEndsInOneOfThreeOutcomes) {
+  const SingleRank one;
+  const auto outcome = [&](const std::function<void()>& work) {
+    return agree_on_case_phase(one, "validation", "validating axpby/flat/float32/8x8", work);
+  };
+  int ran = 0;
+  EXPECT_EQ(outcome([&] { ++ran; }).code, kOk);
+  EXPECT_EQ(ran, 1);
+  const Outcome unsupported = outcome([] { throw UnsupportedCase("no such tile here"); });
+  EXPECT_EQ(unsupported.code, kUnsupportedCase);
+  EXPECT_EQ(unsupported.message, "no such tile here");
+  const Outcome memory = outcome([] { throw std::bad_alloc(); });
+  EXPECT_EQ(memory.code, kRuntimeError);
+  EXPECT_EQ(memory.message, "out of memory (resource: host memory) while validating "
+                            "axpby/flat/float32/8x8");
+  const Outcome failed = outcome([] { throw std::runtime_error("device lost"); });
+  EXPECT_EQ(failed.code, kRuntimeError);
+  EXPECT_EQ(failed.message, "device lost"); // one rank: no rank or phase named
+  EXPECT_LT(kUnsupportedCase, kConfigError);
 }
 
 CaseResult with_status(Status s) {

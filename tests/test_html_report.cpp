@@ -264,6 +264,30 @@ TEST(Scaling, EfficiencyAgainstEachSystemsFewestRanks) {
   EXPECT_NE(weak[1].case_label.find("64x64"), std::string::npos) << weak[1].case_label;
 }
 
+// A point measured while its host was busy (load above its CPUs, core/host_load.hpp) is marked
+// (busy) in the scaling table, as the comparison marks it, and the legend says what that means.
+TEST(Scaling, PointsMeasuredOnABusyHostAreMarkedBusy) {
+  const auto at = [](double t, double load) {
+    nlohmann::json r = row(64, {t, t, t});
+    r["host_load"] = load;
+    return run("openmp", "cpu", {r}, {{"host_cpus", 2}});
+  };
+  const std::vector<ScalingPoint> pts = {{"a", 1, 1, at(2.0, 0.5)}, {"a", 1, 2, at(1.0, 5.0)}};
+  const auto rows = scaling_rows(pts, false);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_FALSE(rows[0].busy);
+  EXPECT_TRUE(rows[1].busy);
+  const std::string html = scaling_section(pts, false);
+  const std::size_t busy_at = html.find("(busy)</span>");
+  ASSERT_NE(busy_at, std::string::npos) << html;
+  EXPECT_EQ(html.find("(busy)</span>", busy_at + 1), std::string::npos) << "one busy point";
+  EXPECT_GT(busy_at, html.find("<td>2</td>")) << "the mark is on the 2-rank point's row";
+  EXPECT_NE(html.find("load average around the case was above its CPUs"), std::string::npos);
+  // No busy point: no mark and no legend for it.
+  const std::string calm = scaling_section({{"a", 1, 1, at(2.0, 0.5)}}, false);
+  EXPECT_EQ(calm.find("busy"), std::string::npos) << calm;
+}
+
 TEST(Scaling, SectionDrawsALinePerSystemAndCaseAndEscapesNames) {
   const auto at = [](double t) { return run("openmp", "cpu", {row(64, {t, t, t})}); };
   const std::vector<ScalingPoint> pts = {

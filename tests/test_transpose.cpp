@@ -127,6 +127,32 @@ TEST_P(Transpose, TiledWithAUserTeamSize) {
   }
 }
 
+// Tile widths 16, 32 and 64 run their full tiles through a compiled thread grid on GPUs (2, 4 or
+// 8 rows of threads, as the team size asks) and their edge tiles, and teams of other sizes,
+// through the run-time one, in the same launch: shapes with full tiles beside partial ones, at
+// the default team size, at each compiled grid of each width, and at 96 threads, which none
+// fits. GPUs run them all; host pools refuse the teams they cannot run, naming the size.
+TEST_P(Transpose, CompiledTileWidthsWithFullAndEdgeTiles) {
+  const std::vector<std::pair<std::int64_t, std::int64_t>> mixed = {
+      {128, 192}, {130, 97}, {64, 64}, {200, 65}};
+  for (int tile : {16, 32, 64})
+    for (auto [m, n] : mixed)
+      for (int ts : {0, 64, 128, 256, 96}) {
+        Case c = make("tiled", m, n, tile);
+        c.team_size = ts;
+        try {
+          expect_transposed(c);
+        } catch (const kernels::LaunchError& e) { // a team larger than a host pool
+          EXPECT_GT(ts, 1);
+          EXPECT_NE(std::string(e.what()).find("team_size " + std::to_string(ts)),
+                    std::string::npos)
+              << e.what();
+        } catch (const ResourceError& e) { // a float64 tile of 64 in host scratch
+          EXPECT_EQ(tile, kernels::kTransposeTileMax) << e.what();
+        }
+      }
+}
+
 TEST_P(Transpose, RandomInputsValidate) {
   for (const char* variant : {"flat", "tiled"}) {
     Case c = make(variant, 67, 129, 16);

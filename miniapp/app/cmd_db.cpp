@@ -4,6 +4,7 @@
 #include <memory>
 #include "app/commands.hpp"
 #include "core/sinks.hpp"
+#include "core/text.hpp"
 
 #include "report/history_db.hpp"
 
@@ -22,10 +23,19 @@ int cmd_db(const DbArgs& args) {
         for (auto& r : db.import_path(run))
           done.push_back(std::move(r));
     }
-    for (const auto& r : done)
+    for (const auto& r : done) {
       std::cout << for_terminal(r.source) << ": run " << for_terminal(r.run_id) << ", " << r.rows
-                << " row(s), " << r.changed << " new or changed"
-                << (r.run_changed ? "" : ", run unchanged") << "\n";
+                << " row(s), ";
+      if (!r.resumed_by.empty()) {
+        std::cout << "not imported: run " << for_terminal(r.resumed_by)
+                  << " resumed it and holds its rows\n";
+        continue;
+      }
+      std::cout << r.changed << " new or changed" << (r.run_changed ? "" : ", run unchanged");
+      if (!r.replaced.empty())
+        std::cout << "; replaces the run(s) it resumed: " << for_terminal(join(r.replaced, ", "));
+      std::cout << "\n";
+    }
     std::cout << args.db << ": " << done.size() << " run(s) "
               << (args.action == "rebuild" ? "rebuilt" : "imported") << " (schema version "
               << db.schema_version() << ")\n";

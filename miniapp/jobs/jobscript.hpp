@@ -1,6 +1,7 @@
 #pragma once
-// Slurm job scripts from a template (jobscripts/*.sh, embedded in the program at build time, or a
-// site's own file) and a system profile. The script launches `miniapp run CONFIG` and exits with
+// Slurm job scripts from a template (jobscripts/*.sh, assembled from jobscripts/*.sh.in and the
+// parts they share, jobscripts/parts/, and embedded in the program at build time, or a site's own
+// file) and a system profile. The script launches `miniapp run CONFIG` and exits with
 // its status. Rendering is one pass: substituted text is never scanned again, every value is
 // quoted for the shell, and comment values are single lines, so no value can become a command.
 #include "core/sinks.hpp"

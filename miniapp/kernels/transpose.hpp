@@ -53,16 +53,89 @@ void transpose_flat(const Exec& exec, const VA& A, const VB& B) {
       });
 }
 
-template <class Exec, class VA, class VB>
-void transpose_tiled(const Exec& exec, const VA& A, const VB& B, int tile, int pad,
-                     int team_size = 0) {
-  using T = typename VB::non_const_value_type;
+// Any tile, any team: the tile at (r0, c0) of A (rows x cols of it, fewer than T at the edges)
+// through the T x (T + pad) scratch tile s, row stride S = T + pad, into B. Threads as a grid over
+// the tile: tx the column (consecutive team ranks, consecutive addresses: coalesced), ty the first
+// row, sy rows apart. A team narrower than a row (one thread on host backends) walks each row cx
+// columns at a time.
+template <class T, class Member>
+KOKKOS_INLINE_FUNCTION void
+transpose_any_tile(const Member& team, T* s, const T* pa, T* pb, std::int64_t m, std::int64_t n,
+                   int TS, int S, std::int64_t r0, std::int64_t c0, int rows, int cols) {
+  const int cx = team.team_size() < TS ? team.team_size() : TS;
+  const int tx = team.team_rank() % cx, ty = team.team_rank() / cx;
+  const int sy = team.team_size() / cx; // threads past sy * cx rows (ty >= sy) stay idle
+  // Load: kTransposeLoadsInFlight rows of A per thread are read into registers before any is
+  // stored to scratch, so that many loads per thread are in flight at once (the compiler does
+  // not move a load above a scratch store that might alias it).
+  constexpr int U = kTransposeLoadsInFlight;
+  if (ty < sy)
+    for (int r = ty; r < rows; r += U * sy)
+      for (int c = tx; c < cols; c += cx) {
+        T v[U];
+        for (int u = 0; u < U; ++u)
+          if (r + u * sy < rows)
+            v[u] = pa[(r0 + r + u * sy) * n + c0 + c];
+        for (int u = 0; u < U; ++u)
+          if (r + u * sy < rows)
+            s[(r + u * sy) * S + c] = v[u];
+      }
+  team.team_barrier(); // the whole tile is in scratch before anyone reads another's element
+  // Store: row r of B's tile (B(c0 + r, r0 + c) = A(r0 + c, c0 + r)) is column r of the
+  // scratch tile; consecutive team ranks take consecutive columns of B (coalesced writes; the
+  // padding keeps the scratch reads apart).
+  if (ty < sy)
+    for (int r = ty; r < cols; r += sy) {
+      T* b = pb + (c0 + r) * m + r0;
+      for (int c = tx; c < rows; c += cx)
+        b[c] = s[c * S + r];
+    }
+}
+
+// GPU tile widths compiled with their thread grid (TS columns x R rows of threads, R = 2, 4 or 8):
+// a full tile then moves with no bounds tests, no divisions and fully unrolled loops, each
+// thread's elements one constant stride apart. Profiled at 4096 (float32, tile 32), the run-time
+// grid above costs 79 instructions an element, a third of them per-team index set-up and
+// division, the rest 64-bit addresses and bounds tests per element: issue-bound where a
+// transpose should be memory-bound. The default R: kTransposeFixedRows (docs/performance.md).
+template <int TS>
+inline constexpr int kTransposeFixedRows = TS >= 64 ? 4 : kTransposeTeamThreads / TS;
+
+// A full TS x TS tile by a team of exactly TS * R threads: each thread loads its TS / R elements
+// of A (all in flight before any scratch store), and after the barrier reads its column of the
+// scratch tile into registers before writing B's row.
+template <int TS, int R, class T, class Member>
+KOKKOS_INLINE_FUNCTION void transpose_full_tile(const Member& team, T* s, const T* pa, T* pb,
+                                                std::int64_t m, std::int64_t n, std::int64_t r0,
+                                                std::int64_t c0) {
+  constexpr int K = TS / R;
+  const int tx = team.team_rank() % TS, ty = team.team_rank() / TS; // shifts: TS is constant
+  const T* a = pa + (r0 + ty) * n + c0 + tx;
+  const std::int64_t a_step = R * n;
+  T v[K];
+  for (int k = 0; k < K; ++k)
+    v[k] = a[k * a_step];
+  for (int k = 0; k < K; ++k)
+    s[(ty + k * R) * (TS + 1) + tx] = v[k];
+  team.team_barrier();
+  for (int k = 0; k < K; ++k)
+    v[k] = s[tx * (TS + 1) + ty + k * R];
+  T* b = pb + (c0 + ty) * m + r0 + tx;
+  const std::int64_t b_step = R * m;
+  for (int k = 0; k < K; ++k)
+    b[k * b_step] = v[k];
+}
+
+// The tiled kernel with the tile width a run-time value (FixedTS = 0) or a compile-time one with
+// FixedR rows of threads: the latter takes transpose_full_tile for full tiles when the team has
+// that grid, and transpose_any_tile for edge tiles (and a team the backend made smaller).
+template <int FixedTS, int FixedR, class Exec, class T>
+void transpose_tiled_launch(const Exec& exec, const T* pa, T* pb, std::int64_t m, std::int64_t n,
+                            int tile, int pad, int wanted, int team_size) {
   using Policy = Kokkos::TeamPolicy<Exec>;
   using Member = typename Policy::member_type;
   const char* label = "miniapp::transpose::tiled";
-  const std::int64_t m = A.extent(0), n = A.extent(1);
-  const int TS = tile;
-  const int S = tile + pad; // the scratch tile's row stride
+  const int TS = FixedTS > 0 ? FixedTS : tile;
   const std::int64_t tiles_n = (n + TS - 1) / TS;
   const std::int64_t league = ((m + TS - 1) / TS) * tiles_n;
   if (league > INT_MAX)
@@ -72,13 +145,14 @@ void transpose_tiled(const Exec& exec, const VA& A, const VB& B, int tile, int p
   const int tiles_n32 = int(tiles_n);
   const std::size_t bytes = transpose_tile_bytes<T>(TS, pad);
   check_scratch<Policy>(label, bytes);
-  const T* pa = A.data();
-  T* pb = B.data();
   auto body = KOKKOS_LAMBDA(const Member& team) {
     // Stride S = T + pad: element (r, c) lives at r * S + c. With pad 1 a column of the tile
     // spans T different banks instead of one (with T = 32 and 4-byte words, an unpadded column
     // read, pad 0, hits the same bank 32 times and serialises the warp).
     T* s = static_cast<T*>(team.team_scratch(0).get_shmem(bytes));
+    // Captured here: nvcc's extended lambdas cannot first capture a variable inside if constexpr.
+    const T* a = pa;
+    T* b = pb;
     // 32-bit: the league fits an int (checked above); a 64-bit division and remainder are
     // software routines of a hundred instructions each, paid by every thread of every tile.
     const int tile_row = team.league_rank() / tiles_n32;
@@ -86,47 +160,68 @@ void transpose_tiled(const Exec& exec, const VA& A, const VB& B, int tile, int p
     const std::int64_t c0 = std::int64_t(team.league_rank() - tile_row * tiles_n32) * TS;
     const int rows = r0 + TS <= m ? TS : int(m - r0); // edge tiles hold fewer rows / columns
     const int cols = c0 + TS <= n ? TS : int(n - c0);
-    // Threads as a grid over the tile: tx the column (consecutive team ranks, consecutive
-    // addresses: coalesced), ty the first row, sy rows apart; divided once per thread, not per
-    // element. A team narrower than a row (one thread on host backends) walks each row cx
-    // columns at a time.
-    const int cx = team.team_size() < TS ? team.team_size() : TS;
-    const int tx = team.team_rank() % cx, ty = team.team_rank() / cx;
-    const int sy = team.team_size() / cx; // threads past sy * cx rows (ty >= sy) stay idle
-    // Load: kTransposeLoadsInFlight rows of A per thread are read into registers before any is
-    // stored to scratch, so that many loads per thread are in flight at once (the compiler does
-    // not move a load above a scratch store that might alias it).
-    constexpr int U = kTransposeLoadsInFlight;
-    if (ty < sy)
-      for (int r = ty; r < rows; r += U * sy)
-        for (int c = tx; c < cols; c += cx) {
-          T v[U];
-          for (int u = 0; u < U; ++u)
-            if (r + u * sy < rows)
-              v[u] = pa[(r0 + r + u * sy) * n + c0 + c];
-          for (int u = 0; u < U; ++u)
-            if (r + u * sy < rows)
-              s[(r + u * sy) * S + c] = v[u];
-        }
-    team.team_barrier(); // the whole tile is in scratch before anyone reads another's element
-    // Store: row r of B's tile (B(c0 + r, r0 + c) = A(r0 + c, c0 + r)) is column r of the
-    // scratch tile; consecutive team ranks take consecutive columns of B (coalesced writes; the
-    // padding keeps the scratch reads apart).
-    if (ty < sy)
-      for (int r = ty; r < cols; r += sy) {
-        T* b = pb + (c0 + r) * m + r0;
-        for (int c = tx; c < rows; c += cx)
-          b[c] = s[c * S + r];
+    if constexpr (FixedTS > 0) { // the compiled grid's stride is T + 1: the default pad only
+      if (pad == 1 && rows == FixedTS && cols == FixedTS && team.team_size() == FixedTS * FixedR) {
+        transpose_full_tile<FixedTS, FixedR>(team, s, a, b, m, n, r0, c0);
+        return;
       }
+    }
+    transpose_any_tile(team, s, a, b, m, n, TS, TS + pad, r0, c0, rows, cols);
   };
-  // GPUs: kTransposeTeamThreads threads per tile, each moving T*T/128 elements (16 at T = 32,
-  // so the fixed cost of a thread is shared by more elements than with the usual 256); fewer
-  // when the tile has fewer elements. Host backends: one thread per team, so each
-  // thread transposes whole tiles through its cache-sized scratch with no barrier waits.
+  launch_with_scratch<Policy>(label, exec, int(league), body, wanted, team_size, bytes);
+}
+
+// A compiled tile width TS on a GPU: the grid of R = 2, 4 or 8 rows of threads the team size
+// asks for (0: kTransposeFixedRows<TS>); any other team size, the run-time grid.
+template <int TS, class Exec, class T>
+void transpose_tiled_fixed(const Exec& exec, const T* pa, T* pb, std::int64_t m, std::int64_t n,
+                           int pad, int team_size) {
+  const int rows = team_size > 0 && team_size % TS == 0 ? team_size / TS
+                   : team_size > 0                      ? 0
+                                                        : kTransposeFixedRows<TS>;
+  const int ts = TS * rows;
+  switch (rows) {
+  case 2:
+    return transpose_tiled_launch<TS, 2>(exec, pa, pb, m, n, TS, pad, ts, team_size);
+  case 4:
+    return transpose_tiled_launch<TS, 4>(exec, pa, pb, m, n, TS, pad, ts, team_size);
+  case 8:
+    return transpose_tiled_launch<TS, 8>(exec, pa, pb, m, n, TS, pad, ts, team_size);
+  default:
+    return transpose_tiled_launch<0, 0>(exec, pa, pb, m, n, TS, pad, kTransposeTeamThreads,
+                                        team_size);
+  }
+}
+
+template <class Exec, class VA, class VB>
+void transpose_tiled(const Exec& exec, const VA& A, const VB& B, int tile, int pad,
+                     int team_size = 0) {
+  using T = typename VB::non_const_value_type;
+  const std::int64_t m = A.extent(0), n = A.extent(1);
+  const T* pa = A.data();
+  T* pb = B.data();
+  // GPUs: tile widths 16, 32 and 64 take a compiled thread grid (by default 128, 128 and 256
+  // threads: 2, 8 and 16 elements a thread; transpose_tiled_fixed); other widths
+  // kTransposeTeamThreads threads per tile, fewer when the tile has fewer elements.
+  // Host backends: one thread per team, so each thread transposes whole tiles through its
+  // cache-sized scratch with no barrier waits.
   constexpr bool host =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible;
-  const int wanted = host ? 1 : (TS * TS < kTransposeTeamThreads ? TS * TS : kTransposeTeamThreads);
-  launch_with_scratch<Policy>(label, exec, int(league), body, wanted, team_size, bytes);
+  if constexpr (!host) {
+    switch (tile) {
+    case 16:
+      return transpose_tiled_fixed<16>(exec, pa, pb, m, n, pad, team_size);
+    case 32:
+      return transpose_tiled_fixed<32>(exec, pa, pb, m, n, pad, team_size);
+    case 64:
+      return transpose_tiled_fixed<64>(exec, pa, pb, m, n, pad, team_size);
+    default:
+      break;
+    }
+  }
+  const int wanted =
+      host ? 1 : (tile * tile < kTransposeTeamThreads ? tile * tile : kTransposeTeamThreads);
+  transpose_tiled_launch<0, 0>(exec, pa, pb, m, n, tile, pad, wanted, team_size);
 }
 
 // The exact host check: B must be A^T element for element (a transpose computes nothing, so any

@@ -28,10 +28,10 @@ void matrix(std::ostream& os, const char* name, const std::vector<std::vector<do
 std::string canonical_experiment(const Plan& plan) {
   const auto& s = plan.settings;
   std::ostringstream os;
-  // Settings that change what is measured. Not: name and description (labels), output.* (where
-  // results go), print (what is shown after the run), and the rank count: like threads, it is how
-  // a run was made, which compare shows and warns about on its own, so the runs of a scaling
-  // study share their config's hash. mpi.* counts as written (0 = chosen from the ranks).
+  // Settings that change what is measured; not the keys of kKeysOutsideConfigHash, nor the rank
+  // count: like threads, it is how a run was made, which compare shows and warns about on its own,
+  // so the runs of a scaling study share their config's hash. mpi.grid and mpi.panel count as
+  // written (0 = chosen from the ranks).
   os << "backend=" << plan.backend << "\nwarmup=" << s.warmup << "\nrepetitions=" << s.repetitions
      << "\nvalidation=" << (s.validate ? "on" : "off") << " rtol=" << exact_text(s.rtol)
      << "\nmpi.grid=" << s.grid_p << "x" << s.grid_q << " mpi.panel=" << s.panel << "\n";
@@ -49,6 +49,14 @@ std::string canonical_experiment(const Plan& plan) {
     os << "\n";
   }
   return os.str();
+}
+
+bool outside_config_hash(std::string_view dotted_key) {
+  for (const std::string_view key : kKeysOutsideConfigHash)
+    if (dotted_key.substr(0, key.size()) == key &&
+        (dotted_key.size() == key.size() || dotted_key[key.size()] == '.'))
+      return true;
+  return false;
 }
 
 std::string fnv1a_hex(const std::string& text) {

@@ -43,11 +43,18 @@ constexpr int kBusyTimeoutMs = 60000;
 // The schema version this program writes (PRAGMA user_version); an older database is migrated.
 int latest_schema_version();
 
+// A resumed run (`miniapp run --resume DIR`) writes its results.json into the directory of the
+// runs it resumed, with their kept rows: in the history it takes their place (they are removed),
+// so each case of the directory is recorded once, under the run whose results.json holds it, as
+// `db rebuild` from the directory would record it. A run that a recorded run resumed is not
+// imported again (an old copy of its directory).
 struct ImportResult {
   std::string run_id, source;
-  int rows = 0;         // rows in the document
-  int changed = 0;      // rows inserted or updated (0 when imported before as it is)
-  bool run_changed = 0; // the run was new, or its status or metadata changed
+  int rows = 0;                      // rows in the document
+  int changed = 0;                   // rows inserted or updated (0 when imported before as it is)
+  bool run_changed = 0;              // the run was new, or its status or metadata changed
+  std::vector<std::string> replaced; // the runs this resumed run took the place of
+  std::string resumed_by;            // not imported: the recorded run that resumed this one
 };
 
 // One point of a case's history: one row of one run.

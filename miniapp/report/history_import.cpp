@@ -38,6 +38,37 @@ long long int_of(const nlohmann::json& o, const char* key, long long fallback) {
   return std::fabs(v) < 1e15 ? std::llround(v) : fallback; // llround of 1e300 is undefined
 }
 
+// The ids of the runs a resumed run's results.json names (metadata.resumed, docs/jobs.md).
+std::vector<std::string> resumed_run_ids(const nlohmann::json& meta) {
+  std::vector<std::string> ids;
+  if (meta.is_object() && meta.contains("resumed") && meta["resumed"].is_array())
+    for (const auto& earlier : meta["resumed"])
+      if (const std::string id = text_of(earlier, "run_id"); !id.empty())
+        ids.push_back(id);
+  return ids;
+}
+
+// The recorded run that resumed `run_id` ("" when none). Only runs whose metadata names the id
+// are read, with the limits of a results file (the database is an input file too).
+std::string resumed_by(sqlite3* db, const std::string& db_path, const std::string& run_id) {
+  Statement s(db, "SELECT run_id, metadata_json FROM runs "
+                  "WHERE run_id <> ?1 AND instr(metadata_json, ?1) > 0 ORDER BY run_id");
+  s.bind(1, run_id);
+  while (s.step()) {
+    nlohmann::json meta;
+    try {
+      meta = compare::parse_results_text(s.text(1),
+                                         db_path + " (run " + s.text(0) + ", metadata_json)");
+    } catch (const std::runtime_error& e) {
+      throw InputError(e.what());
+    }
+    const auto ids = resumed_run_ids(meta);
+    if (std::find(ids.begin(), ids.end(), run_id) != ids.end())
+      return s.text(0);
+  }
+  return "";
+}
+
 nlohmann::json read_document(const std::string& file) {
   try {
     return compare::read_results_json(file);
@@ -77,6 +108,23 @@ ImportResult Database::import_unlocked(const nlohmann::json& doc, const std::str
   ImportResult result;
   result.run_id = run_id_of(doc);
   result.source = source;
+  // Each case once (history_db.hpp, ImportResult): an older state of a resumed directory adds
+  // nothing; a resumed run's document replaces the runs it resumed.
+  result.resumed_by = resumed_by(db_, path_, result.run_id);
+  if (!result.resumed_by.empty()) {
+    result.rows = int(rows.size());
+    return result;
+  }
+  Statement remove_run(db_, "DELETE FROM runs WHERE run_id = ?1"); // its rows cascade
+  for (const std::string& earlier : resumed_run_ids(meta)) {
+    if (earlier == result.run_id)
+      continue;
+    remove_run.reset();
+    remove_run.bind(1, earlier);
+    remove_run.step();
+    if (sqlite3_changes(db_) > 0)
+      result.replaced.push_back(earlier);
+  }
   const std::string status = doc.contains("status") && doc["status"].is_string()
                                  ? doc["status"].get<std::string>()
                                  : (run.complete ? "complete" : "incomplete");

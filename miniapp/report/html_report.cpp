@@ -120,8 +120,7 @@ void comparison_table(std::ostringstream& os, const compare::Comparison& c) {
       if (cell.valid != "true")
         os << " <span class=\"invalid\" title=\"valid=" << html_escape(cell.valid)
            << "\">(!)</span>";
-      if (cell.busy) // report/run_pooling.hpp: the host's load was above its CPUs
-        os << " <span class=\"range\">(busy)</span>";
+      os << busy_mark_html(cell.busy); // report/run_pooling.hpp: load above the host's CPUs
       os << "</td><td class=\"num\">" << compare::ms(cell.t_median)
          << " <span class=\"range spread\">[" << compare::ms(cell.t_min) << ", "
          << compare::ms(cell.t_max) << "]";
@@ -237,6 +236,10 @@ void reproduce_section(std::ostringstream& os, const compare::Comparison& c) {
 }
 
 } // namespace
+
+std::string busy_mark_html(bool busy) {
+  return busy ? " <span class=\"range\">(busy)</span>" : "";
+}
 
 std::string html_escape(const std::string& s) {
   std::string out;

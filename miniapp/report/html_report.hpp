@@ -31,6 +31,9 @@ struct ReportOptions {
 // after 10): series i of the scaling plot and platform i of the portability figures.
 const char* series_colour(std::size_t i);
 
+// " (busy)" after a figure measured on a busy host (compare::row_busy), or "".
+std::string busy_mark_html(bool busy);
+
 // &, <, >, " and ' as entities: safe in element text and in quoted attribute values.
 std::string html_escape(const std::string& s);
 

@@ -2,10 +2,12 @@
 
 #include "config/value.hpp"
 #include "core/files.hpp"
+#include "plan/config_hash.hpp"
 #include "report/compare.hpp" // read_results_json: the checked parse of a results.json
 #include "report/metadata.hpp"
 #include "report/result_fields.hpp"
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 
@@ -24,12 +26,14 @@ std::string text_of(const json& v) {
 }
 
 // The first place where two expanded configs differ, for the refusal ("cases/2/n: 256 there, 512
-// here"); "" when only parts outside the hash differ.
+// here"); "" when only keys outside the hash differ.
 std::string first_difference(const json& there, const json& here) {
   for (const auto& op : json::diff(there, here)) {
     const std::string path = op.value("path", "");
-    if (path.rfind("/output", 0) == 0 || path == "/name" || path == "/description")
-      continue; // where results go and labels: not part of the experiment (config_hash.cpp)
+    std::string key = path.substr(path.empty() ? 0 : 1); // "/mpi/transport" -> "mpi.transport"
+    std::replace(key.begin(), key.end(), '/', '.');
+    if (outside_config_hash(key))
+      continue; // not part of the experiment (plan/config_hash.hpp)
     const json::json_pointer ptr(path);
     const std::string was = there.contains(ptr) ? text_of(there[ptr]) : "nothing";
     const std::string is = here.contains(ptr) ? text_of(here[ptr]) : "nothing";

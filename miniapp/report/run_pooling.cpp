@@ -298,8 +298,15 @@ void describe_spread(Cell& cell, const Row& row, const Run& run, bool with_trans
   const bool of_rounds = cell.rounds.size() >= 2;
   cell.cv = coefficient_of_variation(of_rounds ? cell.rounds : cell.times);
   cell.cv_of_rounds = of_rounds;
-  cell.busy = host_busy(number_field(row, "host_load", -1), run.host_cpus);
+  cell.busy = row_busy(row, run);
 }
+
+bool row_busy(const Row& row, const Run& run) {
+  return host_busy(number_field(row, "host_load", -1), run.host_cpus);
+}
+
+const char* const kBusyLegend =
+    "(busy): the host's 1-minute load average around the case was above its CPUs.";
 
 std::vector<std::string> judge(Cell& cell, const Cell& base, const std::string& base_name,
                                const std::string& name) {
@@ -381,8 +388,8 @@ std::string significance_legend(std::size_t baseline) {
          "they do, which says these runs differed, not that their configs do. Runs without "
          "repetition times (results.csv, older results.json) show no p; `~` then marks "
          "overlapping [min, max] time ranges. Spread: the coefficient of variation of the "
-         "rounds' medians (of the repetitions with one round). (busy): the host's 1-minute load "
-         "average around the case was above its CPUs.";
+         "rounds' medians (of the repetitions with one round). " +
+         kBusyLegend;
 }
 
 } // namespace compare

@@ -52,6 +52,12 @@ double student_t_p(double t, double df);
 // values or a value <= 0.
 double welch_log_p(const std::vector<double>& a, const std::vector<double>& b);
 
+// Whether the host was busy around the row's case: its sampled load (results column host_load)
+// above the run's host CPUs (core/host_load.hpp). Tables mark such a row "(busy)".
+bool row_busy(const Row& row, const Run& run);
+// The sentence that explains the mark, for the legends of the tables that show it.
+extern const char* const kBusyLegend;
+
 // Fills a cell's across-run facts from its row: units, spread (of the units with 2 or more, else
 // of the repetitions), and whether its host was busy (core/host_load.hpp).
 void describe_spread(Cell& cell, const Row& row, const Run& run, bool with_transfers);

@@ -2,6 +2,7 @@
 
 #include "core/text.hpp"
 #include "report/html_report.hpp"
+#include "report/run_pooling.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -39,7 +40,7 @@ std::vector<ScalingRow> scaling_rows(const std::vector<ScalingPoint>& points, bo
           }))
         continue; // the same point twice (a resubmitted job's directory): the first counts
       rows.push_back({p.system, r.case_id.empty() ? key.kind : r.case_id, p.nodes, p.ranks,
-                      r.time_median, -1});
+                      r.time_median, -1, compare::row_busy(r, p.run)});
     }
   std::vector<ScalingRow> out;
   for (auto& [key, rows] : series) {
@@ -160,12 +161,18 @@ std::string scaling_section(const std::vector<ScalingPoint>& points, bool weak) 
      << "<figcaption>scaling</figcaption></figure></div>\n"
      << "<table id=\"scaling-table\">\n<tr><th>system</th><th>case</th><th>nodes</th>"
         "<th>ranks</th><th>time (ms)</th><th>efficiency</th></tr>\n";
-  for (const ScalingRow& r : rows)
+  bool any_busy = false;
+  for (const ScalingRow& r : rows) {
     os << "<tr class=\"scaling-row\"><td>" << html_escape(r.system) << "</td><td>"
        << html_escape(r.case_label) << "</td><td>" << r.nodes << "</td><td>" << r.ranks
-       << "</td><td>" << fmt("%.4g", r.seconds * 1e3) << "</td><td>"
+       << "</td><td>" << fmt("%.4g", r.seconds * 1e3) << busy_mark_html(r.busy) << "</td><td>"
        << (r.efficiency < 0 ? std::string("-") : fmt("%.2f", r.efficiency)) << "</td></tr>\n";
-  os << "</table>\n</section>\n";
+    any_busy = any_busy || r.busy;
+  }
+  os << "</table>\n";
+  if (any_busy)
+    os << "<p class=\"legend\">" << html_escape(compare::kBusyLegend) << "</p>\n";
+  os << "</section>\n";
   return os.str();
 }
 

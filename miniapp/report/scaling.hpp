@@ -4,7 +4,8 @@
 //   strong  E = (T_1 * R_1) / (T * R)   (the same problem on more ranks)
 //   weak    E = T_1 / T                 (the same block per rank: the time should stay)
 // drawn as inert inline SVG (time and efficiency against ranks, one line per system and case)
-// with a table under it. Every text from results files is escaped.
+// with a table under it, whose times are marked (busy) where the host was busy around the case,
+// as in the comparison. Every text from results files is escaped.
 #include "report/compare.hpp"
 
 #include <string>
@@ -24,6 +25,7 @@ struct ScalingRow {
   int nodes = 1, ranks = 1;
   double seconds = 0;     // median kernel time
   double efficiency = -1; // < 0 where the base time is missing
+  bool busy = false;      // measured while the host was busy (compare::row_busy)
 };
 
 // Cases are matched by their position in the run (a weak point's sizes differ, its case list

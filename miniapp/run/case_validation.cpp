@@ -1,19 +1,15 @@
 #include "run/case_validation.hpp"
 
-#include "run/exit_code.hpp"
 #include "run/rank_agreement.hpp"
 
 #include <algorithm>
-#include <new>
 
 namespace miniapp {
 
 bool validate_on_ranks(CaseResult& r, Executor& k, const Communicator& comm,
                        const parallel::FaultInjection& fault, double rtol) {
   Validation v;
-  int code = kOk;
-  std::string msg;
-  try {
+  const Outcome o = agree_on_case_phase(comm, "validation", "validating " + r.c.id(), [&] {
     v = k.validate(rtol);
     if (fault.armed("validation")) { // as if an element came back wrong
       v.passed = false;
@@ -22,14 +18,7 @@ bool validate_on_ranks(CaseResult& r, Executor& k, const Communicator& comm,
           "injected fault in phase validation (MINIAPP_FAULT=" + std::to_string(comm.rank()) +
           ":validation)";
     }
-  } catch (const std::bad_alloc&) {
-    code = kRuntimeError;
-    msg = on_rank(comm) + "out of memory (resource: host memory) while validating " + r.c.id();
-  } catch (const std::exception& e) {
-    code = kRuntimeError;
-    msg = in_phase(comm, "validation") + e.what();
-  }
-  const Outcome o = comm.agree(code, msg);
+  });
   if (o.code) {
     r.status = Status::error;
     r.message = o.message;

@@ -29,8 +29,6 @@ namespace miniapp {
 
 namespace {
 
-constexpr int kUnsupported = 1; // a status below the error codes: every rank skips the case
-
 class Driver {
 public:
   Driver(const Plan& plan, const Communicator& comm, ResultSink& sink, CeilingProvider& ceilings,
@@ -216,27 +214,15 @@ private:
   // Allocation: blocks, panels, inputs (after the autotuner, on one rank, chose 'auto' values).
   std::unique_ptr<Executor> allocate(CaseResult& r) {
     std::unique_ptr<Executor> k;
-    int code = kOk;
-    std::string msg;
-    try {
+    const Outcome o = agree_on_case_phase(comm_, "allocation", "setting up " + r.c.id(), [&] {
       fault_.trigger("allocation");
       if (!many_ && (r.c.tile_auto || r.c.team_auto || r.c.shape_auto))
         r.c = autotune(r.c, plan_.backend, device_info(plan_.backend).name);
       k = make_executor(r.c);
-    } catch (const UnsupportedCase& e) {
-      code = kUnsupported;
-      msg = e.what();
-    } catch (const std::bad_alloc&) {
-      code = kRuntimeError;
-      msg = on_rank(comm_) + "out of memory (resource: host memory) while setting up " + r.c.id();
-    } catch (const std::exception& e) {
-      code = kRuntimeError;
-      msg = in_phase(comm_, "allocation") + e.what();
-    }
-    const Outcome o = comm_.agree(code, msg);
+    });
     if (!o.code)
       return k;
-    r.status = o.code == kUnsupported ? Status::unsupported : Status::error;
+    r.status = o.code == kUnsupportedCase ? Status::unsupported : Status::error;
     r.message = o.message;
     return nullptr;
   }

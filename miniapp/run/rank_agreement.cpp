@@ -1,5 +1,6 @@
 #include "run/rank_agreement.hpp"
 
+#include "kernels/kernel_case.hpp"
 #include "plan/config_hash.hpp"
 #include "run/exit_code.hpp"
 
@@ -46,6 +47,25 @@ int agree_on_experiment(const Communicator& comm, const Plan& plan, int rounds) 
   if (o.code && comm.rank() == 0)
     std::cerr << o.message << std::endl;
   return o.code;
+}
+
+Outcome agree_on_case_phase(const Communicator& comm, const char* phase, const std::string& doing,
+                            const std::function<void()>& work) {
+  int code = kOk;
+  std::string message;
+  try {
+    work();
+  } catch (const UnsupportedCase& e) {
+    code = kUnsupportedCase;
+    message = e.what();
+  } catch (const std::bad_alloc&) {
+    code = kRuntimeError;
+    message = on_rank(comm) + "out of memory (resource: host memory) while " + doing;
+  } catch (const std::exception& e) {
+    code = kRuntimeError;
+    message = in_phase(comm, phase) + e.what();
+  }
+  return comm.agree(code, message);
 }
 
 // Who failed, in messages: one rank's messages name no rank (as before there were several).

@@ -4,6 +4,7 @@
 #include "core/communicator.hpp"
 #include "plan/plan.hpp"
 
+#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -24,6 +25,14 @@ Outcome agree_phase(const Communicator& comm, const char* phase, int code,
 // with rank 0's: 0 when all agree, else kConfigError (2) on every rank with one sentence from
 // rank 0.
 int agree_on_experiment(const Communicator& comm, const Plan& plan, int rounds);
+
+// A case's phase (allocation, validation) run on every rank, then agreed on: the code is kOk,
+// kUnsupportedCase when the kernel cannot run the case (kernels' UnsupportedCase: every rank skips
+// it), or kRuntimeError, with the lowest failing rank's message ("rank R: PHASE: what" on several
+// ranks; running out of host memory names the resource and `doing`, e.g. "validating <case id>").
+constexpr int kUnsupportedCase = 1; // below the error codes
+Outcome agree_on_case_phase(const Communicator& comm, const char* phase, const std::string& doing,
+                            const std::function<void()>& work);
 
 // "rank R: " before a message on several ranks; nothing on one (its messages name no rank).
 std::string on_rank(const Communicator& comm);

@@ -21,7 +21,7 @@ targets=(
   "results docs/data tests/fuzz/regressions/results"
   "history_db tests/fuzz/seeds/history_db tests/fuzz/regressions/history_db"
   "references tests/history tests/fuzz/regressions/references"
-  "template jobscripts tests/fuzz/regressions/template"
+  "template $build/jobscripts jobscripts/systems tests/fuzz/regressions/template"
 )
 
 limits=(-rss_limit_mb=2048 -timeout=10 -print_final_stats=1)

@@ -179,8 +179,9 @@ def test_import():
                 for p in glob.glob(os.path.join(d, "results.json")) +
                 glob.glob(os.path.join(d, "*", "results.json"))]
     expected_rows = sum(len(results(d)["results"]) for d in run_dirs)
-    # paper tables, weak_scaling-h200x2 and -h200x4, weak_scaling-h200x2-ipc, the fresh runs
-    expect(len(run_dirs) == 4 + 9 + 6 + 2, "21 runs to import", run_dirs)
+    # paper tables, weak_scaling-h200x2 and -h200x4, weak_scaling-h200x2-ipc,
+    # weak_scaling-h200x4-ipc-2026-11-26, the fresh runs
+    expect(len(run_dirs) == 4 + 9 + 6 + 6 + 2, "27 runs to import", run_dirs)
 
     def snapshot():
         with sqlite3.connect(db) as con:
@@ -366,6 +367,83 @@ def test_concurrency():
     expect(status[dirs[0]] == "complete" and status[dirs[1]] == "complete",
            "finished runs recorded complete", status)
 
+
+
+def test_resume():
+    """`run --resume DIR --db` records each case once: the resumed run takes the place of the run
+    it resumed (recorded by `run --db` or not), an old copy of that run adds nothing, and `db
+    rebuild` from the directory records the same rows."""
+    work = scratch("resume")
+    db = os.path.join(work, "history.db")
+    run_dir = os.path.join(work, "run")
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    p = subprocess.Popen([MINIAPP, "run", SWEEP, "--quiet", "--set", "backend=serial",
+                          "--output-dir", run_dir, "--db", db], env=env,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wait_for_rows(run_dir, 2, p)
+    p.send_signal(signal.SIGUSR1)  # stop after the current case, as a job near its time limit
+    code = p.wait(timeout=120)
+    first = results(run_dir)
+    expect(code == 3 and first["status"] == "interrupted", "the first run stops, interrupted", code,
+           p.stderr.read())
+    first_id, kept = first["metadata"]["run_id"], len(first["results"])
+    expect(db_rows(db, first_id) >= {int(r["case"]) for r in first["results"]},
+           "the first run recorded its rows", sorted(db_rows(db, first_id)))
+    planned = first["cases_planned"]
+    stale = os.path.join(work, "stale-copy")  # the directory as the first run left it
+    shutil.copytree(run_dir, stale)
+    no_db = os.path.join(work, "first-without-db")
+    shutil.copytree(run_dir, no_db)
+
+    def cases_per_run(database):
+        with sqlite3.connect(database) as con:
+            return con.execute("SELECT run_id, case_index FROM rows").fetchall()
+
+    def expect_once(database, run_id, what):
+        pairs = cases_per_run(database)
+        indexes = sorted(i for _, i in pairs)
+        expect(indexes == list(range(planned)), what + ": every case exactly once", indexes)
+        expect({r for r, _ in pairs} == {run_id}, what + ": under the resumed run",
+               sorted({r for r, _ in pairs}))
+
+    code, out, err = run(["run", SWEEP, "--quiet", "--set", "backend=serial", "--resume", run_dir,
+                          "--db", db])
+    expect(code == 0, "the resumed run completes", code, out, err)
+    resumed = results(run_dir)
+    resumed_id = resumed["metadata"]["run_id"]
+    expect(resumed_id != first_id and len(resumed["results"]) == planned, "a new run, all cases",
+           resumed_id)
+    expect_once(db, resumed_id, "run --db, then run --resume --db")
+    code, out, err = run(["history", "--db", db, "--format", "csv"])
+    lines = [l for l in out.splitlines()[1:] if l]
+    expect(code == 0 and len(lines) == planned, "history lists each case once", code, out, err)
+    with sqlite3.connect(db) as con:
+        runs = [r[0] for r in con.execute("SELECT run_id FROM runs")]
+    expect(runs == [resumed_id], "the resumed run replaced the run it resumed", runs)
+
+    # An old copy of the first run's directory adds nothing; importing it again says why.
+    code, out, err = run(["db", "import", "--db", db, stale])
+    expect(code == 0 and "not imported: run " + resumed_id + " resumed it" in out,
+           "an old copy of a resumed run is not imported", code, out, err)
+    expect_once(db, resumed_id, "after importing an old copy")
+
+    # The first run without --db: the resumed run records the kept rows too.
+    db2 = os.path.join(work, "second.db")
+    code, out, err = run(["run", SWEEP, "--quiet", "--set", "backend=serial", "--resume", no_db,
+                          "--db", db2])
+    expect(code == 0, "the resume of a run without --db completes", code, out, err)
+    expect_once(db2, results(no_db)["metadata"]["run_id"], "run (no --db), then run --resume --db")
+
+    # db import of the stale copy, then of the resumed directory: the same end; and rebuild.
+    db3 = os.path.join(work, "imported.db")
+    code, out, err = run(["db", "import", "--db", db3, stale, run_dir])
+    expect(code == 0 and "replaces the run(s) it resumed: " + first_id in out,
+           "db import of the resumed directory replaces the earlier run", code, out, err)
+    expect_once(db3, resumed_id, "db import of both states")
+    code, out, err = run(["db", "rebuild", "--db", db3, run_dir, stale])
+    expect(code == 0, "db rebuild", code, out, err)
+    expect_once(db3, resumed_id, "db rebuild, the old copy last")
+    print("%d of %d case(s) kept by the first run; each case recorded once" % (kept, planned))
 
 # Hostile databases and results files (issue 23). A command that only reads leaves every file as
 # it was: the same bytes and times, and no -wal, -shm or -journal file beside it.
@@ -681,7 +759,8 @@ TESTS = {"references": test_references, "bad_references": test_bad_references,
          "plot": test_plot, "schema_version": test_schema_version, "read_only": test_read_only,
          "deep_json": test_deep_json, "duplicate_cases": test_duplicate_cases,
          "wrong_type": test_wrong_type, "results_size": test_results_size, "not_utf8": test_not_utf8,
-         "out_of_memory": test_out_of_memory, "locked_stop": test_locked_stop}
+         "out_of_memory": test_out_of_memory, "locked_stop": test_locked_stop,
+         "resume": test_resume}
 
 if __name__ == "__main__":
     if len(sys.argv) != 2 or sys.argv[1] not in TESTS:

@@ -3,9 +3,10 @@
 # `miniapp jobscript` without a scheduler: every template and every generated script is clean
 # for ShellCheck, the scripts carry what each backend needs, and bad configs, profiles and requests
 # are refused with exit 2 and a file:line:col message.
-# Usage: jobscript_checks.sh MINIAPP
+# Usage: jobscript_checks.sh MINIAPP TEMPLATES   (TEMPLATES: the build's assembled jobscripts/)
 set -euo pipefail
 MINIAPP=$(realpath "$1")
+templates=$(realpath "$2")
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 src=$(cd "$here/../.." && pwd)
 CHECK_NAME=jobscript
@@ -17,11 +18,33 @@ command -v shellcheck >/dev/null || {
   exit 1
 }
 
-# The templates and the test scripts themselves.
-if (cd "$src" && shellcheck -x jobscripts/*.sh tests/slurm/*.sh); then
-  pass "shellcheck jobscripts/*.sh tests/slurm/*.sh"
+# The templates as the build assembles them, and the test scripts themselves.
+if (cd "$src" && shellcheck -x "$templates"/*.sh tests/slurm/*.sh); then
+  pass "shellcheck the assembled templates and tests/slurm/*.sh"
 else
-  fail "shellcheck jobscripts/*.sh tests/slurm/*.sh"
+  fail "shellcheck the assembled templates and tests/slurm/*.sh"
+fi
+# Each template is its jobscripts/NAME.sh.in with the shared parts in place, and what templates
+# share is written once (jobscripts/parts/): no run of 10 non-blank lines is in two source files.
+for t in openmp gpu slurm-collect; do
+  if [[ ! -s $templates/$t.sh ]] || grep -q '^#@@PART ' "$templates/$t.sh"; then
+    fail "$templates/$t.sh: missing or not assembled"
+  fi
+done
+if shared=$(python3 - "$src"/jobscripts/*.sh* "$src"/jobscripts/parts/*.sh <<'PY'
+import itertools, sys
+text = {p: [l for l in open(p).read().split("\n") if l.strip()] for p in sys.argv[1:]}
+for a, b in itertools.combinations(text, 2):
+    A, B = text[a], text[b]
+    for i in range(len(A) - 9):
+        for j in range(len(B) - 9):
+            if A[i:i + 10] == B[j:j + 10]:
+                sys.exit(f"{a} and {b} share the 10 lines from {A[i]!r}: make them a part")
+PY
+); then
+  pass "what the job templates share is written once (jobscripts/parts/)"
+else
+  fail "job templates repeat a block: $shared"
 fi
 
 cat >"$scratch/small.yaml" <<'YAML'

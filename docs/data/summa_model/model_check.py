@@ -3,12 +3,13 @@
 docs/data, then tabulated to 1,024 GPUs, all through `miniapp validate --ranks N --rates ...` (the
 model as shipped; scripts/summa_rates.py derives the rates). From the repository root:
     python3 docs/data/summa_model/model_check.py build/openmp/bin/miniapp > docs/data/summa_model/model_check.txt
-    python3 docs/data/summa_model/model_check.py build/openmp/bin/miniapp --check   (exit 1 past 10%)
+    python3 docs/data/summa_model/model_check.py build/openmp/bin/miniapp --check   (exit 1 past 10%, 2% for IPC)
 
 1. Every point with the rates its own run measured (scripts/summa_rates.py: the product's rate
    under SUMMA, MPI and staging per byte, the IPC copy of the exposed first panel): checks the
    model's arithmetic (what runs in series, what hides behind the product) on every grid,
-   transport and panel width. --check fails when one is more than 10% off.
+   transport and panel width. --check fails when one is more than 10% off, or an IPC point
+   (whose rate is its own exposed first panel) more than 2%.
 2. The same points with the rates carried from one other run of the same series (the 2-GPU
    w = 1024 run of that transport and variant) and the one-GPU GEMM rate: how far a prediction
    from rates measured elsewhere goes (not checked: the rates themselves move between runs).
@@ -29,13 +30,15 @@ DATA = os.path.join(HERE, "..")
 # Series of the pipelined SUMMA (docs/data/weak_scaling-h200x2 predates it: blocking broadcasts).
 SERIES = ["weak_scaling-h200x2-ipc", "weak_scaling-h200x4", "transports-h100x2",
           "strong_scaling-h100x2"] + sorted(
-    os.path.basename(d) for d in glob.glob(os.path.join(DATA, "strong_scaling-h100x2-*")))
+    os.path.basename(d) for d in glob.glob(os.path.join(DATA, "strong_scaling-h100x2-*"))) + [
+    "weak_scaling-h200x4-ipc-2026-11-26", "strong_scaling-h200x4-2026-11-26"]
 # Runs before B panels stopped being staged on 1 x Q grids (parallel/summa.hpp): a 1 x 2 host run
 # of these copied each B panel device -> host too, on the host thread, for nobody.
 B_STAGED = {"weak_scaling-h200x2-ipc", "weak_scaling-h200x4", "transports-h100x2",
             "strong_scaling-h100x2"}
 # Checked (--check) from this size of m and n: the crossover sweep below it is printed only.
 CHECKED_FROM = 8192
+TOLERANCE, IPC_TOLERANCE = 0.10, 0.02  # --check: the largest error allowed (device_ipc's own)
 CONFIG = "configs/weak_scaling.yaml"  # any config with one matmul case: the --set items say the rest
 HBM_GBS = {"H100": 3000, "H200": 4200}  # device copies measured on each (docs/performance.md)
 
@@ -90,7 +93,10 @@ def check_points():
                 per = int(r["ranks"]) if strong else 1
                 err = (p["ms"] - tm) / tm
                 if min(int(r["m"]), int(r["n"])) >= CHECKED_FROM:
-                    errors.append((abs(err), f"{series}/{run} {r['variant']}"))
+                    # IPC's rate is its exposed first panel: with its own rates an IPC run must
+                    # come out almost exactly, else the model and the rate count other bytes
+                    bound = IPC_TOLERANCE if r["transport"] == "device_ipc" else TOLERANCE
+                    errors.append((abs(err), f"{series}/{run} {r['variant']}", bound))
                 size = f"{r['m']}x{r['n']}x{r['k']}"
                 print(f"{series + '/' + run:44} {r['variant']:8} {size:17} {r['grid_p']}x{r['grid_q']}  "
                       f"{r['panel']:>5} {r['transport']:10} {tm:8.2f} {p['ms']:8.2f} {100 * err:+6.1f}% "
@@ -98,12 +104,15 @@ def check_points():
                       f"{100 * t1 / (p1['ms'] * per):9.0f}%  " + " ".join(items[:1] + items[3:]))
                 table.append((series, run, r, one, strong, hbm))
     worst = max(errors)
+    missed = [e for e in errors if e[0] > e[2]]
+    for e in missed:
+        print(f"MISSED: {e[1]} off by {100 * e[0]:.1f}%, more than {100 * e[2]:.0f}%")
     print(f"largest error {100 * worst[0]:.1f}% ({worst[1]}), mean "
-          f"{100 * sum(e for e, _ in errors) / len(errors):.1f}% over the {len(errors)} points "
+          f"{100 * sum(e[0] for e in errors) / len(errors):.1f}% over the {len(errors)} points "
           f"of {CHECKED_FROM} and up (below, the peer copies of small panels are bound by their "
           "synchronisation, not bytes: the model, charging the exposed time as a rate per byte, "
           "is 40-56% slow there)")
-    return worst[0], table
+    return not missed, table
 
 
 def carried(table):
@@ -173,29 +182,29 @@ def scale_table():
               f"{fast['best']:>6} {float(fast['best_eff']):7.1f}% {slow['best']:>13} "
               f"{float(slow['best_eff']):10.1f}%")
     print()
-    print("== 4. Predicted strong scaling of one n^2 float32 vendor product on 2 GPUs of one node")
-    print("   (device_ipc at 66 GB/s, panel 512 as tests/gpu/strong_small.yaml up to 8192, 1024")
+    print("== 4. Predicted strong scaling of one n^2 float32 vendor product on 2 and 4 GPUs of one")
+    print("   node (device_ipc at 66 GB/s, panel 512 as tests/gpu/strong_small.yaml up to 8192, 1024")
     print("   above; GEMM 51.6 TFLOP/s at every size: the measured one-GPU rate of each size is in")
     print("   section 1's efficiencies)")
     for n in (2048, 3072, 4096, 6144, 8192, 16384, 32768):
         panel = 512 if n <= 8192 else 1024
-        line = validate("configs/strong_scaling.yaml", 2,
-                        [f"cases.0.m={n}", f"cases.0.n={n}", f"cases.0.k={n}",
-                         "cases.0.variant=vendor", f"mpi.panel={panel}"],
-                        ["gemm_tflops=51.6", "hbm_gbs=3000", "ipc_gbs=66", "ipc_us=10",
-                         "gpus_per_node=2"])[0]
-        print(f"n={n:5} panel {panel:4}: {float(line['ms']):9.3f} ms on 2 GPUs, efficiency "
-              f"{float(line['eff']):5.1f}% (panel {line['best']} would give "
-              f"{float(line['best_eff']):.1f}%)")
-
+        for ranks in (2, 4):
+            line = validate("configs/strong_scaling.yaml", ranks,
+                            [f"cases.0.m={n}", f"cases.0.n={n}", f"cases.0.k={n}",
+                             "cases.0.variant=vendor", f"mpi.panel={panel}"],
+                            ["gemm_tflops=51.6", "hbm_gbs=3000", "ipc_gbs=66", "ipc_us=10",
+                             f"gpus_per_node={ranks}"])[0]
+            print(f"n={n:5} panel {panel:4}: {float(line['ms']):9.3f} ms on {ranks} GPUs, efficiency "
+                  f"{float(line['eff']):5.1f}% (panel {line['best']} would give "
+                  f"{float(line['best_eff']):.1f}%)")
 
 if __name__ == "__main__":
     if len(sys.argv) < 2:
         print(__doc__, file=sys.stderr)
         sys.exit(2)
     BIN = sys.argv[1]
-    worst, points = check_points()
+    within, points = check_points()
     if "--check" in sys.argv[2:]:
-        sys.exit(0 if worst <= 0.10 else 1)
+        sys.exit(0 if within else 1)
     carried(points)
     scale_table()

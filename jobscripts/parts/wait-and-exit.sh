@@ -1,0 +1,21 @@
+if [[ -n $LAUNCHER_PID ]]; then
+  if [[ $TIME_LIMIT_NEAR == 1 ]]; then kill -USR1 "$LAUNCHER_PID" 2>/dev/null || true; fi
+  # wait returns early (status above 128) when the trap ran: wait again while the launcher lives.
+  while wait "$LAUNCHER_PID"; status=$?; [[ $status -gt 128 ]] && kill -0 "$LAUNCHER_PID" 2>/dev/null; do :; done
+fi
+if [[ $TIME_LIMIT_NEAR == 1 && $status == 3 ]]; then
+  echo "miniapp-job: stopped before the time limit; the cases that ran are kept${OUTPUT_DIR:+ in $OUTPUT_DIR}"
+  if [[ -n $OUTPUT_DIR ]]; then echo "miniapp-job: submit this script again (sbatch) to run the remaining cases"; fi
+  echo "miniapp-job: waiting for the time limit, so that Slurm records the job as TIMEOUT"
+  sleep "$((STOP_MARGIN_S + 300))" &
+  wait $! || true
+fi
+
+case "$status" in
+0) echo "miniapp-job: done (exit 0): every case ran, none failed validation" ;;
+2) echo "miniapp-job: FAILED: config or usage error (exit 2), see the messages above" >&2 ;;
+3) echo "miniapp-job: FAILED: runtime or resource error (exit 3)" >&2 ;;
+4) echo "miniapp-job: FAILED: result validation failed (exit 4), rows marked invalid" >&2 ;;
+*) echo "miniapp-job: FAILED: the launcher exited with $status" >&2 ;;
+esac
+exit "$status"
