@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One device-machine session: check the carried CUDA build runs, validate on CUDA, benchmark, and
 # leave everything under $OUT (summary.txt last). Used through the device tool:
-#   scripts/gpu-run.sh [tests|bench|all|sanitize|check|gemm|gemm-host|hostgemm|compare|rounds|energy|transpose|shapes|targets|cpu-level]
+#   scripts/gpu-run.sh [tests|bench|all|sanitize|check|gemm|gemm-host|hostgemm|compare|rounds|energy|bandwidth|shapes|targets|cpu-level]
 #   (default all: tests and bench)
 # The GPU machine's host is an Intel Xeon with AVX-512 (x86-64-v4: AVX-512 F, BW, CD, DQ and VL).
 # The script reads the host's level from the CPU flags in /proc/cpuinfo ($CPUINFO) and, from it,
@@ -29,12 +29,16 @@
 # miniapp), quickstart and tests/gpu/gemm.yaml on CUDA with each case's joules and watts, two
 # cases lasting over a second (tests/gpu/energy_long*.yaml) against nvidia-smi's power reading
 # sampled meanwhile (within 15% expected), a host-backend run (why its energy is null).
-# transpose: the CUDA tests (NO_TESTS=1: not), configs/transpose.yaml validated, tiled transpose
+# bandwidth (tiled transpose; was `transpose`): the CUDA tests (NO_TESTS=1: not), the configs of
+# tests/gpu/bandwidth.list (configs/transpose.yaml) validated, tiled transpose
 # at 4096 and 8192 through `miniapp run` (and at tile 32 with each compiled thread grid,
 # tests/gpu/transpose_grids.yaml) and miniapp-bench against the copy ceiling, ncu on
 # tiled transpose float32/float64, racecheck over tiled transpose at every tile width
 # (tests/gpu/racecheck_transpose.yaml; NO_RACECHECK=1: not).
 # targets: every row of docs/performance.md's kernel-limits table in one lease (see the mode).
+# Benchmarks are selected by configs (miniapp-bench --miniapp-config tests/gpu/*.yaml: the same
+# cases, ids and ceilings as `miniapp run`), run output by a pattern that matches any case row:
+# the script names no kernel (tests/structure/family_names.py).
 # Expects .carry/cuda (the CUDA build's programs; optionally .carry/gpuhost and .carry/gpuhost-v3,
 # OpenMP builds: scripts/pack-gpu-carry.sh, or --host for those alone) and
 # .carry/lib.tar.xz holding the shared libraries the GPU machine lacks (scripts/pack-gpu-carry.sh).
@@ -80,11 +84,21 @@ cuda_tests() {
   tail -3 "$W/cuda-tests.txt" | tee -a "$sum"; log "miniapp-tests exit $rc"
   grep -E "^\[  FAILED" "$W/cuda-tests.txt" | head -20 | tee -a "$sum"
 }
-# configs/transpose.yaml on CUDA, validated: every transpose variant and precision, odd sizes too.
-transpose_config() {
-  log "== transpose on CUDA (configs/transpose.yaml, validated)"
-  .carry/cuda/miniapp run configs/transpose.yaml --output-dir "$W/transpose-cuda" > "$W/transpose.txt" 2>&1
-  log "transpose exit $?"; grep -E "^transpose|ceiling" "$W/transpose.txt" | tee -a "$sum"
+# The case rows of `miniapp run`'s table (kernel, variant, type, size, ...) and its ceiling
+# lines, whatever the kernel.
+case_rows() { grep -E '^[a-z_]+ +[a-z_]+ +(int32|float32|float64) |ceiling' "$@"; }
+# The configs listed in $1 (one path a line; tests/gpu/*.list) on CUDA, validated, each run's
+# rows and ceilings in the summary (configs/transpose.yaml: every transpose variant and precision,
+# odd sizes too).
+validated_configs() {
+  local cfg name cfgs
+  mapfile -t cfgs < <(grep -vE '^[[:space:]]*(#|$)' "$1")
+  for cfg in "${cfgs[@]}"; do
+    name=$(basename "$cfg" .yaml)
+    log "== $cfg on CUDA (validated)"
+    .carry/cuda/miniapp run "$cfg" --output-dir "$W/$name-cuda" > "$W/$name.txt" 2>&1
+    log "$name exit $?"; case_rows "$W/$name.txt" | tee -a "$sum"
+  done
 }
 # Racecheck (shared-memory hazards between the threads of a team) over a run of every kernel that
 # uses team scratch, once each at odd sizes (partial tiles at every edge), within $1 seconds. The
@@ -105,18 +119,66 @@ racecheck() {
   grep -E "RACECHECK SUMMARY|ERROR SUMMARY|Race reported|[Hh]azard" "$W/racecheck.txt" | head -20 |
     tee -a "$sum"
 }
-# miniapp-bench on CUDA at 4096 and 8192: $1 the output name under $W (.json and .txt), $2 the
-# benchmark filter, $3 the minimum time per benchmark (default 0.1 s).
-cuda_bench_large() {
-  .carry/cuda/miniapp-bench --benchmark_min_time="${3:-0.1}" --miniapp-sizes=4096,8192 \
-    --benchmark_filter="$2" --benchmark_out="$W/$1.json" --benchmark_out_format=json > "$W/$1.txt" 2>&1
-  log "bench exit $?"
+# miniapp-bench on CUDA: $1 the output name under $W (.json and .txt), $2 the minimum time per
+# benchmark, then what to time: --miniapp-config=FILE (the cases `miniapp run FILE` runs, each
+# against the run's ceiling), or default-mode flags.
+cuda_bench() {
+  local name=$1 min=$2; shift 2
+  .carry/cuda/miniapp-bench --benchmark_min_time="$min" "$@" \
+    --benchmark_out="$W/$name.json" --benchmark_out_format=json > "$W/$name.txt" 2>&1
+  log "bench $name exit $?"
 }
-# The rows of a miniapp-bench output $1: name (padded to $2, default 45), time and counters.
+# The rows of miniapp-bench JSON $1: name (padded to $2, default 45), time, rates and, with
+# --miniapp-config, the share of the ceiling the run attaches to the same case.
 bench_rows() {
-  grep -E "^(axpby|tile_average|transpose|matmul|ceiling|launch)" "$1" | awk -v w="${2:-45}" \
-    '{printf "%-" w "s %10s %s %s %s %s\n", $1, $2, $(NF-3), $(NF-2), $(NF-1), $NF}'
+  python3 - "$1" "${2:-45}" <<'PY'
+import json, sys
+w = int(sys.argv[2])
+for b in json.load(open(sys.argv[1])).get("benchmarks", []):
+    name = b["name"].replace("/manual_time", "")
+    if b.get("error_occurred"):
+        print(f"{name:{w}s} ERROR {b.get('error_message', '')}")
+        continue
+    rates = " ".join(f"{k}={b[k] / 1e9:.2f}G" for k in ("FLOP/s", "bytes/s") if b.get(k))
+    pct = ""
+    if "pct_of_ceiling" in b:
+        pct = f" {b['pct_of_ceiling']:.1f}% of {b.get('label', '').split('ceiling: ')[-1]}"
+    print(f"{name:{w}s} {b['real_time']:10.4g} {b['time_unit']} {rates}{pct}")
+PY
 }
+# Each tile-128 shape row of default-mode bench JSON $1 against the ceiling (the vendor GEMM) that
+# config-mode bench JSON $2 attaches to the case of the same precision and size; with $3, the
+# fastest shape at 4096 of each precision is written there (precision:shape ...).
+shape_ratios() {
+  python3 - "$1" "$2" "${3:-}" <<'PY'
+import json, sys
+def rows(path):
+    return [b for b in json.load(open(path)).get("benchmarks", [])
+            if not b.get("error_occurred") and b.get("FLOP/s")]
+ceiling = {}  # (precision, size) -> FLOP/s of the ceiling the run attaches
+for b in rows(sys.argv[2]):
+    part = b["name"].split("/")
+    if b.get("ceiling"):
+        ceiling[(part[2], part[3])] = b["ceiling"]
+best = {}
+for b in rows(sys.argv[1]):
+    name = b["name"].replace("/manual_time", "")
+    part = name.split("/")
+    prec, size = part[2], part[3]
+    shape = name.split("/shape=", 1)[1] if "/shape=" in name else ""
+    c = ceiling.get((prec, size))
+    share = f"{100 * b['FLOP/s'] / c:6.1f}% of {c / 1e9:.0f} GFLOP/s" if c else "no ceiling row"
+    print(f"  {prec} {size:>16} {shape or '(default)':24s} {b['real_time']:9.3f} {b['time_unit']}"
+          f" {b['FLOP/s'] / 1e9:8.1f} GFLOP/s {share}")
+    if size.startswith("4096x") and (prec not in best or b["real_time"] < best[prec][1]):
+        best[prec] = (shape, b["real_time"])
+if sys.argv[3]:
+    open(sys.argv[3], "w").write(" ".join(f"{p}:{s}" for p, (s, _) in best.items()))
+PY
+}
+# miniapp-bench's default-mode selection of every tile-128 shape, float32 and float64 (the only
+# benchmarks at tile 128 are the register-blocked product's).
+SHAPES_FILTER='/float(32|64)/[0-9x]+/tile=128(/|$)'
 
 log "== $(date -u +%FT%TZ) $(hostname) $(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader)"
 log "host CPU: $(grep -m1 'model name' "$CPUINFO" | cut -d: -f2) x $(nproc)"
@@ -131,10 +193,10 @@ if [ "$what" = tests ] || [ "$what" = all ]; then
   cuda_tests
   log "== quickstart on CUDA"
   .carry/cuda/miniapp run configs/quickstart.yaml --output-dir "$W/run-quickstart" > "$W/quickstart.txt" 2>&1
-  log "quickstart exit $?"; grep -E "axpby|ceiling" "$W/quickstart.txt" | tee -a "$sum"
+  log "quickstart exit $?"; case_rows "$W/quickstart.txt" | tee -a "$sum"
   log "== paper Table 1 on CUDA"
   .carry/cuda/miniapp run configs/paper_table1.yaml --output-dir "$W/paper_table1-cuda" > "$W/table1.txt" 2>&1
-  log "table1 exit $?"; grep -E "^axpby|ceiling" "$W/table1.txt" | tee -a "$sum"
+  log "table1 exit $?"; case_rows "$W/table1.txt" | tee -a "$sum"
   .carry/cuda/miniapp run configs/paper_table1.yaml --set pinned=true \
     --output-dir "$W/paper_table1-cuda-pinned" > "$W/table1-pinned.txt" 2>&1
   log "table1 pinned exit $?"
@@ -143,25 +205,25 @@ fi
 
 if [ "$what" = bench ] || [ "$what" = all ]; then
   log "== miniapp-bench on CUDA"
-  for part in 'axpby|tile_average|ceiling|launch' 'matmul'; do
-    tag=${part%%|*}
-    .carry/cuda/miniapp-bench --benchmark_min_time=0.1 --benchmark_filter="$part" \
-      --benchmark_out="$W/bench-cuda-$tag.json" --benchmark_out_format=json > "$W/bench-cuda-$tag.txt" 2>&1
-    log "bench $tag exit $?"
-    bench_rows "$W/bench-cuda-$tag.txt" >> "$sum"
+  for cfg in tests/gpu/bench_stream.yaml tests/gpu/bench_gemm.yaml; do
+    tag=$(basename "$cfg" .yaml)
+    cuda_bench "$tag-cuda" 0.1 --miniapp-config="$cfg"
+    bench_rows "$W/$tag-cuda.json" >> "$sum"
     save
   done
+  cuda_bench ceilings-cuda 0.1 --benchmark_filter='^(ceiling|launch)/'
+  bench_rows "$W/ceilings-cuda.json" >> "$sum"
+  save
   if [ -x .carry/gpuhost/miniapp-bench ]; then
     log "== miniapp-bench on the host (OpenMP, $(nproc) threads, OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-auto})"
-    .carry/gpuhost/miniapp-bench --benchmark_min_time=0.1 --miniapp-sizes=2048,4096,8192 \
-      --benchmark_filter='axpby/flat|ceiling' \
+    .carry/gpuhost/miniapp-bench --benchmark_min_time=0.1 --miniapp-config=tests/gpu/bench_host_stream.yaml \
       --benchmark_out="$W/bench-openmp-stream.json" --benchmark_out_format=json > "$W/bench-openmp.txt" 2>&1
     log "host stream bench exit $?"
-    .carry/gpuhost/miniapp-bench --benchmark_min_time=0.1 \
-      --benchmark_filter='matmul/(tiled_rb/float32/.*/tile=128|vendor/float32)' \
+    .carry/gpuhost/miniapp-bench --benchmark_min_time=0.1 --miniapp-config=tests/gpu/bench_host_gemm.yaml \
       --benchmark_out="$W/bench-openmp-gemm.json" --benchmark_out_format=json >> "$W/bench-openmp.txt" 2>&1
     log "host gemm bench exit $?"
-    bench_rows "$W/bench-openmp.txt" >> "$sum"
+    bench_rows "$W/bench-openmp-stream.json" >> "$sum"
+    bench_rows "$W/bench-openmp-gemm.json" >> "$sum"
     save
   fi
 fi
@@ -169,16 +231,16 @@ if [ "$what" = check ]; then
   export PATH="$PATH:/usr/local/cuda/bin"
   cuda_tests
   save
-  transpose_config
-  log "== quickstart and a tiled_rb 4096 case through miniapp run (the run's table)"
+  validated_configs tests/gpu/bandwidth.list
+  log "== quickstart and tests/gpu/agreement.yaml through miniapp run (the run's table)"
   .carry/cuda/miniapp run configs/quickstart.yaml --output-dir "$W/run-quickstart" > "$W/quickstart.txt" 2>&1
-  log "quickstart exit $?"; grep -E "^axpby|ceiling" "$W/quickstart.txt" | tee -a "$sum"
+  log "quickstart exit $?"; case_rows "$W/quickstart.txt" | tee -a "$sum"
   .carry/cuda/miniapp run tests/gpu/agreement.yaml --output-dir "$W/run-agreement" > "$W/agreement.txt" 2>&1
-  log "agreement run exit $?"; grep -E "^(axpby|matmul|transpose)|ceiling" "$W/agreement.txt" | tee -a "$sum"
+  log "agreement run exit $?"; case_rows "$W/agreement.txt" | tee -a "$sum"
   save
-  log "== miniapp-bench: the same kernels, transpose and the copy ceiling"
-  cuda_bench_large bench-check '^(transpose|ceiling/copy|axpby/flat/float32/4096x4096/|matmul/tiled_rb/float32/4096x4096x4096/tile=128)'
-  bench_rows "$W/bench-check.txt" | tee -a "$sum"
+  log "== miniapp-bench --miniapp-config tests/gpu/agreement.yaml: the same cases and ceilings"
+  cuda_bench bench-check 0.1 --miniapp-config=tests/gpu/agreement.yaml
+  bench_rows "$W/bench-check.json" | tee -a "$sum"
   save
   racecheck 200
   save
@@ -189,11 +251,13 @@ if [ "$what" = gemm ]; then
   save
   log "== miniapp run tests/gpu/gemm.yaml (each case against its own same-run ceiling)"
   .carry/cuda/miniapp run tests/gpu/gemm.yaml --output-dir "$W/run-gemm" > "$W/gemm-run.txt" 2>&1
-  log "gemm run exit $?"; grep -E "^(axpby|matmul|tile_average)|ceiling" "$W/gemm-run.txt" | tee -a "$sum"
+  log "gemm run exit $?"; case_rows "$W/gemm-run.txt" | tee -a "$sum"
   save
-  log "== miniapp-bench: the same kernels and every tiled_rb shape"
-  cuda_bench_large bench-gemm '^(matmul/(tiled_rb|tiled|vendor)/|axpby/flat/float32|tile_average/team_reduce/float32/8192x8192/tile=32/|ceiling/copy)' 0.2
-  bench_rows "$W/bench-gemm.txt" 60 | tee -a "$sum"
+  log "== miniapp-bench --miniapp-config tests/gpu/gemm.yaml (the same cases and ceilings), then every tile-128 shape"
+  cuda_bench bench-gemm 0.2 --miniapp-config=tests/gpu/gemm.yaml
+  bench_rows "$W/bench-gemm.json" 60 | tee -a "$sum"
+  cuda_bench bench-gemm-shapes 0.2 --miniapp-sizes=4096,8192 --benchmark_filter="$SHAPES_FILTER"
+  shape_ratios "$W/bench-gemm-shapes.json" "$W/bench-gemm.json" | tee -a "$sum"
   save
   log "== ncu: one launch of each (tests/gpu/profile_gemm.yaml)"
   for spec in "tiled_rb float32 128" "tiled_rb float64 128" "tiled float32 32"; do
@@ -216,20 +280,22 @@ if [ "$what" = gemm-host ]; then
   racecheck 300
   save
   if [ -x .carry/gpuhost/miniapp-bench ]; then
-    log "== host ($(nproc) threads, OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-auto}): tiled_rb shapes against OpenBLAS"
-    .carry/gpuhost/miniapp-bench --miniapp-sizes=1024,2048 --benchmark_min_time=0.2 \
-      --benchmark_filter='^matmul/(tiled_rb|vendor)/float(32|64)/' > "$W/host-bench.txt" 2>&1
+    log "== host ($(nproc) threads, OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-auto}): tests/gpu/hostgemm.yaml against OpenBLAS"
+    .carry/gpuhost/miniapp-bench --miniapp-config=tests/gpu/hostgemm.yaml --miniapp-set 'cases.0.n=[1024,2048]' \
+      --benchmark_min_time=0.2 --benchmark_out="$W/host-bench.json" --benchmark_out_format=json \
+      > "$W/host-bench.txt" 2>&1
     log "host gemm bench exit $?"
-    bench_rows "$W/host-bench.txt" 60 | tee -a "$sum"
+    bench_rows "$W/host-bench.json" 60 | tee -a "$sum"
     save
-    log "== host axpby flat 4096: miniapp run (twice) against miniapp-bench (twice)"
+    log "== host configs/quickstart.yaml: miniapp run (twice) against miniapp-bench --miniapp-config (twice)"
     for i in 1 2; do
       .carry/gpuhost/miniapp run configs/quickstart.yaml --output-dir "$W/host-quickstart-$i" \
         > "$W/host-quickstart-$i.txt" 2>&1
-      grep -E "^axpby|ceiling" "$W/host-quickstart-$i.txt" | tee -a "$sum"
-      .carry/gpuhost/miniapp-bench --miniapp-sizes=4096 --benchmark_min_time=0.2 \
-        --benchmark_filter='^axpby/(flat|mdrange|team)/float32/4096x4096/' > "$W/host-bench-axpby-$i.txt" 2>&1
-      bench_rows "$W/host-bench-axpby-$i.txt" 60 | tee -a "$sum"
+      case_rows "$W/host-quickstart-$i.txt" | tee -a "$sum"
+      .carry/gpuhost/miniapp-bench --miniapp-config=configs/quickstart.yaml --benchmark_min_time=0.2 \
+        --benchmark_out="$W/host-bench-quickstart-$i.json" --benchmark_out_format=json \
+        > "$W/host-bench-quickstart-$i.txt" 2>&1
+      bench_rows "$W/host-bench-quickstart-$i.json" 60 | tee -a "$sum"
     done
     save
   fi
@@ -256,26 +322,10 @@ if [ "$what" = shapes ]; then
   export PATH="$PATH:/usr/local/cuda/bin"
   cuda_tests "${TESTS:-*Matmul*}" # the matmul tests run every tiled_rb shape at odd sizes
   save
-  log "== miniapp-bench: every tile-128 tiled_rb shape and the vendor GEMM (one process)"
-  cuda_bench_large bench-shapes '^matmul/(tiled_rb/float(32|64)/[0-9x]*/tile=128|vendor/float(32|64))'
-  python3 - "$W/bench-shapes.json" "$W/fastest.txt" <<'PY' | tee -a "$sum"
-import json, re, sys
-rows = json.load(open(sys.argv[1]))["benchmarks"]
-t = {r["name"].replace("/manual_time", ""): r["real_time"] for r in rows
-     if not r.get("error_occurred") and r.get("real_time", 0) > 0}
-best = {}
-for name, ms in sorted(t.items()):
-    m = re.match(r"matmul/tiled_rb/(float\d+)/(\d+)x\d+x\d+/tile=128(?:/shape=(.*))?$", name)
-    if not m:
-        continue
-    prec, n, shape = m.group(1), m.group(2), m.group(3) or ""
-    v = t.get(f"matmul/vendor/{prec}/{n}x{n}x{n}")
-    pct = 100 * v / ms if v else float("nan")
-    print(f"  {prec} {n:>5} {shape or '(default)':24s} {ms:9.3f} ms {pct:6.1f}% of vendor")
-    if n == "4096" and (prec not in best or ms < best[prec][1]):
-        best[prec] = (shape, ms)
-open(sys.argv[2], "w").write(" ".join(f"{p}:{s}" for p, (s, _) in best.items()))
-PY
+  log "== miniapp-bench: every tile-128 shape at 4096 and 8192, then tests/gpu/gemm_shapes.yaml (the vendor GEMM ceilings)"
+  cuda_bench bench-shapes 0.1 --miniapp-sizes=4096,8192 --benchmark_filter="$SHAPES_FILTER"
+  cuda_bench bench-shapes-ceilings 0.1 --miniapp-config=tests/gpu/gemm_shapes.yaml
+  shape_ratios "$W/bench-shapes.json" "$W/bench-shapes-ceilings.json" "$W/fastest.txt" | tee -a "$sum"
   save
   log "== ncu: the default shape and the fastest at 4096 of each precision"
   for spec in $(printf '%s\n' float32: float64: ${PROFILE:-$(cat "$W/fastest.txt")} | awk '!seen[$0]++'); do
@@ -290,7 +340,7 @@ PY
   log "== miniapp run tests/gpu/gemm_shapes.yaml, float32 ${f32:-default}, float64 ${f64:-default}"
   .carry/cuda/miniapp run tests/gpu/gemm_shapes.yaml ${f32:+--set "cases.0.shape=$f32"} \
     ${f64:+--set "cases.1.shape=$f64"} --output-dir "$W/run-gemm-shapes" > "$W/gemm-shapes-run.txt" 2>&1
-  log "run exit $?"; grep -E "^matmul|ceiling" "$W/gemm-shapes-run.txt" | tee -a "$sum"
+  log "run exit $?"; case_rows "$W/gemm-shapes-run.txt" | tee -a "$sum"
   python3 - "$W/run-gemm-shapes/results.json" "$W/bench-shapes.json" <<'PY' | tee -a "$sum"
 import json, sys
 bench = {b["name"].replace("/manual_time", ""): b["real_time"] for b in json.load(open(sys.argv[2]))["benchmarks"]}
@@ -308,19 +358,19 @@ host_build() {
   elif [ -n "$CPU_LEVEL" ] && [ -x .carry/gpuhost-v3/miniapp-bench ]; then echo .carry/gpuhost-v3
   fi
 }
-# Each tiled_rb row of bench JSON $1 against the vendor row of its size and precision, and (with
-# run directory $2) each `miniapp run` row against its own ceiling and against the bench.
+# Each row of config-mode bench JSON $1 against the ceiling the run attaches (OpenBLAS), and
+# (with run directory $2) each `miniapp run` row against its own ceiling and against the bench.
 host_gemm_ratios() {
   python3 - "$1" "${2:-}" <<'PY' | tee -a "$sum"
-import json, re, sys
+import json, sys
 bench = json.load(open(sys.argv[1]))["benchmarks"]
 rate = {b["name"].replace("/manual_time", ""): b["FLOP/s"] / 1e9 for b in bench if "FLOP/s" in b}
-for name, gf in sorted(rate.items()):
-    m = re.match(r"matmul/tiled_rb/(float\d+)/(\d+x\d+x\d+)/", name)
-    if not m: continue
-    vendor = rate.get(f"matmul/vendor/{m.group(1)}/{m.group(2)}")
-    ratio = f"{gf / vendor:.2f} of OpenBLAS ({vendor:.0f} GFLOP/s)" if vendor else "no vendor row"
-    print(f"  bench {name:62s} {gf:8.1f} GFLOP/s  {ratio}")
+for b in bench:
+    name = b["name"].replace("/manual_time", "")
+    if name not in rate: continue
+    c = b.get("ceiling")
+    ratio = f"{rate[name] / (c / 1e9):.2f} of {b.get('label', '').split('ceiling: ')[-1]} ({c / 1e9:.0f} GFLOP/s)" if c else "no ceiling"
+    print(f"  bench {name:62s} {rate[name]:8.1f} GFLOP/s  {ratio}")
 if sys.argv[2]:
     for r in json.load(open(sys.argv[2] + "/results.json"))["results"]:
         cid = r["case_id"]
@@ -345,16 +395,21 @@ host_gemm() {
     [ "$(nproc)" -lt "$threads" ] && threads=$(nproc)
     export OMP_NUM_THREADS=$threads OMP_PROC_BIND=spread OMP_PLACES=cores
     log "== host GEMM: $host, $threads threads (OMP_PROC_BIND=spread OMP_PLACES=cores), OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-auto}"
-    timeout 150 "$host/miniapp-bench" --miniapp-sizes="$sizes" --benchmark_min_time=0.3 \
-      --benchmark_filter='^matmul/(tiled_rb|vendor)/float(32|64)/' \
+    timeout 100 "$host/miniapp-bench" --miniapp-config=tests/gpu/hostgemm.yaml --miniapp-set "cases.0.n=[$sizes]" \
+      --benchmark_min_time=0.3 \
       --benchmark_out="$W/hostgemm-bench.json" --benchmark_out_format=json > "$W/hostgemm-bench.txt" 2>&1
     log "host gemm bench exit $?"
-    bench_rows "$W/hostgemm-bench.txt" 75 >> "$sum"
+    bench_rows "$W/hostgemm-bench.json" 75 >> "$sum"
+    timeout 100 "$host/miniapp-bench" --miniapp-sizes="$sizes" --benchmark_min_time=0.3 \
+      --benchmark_filter="$SHAPES_FILTER" \
+      --benchmark_out="$W/hostgemm-shapes.json" --benchmark_out_format=json > "$W/hostgemm-shapes.txt" 2>&1
+    log "host shapes bench exit $?"
+    shape_ratios "$W/hostgemm-shapes.json" "$W/hostgemm-bench.json" >> "$sum"
     save
     timeout 75 "$host/miniapp" run tests/gpu/hostgemm.yaml --set "cases.0.n=[$sizes]" \
       --output-dir "$W/hostgemm-run" > "$W/hostgemm-run.txt" 2>&1
     log "host gemm run exit $?"
-    grep -E "^matmul|ceiling" "$W/hostgemm-run.txt" | tee -a "$sum"
+    case_rows "$W/hostgemm-run.txt" | tee -a "$sum"
     log "== ratios (default shape first in each size; run rows against their own same-run OpenBLAS)"
     run_dir=$(find "$W/hostgemm-run" -name results.json -printf '%h\n' 2>/dev/null | head -1)
     host_gemm_ratios "$W/hostgemm-bench.json" "$run_dir"
@@ -387,8 +442,8 @@ PY
 if [ "$what" = compare ]; then
   cuda_tests
   save
-  for cfg in configs/quickstart.yaml tests/gpu/gemm.yaml configs/matmul_tiles.yaml configs/transpose.yaml \
-    configs/roofline_demo.yaml configs/paper_table1.yaml; do
+  mapfile -t cfgs < <(grep -vE '^[[:space:]]*(#|$)' tests/gpu/compare.list) # the configs: data
+  for cfg in "${cfgs[@]}"; do
     name=$(basename "$cfg" .yaml)
     .carry/cuda/miniapp run "$cfg" --output-dir "$W/$name-cuda" > "$W/$name.txt" 2>&1
     log "== $name on CUDA: exit $?"
@@ -422,7 +477,7 @@ if [ "$what" = rounds ]; then
   for t in 2 16; do
     .carry/cuda/miniapp run configs/matmul_tiles.yaml --rounds 3 --set cases.0.variant=tiled \
       "cases.0.tile=$t" --output-dir "$W/tile$t-rounds" > "$W/tile$t-rounds.txt" 2>&1
-    log "== matmul tiled tile $t --rounds 3: exit $?"
+    log "== configs/matmul_tiles.yaml tile $t --rounds 3: exit $?"
   done
   .carry/cuda/miniapp compare "$W/tile16-rounds" "$W/tile2-rounds" --ignore-param tile \
     > "$W/tile-rounds-compare.md" 2>&1
@@ -543,7 +598,7 @@ fi
 # ncu on one launch of tiled transpose (tests/gpu/profile_transpose.yaml) at 4096, float32 and
 # float64: instructions (per element: thread instructions / 4096^2), issue slots, DRAM bytes.
 ncu_transpose() {
-  log "== ncu: tiled transpose (tests/gpu/profile_transpose.yaml), one launch each"
+  log "== ncu: tests/gpu/profile_transpose.yaml, one launch each"
   for spec in "float32 4096" "float64 4096"; do
     # shellcheck disable=SC2086 # the spec's words are the arguments
     set -- $spec
@@ -552,38 +607,38 @@ ncu_transpose() {
       --section Occupancy --section MemoryWorkloadAnalysis --section InstructionStats \
       --metrics smsp__inst_executed.sum,smsp__thread_inst_executed.sum,dram__bytes_read.sum,dram__bytes_write.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum \
       .carry/cuda/miniapp run tests/gpu/profile_transpose.yaml --set cases.0.precision="$1" \
-      --set cases.0.n="$2" --output-dir "$W/ncu-run-transpose-$1-$2" > "$W/ncu-transpose-$1-$2.txt" 2>&1
-    log "ncu transpose $spec exit $?"
+      --set cases.0.n="$2" --output-dir "$W/ncu-run-profile-$1-$2" > "$W/ncu-profile-$1-$2.txt" 2>&1
+    log "ncu profile_transpose $spec exit $?"
     grep -E "Registers Per Thread|Achieved Occupancy|Issue Slots Busy|No Eligible|Memory Throughput|DRAM Throughput|Duration|Executed Ipc|bank_conflicts|inst_executed.sum|dram__bytes|issue_active|sectors|requests|Block Size|Grid Size|Theoretical Occupancy" \
-      "$W/ncu-transpose-$1-$2.txt" | sed 's/  */ /g' | tee -a "$sum"
+      "$W/ncu-profile-$1-$2.txt" | sed 's/  */ /g' | tee -a "$sum"
     awk -v n="$2" '/smsp__thread_inst_executed.sum/ { gsub(",", "", $NF);
       printf "  thread instructions per element: %.1f\n", $NF / (n * n) }' \
-      "$W/ncu-transpose-$1-$2.txt" | tee -a "$sum"
+      "$W/ncu-profile-$1-$2.txt" | tee -a "$sum"
     save
   done
 }
 # Tiled transpose with each compiled thread grid at tile 32 (tests/gpu/transpose_grids.yaml).
 transpose_grids() {
-  log "== transpose tile 32, 64 / 128 / 256 threads a team (tests/gpu/transpose_grids.yaml)"
-  .carry/cuda/miniapp run tests/gpu/transpose_grids.yaml --output-dir "$W/run-transpose-grids" \
-    > "$W/transpose-grids.txt" 2>&1
-  log "grids run exit $?"; grep -E "^transpose|ceiling" "$W/transpose-grids.txt" | tee -a "$sum"
+  log "== tests/gpu/transpose_grids.yaml: tile 32, 64 / 128 / 256 threads a team"
+  .carry/cuda/miniapp run tests/gpu/transpose_grids.yaml --output-dir "$W/run-grids" \
+    > "$W/grids.txt" 2>&1
+  log "grids run exit $?"; case_rows "$W/grids.txt" | tee -a "$sum"
 }
-if [ "$what" = transpose ]; then
+if [ "$what" = bandwidth ]; then
   export PATH="$PATH:/usr/local/cuda/bin"
   [ -n "${NO_TESTS:-}" ] || cuda_tests
   save
-  transpose_config
-  log "== miniapp run: transpose tiled 4096 / 8192 (tests/gpu/agreement_transpose.yaml)"
-  .carry/cuda/miniapp run tests/gpu/agreement_transpose.yaml --output-dir "$W/run-agreement-transpose" \
-    > "$W/agreement-transpose.txt" 2>&1
-  log "agreement run exit $?"; grep -E "^transpose|ceiling" "$W/agreement-transpose.txt" | tee -a "$sum"
+  validated_configs tests/gpu/bandwidth.list
+  log "== miniapp run tests/gpu/agreement_transpose.yaml"
+  .carry/cuda/miniapp run tests/gpu/agreement_transpose.yaml --output-dir "$W/run-agreement-bandwidth" \
+    > "$W/agreement-bandwidth.txt" 2>&1
+  log "agreement run exit $?"; case_rows "$W/agreement-bandwidth.txt" | tee -a "$sum"
   save
   transpose_grids
   save
-  log "== miniapp-bench: transpose against the copy ceiling"
-  cuda_bench_large bench-transpose '^(transpose|ceiling/copy)'
-  bench_rows "$W/bench-transpose.txt" | tee -a "$sum"
+  log "== miniapp-bench --miniapp-config tests/gpu/bench_transpose.yaml, against the copy ceiling"
+  cuda_bench bench-bandwidth 0.1 --miniapp-config=tests/gpu/bench_transpose.yaml
+  bench_rows "$W/bench-bandwidth.json" | tee -a "$sum"
   save
   ncu_transpose
   [ -n "${NO_RACECHECK:-}" ] || racecheck 240 tests/gpu/racecheck_transpose.yaml
@@ -604,39 +659,36 @@ if [ "$what" = targets ]; then
     "$W/memcpy_ceiling" 8192 2>&1 | tee -a "$W/memcpy.txt" "$sum"
   else log "memcpy_ceiling did not build (see memcpy.txt)"; fi
   log "== miniapp run tests/gpu/targets.yaml (each row against its same-run ceiling)"
-  .carry/cuda/miniapp run tests/gpu/targets.yaml --output-dir "$W/run-targets" > "$W/targets-run.txt" 2>&1
-  log "run exit $?"; grep -E "^(axpby|matmul|transpose)|ceiling" "$W/targets-run.txt" | tee -a "$sum"
+  .carry/cuda/miniapp run tests/gpu/targets.yaml --references tests/gpu/references/targets.yaml \
+    --output-dir "$W/run-targets" > "$W/targets-run.txt" 2>&1
+  log "run exit $?"; case_rows "$W/targets-run.txt" | tee -a "$sum"
   save
-  log "== miniapp-bench: the same case ids, the vendor GEMMs and the copy ceiling (one process)"
-  cuda_bench_large bench-targets '^(matmul/(tiled_rb/float(32|64)/[0-9x]*/tile=128|vendor/float(32|64)/[0-9x]*)/manual|transpose/(tiled/float(32|64)/[0-9x]*/tile=32|flat/float32/[0-9x]*)/manual|axpby/flat/float32/(4096x4096|8192x8192)/|ceiling/copy)' 0.2
-  bench_rows "$W/bench-targets.txt" 60 >> "$sum"
+  log "== miniapp-bench --miniapp-config tests/gpu/targets.yaml: the same cases, each against its ceiling (one process)"
+  cuda_bench bench-targets 0.2 --miniapp-config=tests/gpu/targets.yaml
+  bench_rows "$W/bench-targets.json" 60 >> "$sum"
   log "== the rows: run (% of its same-run ceiling), bench (% of the bench's), run against bench"
   python3 - "$W/run-targets/results.json" "$W/bench-targets.json" "$W/memcpy.txt" <<'PY' | tee -a "$sum"
 import json, re, sys
 scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
-bench = {b["name"].replace("/manual_time", ""): b["real_time"] * scale[b.get("time_unit", "ns")]
+# The bench rows of the same cases (miniapp-bench --miniapp-config), each with the ceiling the run
+# attaches; the targets are the references file's (tests/gpu/references/targets.yaml).
+bench = {b["name"].replace("/manual_time", ""): b
          for b in json.load(open(sys.argv[2]))["benchmarks"] if not b.get("error_occurred")}
-copy = [b for b in json.load(open(sys.argv[2]))["benchmarks"] if b["name"].startswith("ceiling/copy")]
-copy_gbs = copy[0]["bytes/s"] / 1e9 if copy else None
 m = re.search(r"([0-9.]+) GB/s", open(sys.argv[3]).read())
 memcpy = float(m.group(1)) if m else None
-print(f"  bench copy ceiling {copy_gbs} GB/s; raw cudaMemcpy D2D {memcpy} GB/s")
-targets = {("tiled_rb", "float32"): 90, ("tiled_rb", "float64"): 40,
-           ("tiled", "float32"): 90, ("tiled", "float64"): 92}
+print(f"  raw cudaMemcpy D2D {memcpy} GB/s")
 print("  | case | run | % of same-run ceiling | bench | bench % | run/bench | target |")
 for r in json.load(open(sys.argv[1]))["results"]:
     cid, t = r["case_id"], r["time_median_s"]
-    b = bench.get(cid)
-    if r["family"] == "matmul":
-        v = bench.get(re.sub(r"tiled_rb/(float\d+)/([0-9x]+)/.*", r"vendor/\1/\2", cid))
-        bpct = 100 * v / b if b and v else None
+    bb = bench.get(cid)
+    b = bb["real_time"] * scale[bb.get("time_unit", "ns")] if bb else None
+    bpct = bb.get("pct_of_ceiling") if bb else None
+    if r.get("ceiling_unit") == "GFLOP/s":
         rate = f"{r['gflops'] / 1e3:.2f} TFLOP/s"
     else:
-        bpct = 100 * (r["gbs"] * t / b) / copy_gbs if b and copy_gbs else None
         rate = f"{r['gbs']:.0f} GB/s" + (f" ({100 * r['gbs'] / memcpy:.1f}% of memcpy)" if memcpy else "")
-    goal = targets.get((r["variant"], r["precision"]))
+    goal, met = r.get("reference"), r.get("reference_status") or "-"
     pct = r.get("pct_of_ceiling")
-    met = "-" if goal is None or pct is None else ("met" if pct >= goal else "MISSED")
     agree = f"{100 * (t - b) / b:+.1f}%" if b else "no bench row"
     print(f"  | {cid} | {rate} | {pct:.1f}% of {r.get('ceiling')} (valid: {r.get('valid')}) | "
           f"{b * 1e3 if b else float('nan'):.4f} ms | {bpct if bpct else float('nan'):.1f}% | {agree} | "

@@ -103,7 +103,9 @@ run() {
   echo "$ ${cmd[*]}" > "$W/$name.txt"
   timeout "$((left - 10))" "${cmd[@]}" >> "$W/$name.txt" 2>&1; rc=$?
   echo "$name: np=$np exit $rc in $((SECONDS - t0)) s" | tee -a "$sum"
-  grep -E "^(matmul|axpby|tile_average) |SUMMA transport|mpi_device_memory" "$W/$name.txt" | tee -a "$sum"
+  # the case rows of the run's table (kernel, variant, type, ...), whatever the kernel
+  grep -E '^[a-z_]+ +[a-z_]+ +(int32|float32|float64) |SUMMA transport|mpi_device_memory' "$W/$name.txt" |
+    tee -a "$sum"
   if [ "$np" -gt 1 ]; then
     breakdown "$base" "$name" "$kind" 2>&1 | tee -a "$sum"
     python3 scripts/summa_rates.py .carry/cuda/miniapp "$config" \
