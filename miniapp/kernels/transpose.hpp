@@ -153,6 +153,7 @@ void transpose_tiled_launch(const Exec& exec, const T* pa, T* pb, std::int64_t m
     // Captured here: nvcc's extended lambdas cannot first capture a variable inside if constexpr.
     const T* a = pa;
     T* b = pb;
+    const int stride = TS + pad; // the scratch tile's row stride
     // 32-bit: the league fits an int (checked above); a 64-bit division and remainder are
     // software routines of a hundred instructions each, paid by every thread of every tile.
     const int tile_row = team.league_rank() / tiles_n32;
@@ -161,12 +162,13 @@ void transpose_tiled_launch(const Exec& exec, const T* pa, T* pb, std::int64_t m
     const int rows = r0 + TS <= m ? TS : int(m - r0); // edge tiles hold fewer rows / columns
     const int cols = c0 + TS <= n ? TS : int(n - c0);
     if constexpr (FixedTS > 0) { // the compiled grid's stride is T + 1: the default pad only
-      if (pad == 1 && rows == FixedTS && cols == FixedTS && team.team_size() == FixedTS * FixedR) {
+      if (stride == FixedTS + 1 && rows == FixedTS && cols == FixedTS &&
+          team.team_size() == FixedTS * FixedR) {
         transpose_full_tile<FixedTS, FixedR>(team, s, a, b, m, n, r0, c0);
         return;
       }
     }
-    transpose_any_tile(team, s, a, b, m, n, TS, TS + pad, r0, c0, rows, cols);
+    transpose_any_tile(team, s, a, b, m, n, TS, stride, r0, c0, rows, cols);
   };
   launch_with_scratch<Policy>(label, exec, int(league), body, wanted, team_size, bytes);
 }
