@@ -17,8 +17,8 @@ miniapp::compare::Row row_of(const char* family, const char* variant) {
   row.family = family;
   row.variant = variant;
   row.precision = "float32";
-  row.m = row.n = 64;
-  row.k = std::string(family) == "matmul" ? 64 : 0;
+  row.fields["m"] = row.fields["n"] = 64; // case parameters are typed fields of the row
+  row.fields["k"] = std::string(family) == "matmul" ? 64 : 0;
   row.status = "ok";
   row.valid = "true";
   row.time_median = 1e-3;
