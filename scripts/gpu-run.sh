@@ -35,7 +35,7 @@
 # tests/gpu/transpose_grids.yaml) and miniapp-bench against the copy ceiling, ncu on
 # tiled transpose float32/float64, racecheck over tiled transpose at every tile width
 # (tests/gpu/racecheck_transpose.yaml; NO_RACECHECK=1: not).
-# targets: every row of docs/performance.md's kernel-limits table in one lease (see the mode).
+# targets: every row of docs/performance.md's kernel-limits table in one GPU-machine call (see the mode).
 # Benchmarks are selected by configs (miniapp-bench --miniapp-config tests/gpu/*.yaml: the same
 # cases, ids and ceilings as `miniapp run`), run output by a pattern that matches any case row:
 # the script names no kernel (tests/structure/family_names.py).
@@ -643,7 +643,7 @@ if [ "$what" = bandwidth ]; then
   ncu_transpose
   [ -n "${NO_RACECHECK:-}" ] || racecheck 240 tests/gpu/racecheck_transpose.yaml
 fi
-# targets: every row of the kernel-limits table (docs/performance.md) in one lease: the CUDA
+# targets: every row of the kernel-limits table (docs/performance.md) in one GPU-machine call: the CUDA
 # transpose and matmul tests (TESTS: another filter; NO_TESTS=1: none), a raw cudaMemcpy D2D
 # built here (scripts/memcpy_ceiling.cu), tests/gpu/targets.yaml through `miniapp run` (each row
 # against its same-run ceiling, validated) and the same case ids through miniapp-bench in one

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Slot A: where tiled transpose's instructions go (SASS with per-instruction counts), and a
+# Where tiled transpose's instructions go (SASS with per-instruction counts), and a
 # tile x team_size sweep of the current kernel.
 set -uo pipefail
 export PATH="$PATH:/usr/local/cuda/bin"
