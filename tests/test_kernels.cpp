@@ -60,8 +60,10 @@ const std::vector<std::array<std::int64_t, 3>> matmul_sizes = {
 // two scratch stages alternate and its edges are padded in M, N and K; the host shape's interior
 // and edge blocks both run. 261x300x148 has K and N multiples of 4: the GPU float32 kernel's
 // 16-byte global loads (kernels/matmul.hpp, PipelinedLoads), with partial tiles at every edge.
+// 256x384x96 is whole tiles of every GPU shape (BM, BN <= 128 dividing, BK 8 or 16): the kernel
+// without bounds tests (tiles_are_whole), over six to twelve k-tiles.
 const std::vector<std::array<std::int64_t, 3>> register_blocked_sizes = {
-    {257, 263, 211}, {129, 200, 9}, {261, 300, 148}};
+    {257, 263, 211}, {129, 200, 9}, {261, 300, 148}, {256, 384, 96}};
 
 TEST_P(Kernels, MatmulFlat) {
   for (auto [m, n, k] : matmul_sizes)

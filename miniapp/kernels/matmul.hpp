@@ -55,12 +55,19 @@ void matmul_tiled_rb(const Exec& exec, const VA& A, const VB& B, const VC& C, in
     const bool vec = vector_loads_for<T> && vector_loads_fit<T>(A, B);
     auto run = [&](auto s) {
       using S = decltype(s);
+      auto with = [&](auto vec_c, auto full_c) {
+        matmul_tiled_rb_pipelined<S::BM, S::BN, S::BK, S::TM, S::TN, S::Teams, S::KU,
+                                  decltype(vec_c)::value, decltype(full_c)::value>(exec, A, B, C);
+      };
+      using Yes = std::true_type;
+      using No = std::false_type;
+      // Whole tiles take the kernel without bounds tests: where the type has 16-byte loads,
+      // only with them (three kernels a shape, not four).
+      const bool full = tiles_are_whole<S::BM, S::BN, S::BK>(A, B, C);
       if constexpr (vector_loads_for<T>) // (no Vec kernel compiled for the others)
-        if (vec)
-          return matmul_tiled_rb_pipelined<S::BM, S::BN, S::BK, S::TM, S::TN, S::Teams, S::KU,
-                                           true>(exec, A, B, C);
-      matmul_tiled_rb_pipelined<S::BM, S::BN, S::BK, S::TM, S::TN, S::Teams, S::KU, false>(exec, A,
-                                                                                           B, C);
+        return vec ? (full ? with(Yes{}, Yes{}) : with(Yes{}, No{})) : with(No{}, No{});
+      else
+        return full ? with(No{}, Yes{}) : with(No{}, No{});
     };
     found = tile == 64 ? gpu_shapes_t<Elem, 64>::visit(shape, run)
                        : gpu_shapes_t<Elem, 128>::visit(shape, run);

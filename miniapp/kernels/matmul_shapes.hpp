@@ -63,14 +63,14 @@ struct GpuShapes;
 // Measured on an H100 (run 11, docs/performance.md; % of cuBLAS at 4096 / 8192 in one process).
 template <>
 struct GpuShapes<float, 128> {
-  // H100, % of cuBLAS SGEMM at 4096 / 8192 in one miniapp-bench process (2026-11-26, issue 26):
-  // the k steps unrolled in pairs 86.3% / 83.3%, no spill (ptxas); all sixteen unrolled (the
-  // default before) 84.4% / 81.7%: the fragment loads hoisted ahead of their FMAs spill 72 bytes
-  // at the 128-register cap; by four 85.2% / 82.4%; one at a time 78.1% / 76.6% (not listed).
-  // BK=8 79.8% / 77.3%, 128x64 58.6% / 57.2% (16-byte loads).
-  using type = ShapeList<GpuShape<128, 128, 16, 8, 8, 2, 2>, GpuShape<128, 128, 16, 8, 8, 2>,
-                         GpuShape<128, 128, 16, 8, 8, 2, 4>, GpuShape<128, 128, 8, 8, 8, 2>,
-                         GpuShape<128, 64, 8, 8, 4, 2>>;
+  // H100, % of cuBLAS SGEMM at 4096 / 8192 in one miniapp-bench process (2026-11-27, issue 26),
+  // with whole tiles taking the kernel without bounds tests (tiles_are_whole):
+  // 128x128x8/8x8/2 91.6% / 94.6% (ptxas: 16 bytes of spill stores, none in the loop); BK=16 with
+  // all sixteen k steps unrolled 91.2% / 93.9%, no spill (with the bounds tests it spilled 72
+  // bytes and ran at 84%); BK=16 unrolled in pairs (the default before) 85.0% / 87.3%, by four
+  // 79.3% (not listed); 128x64 8x4 58.0% / 58.3% (16-byte loads).
+  using type = ShapeList<GpuShape<128, 128, 8, 8, 8, 2>, GpuShape<128, 128, 16, 8, 8, 2>,
+                         GpuShape<128, 128, 16, 8, 8, 2, 2>, GpuShape<128, 64, 8, 8, 4, 2>>;
 };
 template <>
 struct GpuShapes<float, 64> {
@@ -79,20 +79,23 @@ struct GpuShapes<float, 64> {
 };
 template <>
 struct GpuShapes<double, 128> {
-  // H100, % of cuBLAS DGEMM at 4096 / 8192 in one miniapp-bench process (2026-11-26, issue 26):
-  // 128x128 in one 512-thread team per SM, 4x8 sums per thread, the k steps unrolled in pairs,
-  // no spill: 32.8% / 32.4%; the same one k step at a time 32.3% / 32.2% (by four 24%: not
-  // listed). 128x64 in two 256-thread teams, 8x4 (the default before): 29.0% / 29.9% with 160
-  // bytes of spill, 30.9% / 31.8% one k step at a time (no spill). 128x128 8x8 at one 256-thread
-  // team (250 registers) 29.4% / 28.5%. Not listed: 64x128 4x8 at two teams 30.7% / 30.5%, 4x4
-  // in 1024-thread teams 27.9%, BK=16 (more team scratch than the 40 KiB Kokkos allows here).
-  using type = ShapeList<GpuShape<128, 128, 8, 4, 8, 1, 2>, GpuShape<128, 128, 8, 4, 8, 1, 1>,
-                         GpuShape<128, 64, 8, 8, 4, 2>, GpuShape<128, 64, 8, 8, 4, 2, 1>,
-                         GpuShape<128, 128, 8, 8, 8, 1>>;
+  // H100, % of cuBLAS DGEMM at 4096 / 8192 in one miniapp-bench process (2026-11-27, issue 26):
+  // 128x128 in one 256-thread team per SM, 8x8 sums per thread (220 registers), the k steps
+  // unrolled in pairs: 35.5% / 36.0%; one at a time 34.9% / 35.4%; 128x64 8x8 in two 128-thread
+  // teams 34.8% / 35.5% (pairs), 34.4% / 35.4% (one at a time). 4x8 in one 512-thread team (the
+  // default before) 34.8% / 34.6%: shared-load bound (ncu: L1 84% busy at 58% of the DFMA
+  // peak), as a 16-byte shared load serves a warp in four wavefronts whatever it broadcasts, so
+  // 4x8 sums need 1.5 load cycles per DFMA cycle and 8x8 one (docs/performance.md). Not listed:
+  // 4x8 one k step at a time 33.9%, 128x64 8x4 31.4% / 32.6%, BK=16 (more team scratch than
+  // the 40 KiB Kokkos 3.4 allows).
+  using type = ShapeList<GpuShape<128, 128, 8, 8, 8, 1, 2>, GpuShape<128, 128, 8, 8, 8, 1, 1>,
+                         GpuShape<128, 128, 8, 8, 8, 1>, GpuShape<128, 64, 8, 8, 8, 2, 2>,
+                         GpuShape<128, 64, 8, 8, 8, 2, 1>, GpuShape<128, 128, 8, 4, 8, 1, 2>>;
 };
 template <>
 struct GpuShapes<double, 64> {
-  // three teams per SM 23.4% / 22.3% of DGEMM, two 22.5% / 21.0%.
+  // three teams per SM 23.4% / 22.3% of DGEMM, two 22.5% / 21.0%. Not listed: 8x8 sums in four
+  // 64-thread teams per SM, 31.3% / 33.9% (BK=8) and 32.0% / 31.8% (BK=16; 2026-11-27).
   using type = ShapeList<GpuShape<64, 64, 8, 4, 4, 3>, GpuShape<64, 64, 8, 4, 4, 2>>;
 };
 template <int Tile>
