@@ -4,7 +4,6 @@
 #include "app/load_plan.hpp"
 #include "bench/kernel_bench.hpp"
 #include "core/communicator.hpp"
-#include "core/device_info.hpp"
 #include "run/autotune.hpp"
 #include "run/ceiling_cache.hpp"
 #include "run/exit_code.hpp"
@@ -35,12 +34,10 @@ ConfigBenchmarks::ConfigBenchmarks(const std::string& config,
     // 'auto' values are searched (or read from the autotune cache) before the benchmark is named,
     // as the run does before it records the case: the id carries the values that ran.
     std::exception_ptr setup_failure;
-    if (c.tile_auto || c.team_auto || c.shape_auto) {
-      try {
-        c = autotune(c, backend_, device_info(backend_).name);
-      } catch (...) { // reported by the case's benchmark, as the run reports it in the case's row
-        setup_failure = std::current_exception();
-      }
+    try {
+      c = autotune(c, backend_);
+    } catch (...) { // reported by the case's benchmark, as the run reports it in the case's row
+      setup_failure = std::current_exception();
     }
     add_kernel_benchmark(c, backend_, rules, setup_failure);
   }

@@ -153,10 +153,19 @@ double time_once(const Case& c, const std::string& backend) {
   // The runner's rule and helper (core/timing.hpp), so the tuner ranks what the run will measure.
   return summarize(time_launches([&] { k->fence(); }, [&] { k->run(); }, 1, 3)).median;
 }
+
+// Whether the case has an 'auto' value for the search to choose.
+bool searches_something(const Case& c) {
+  return c.tile_auto || c.team_auto || c.shape_auto;
+}
 } // namespace
 
+Case autotune(const Case& c, const std::string& backend) {
+  return searches_something(c) ? autotune(c, backend, device_info(backend).name) : c;
+}
+
 Case autotune(const Case& c, const std::string& backend, const std::string& device) {
-  if (!c.tile_auto && !c.team_auto && !c.shape_auto)
+  if (!searches_something(c))
     return c;
   const bool gpu = is_gpu_backend(backend);
   const int conc = device_info(backend).concurrency;

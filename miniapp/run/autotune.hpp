@@ -16,6 +16,9 @@
 namespace miniapp {
 
 Case autotune(const Case& c, const std::string& backend, const std::string& device);
+// The same on the backend's own device (core/device_info.hpp, asked only where a value is 'auto'):
+// a case with nothing to search comes back as it is.
+Case autotune(const Case& c, const std::string& backend);
 std::vector<int> tile_candidates(const Case& c, bool gpu);
 std::vector<int> team_candidates(const Case& c, bool gpu, int concurrency);
 // The shapes searched at a tile: the list's (shape: auto), the one the config names where that

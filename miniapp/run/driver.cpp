@@ -11,7 +11,6 @@
 #include "run/exit_code.hpp"
 #include "run/stop_after_case.hpp"
 #include "plan/config_hash.hpp"
-#include "core/device_info.hpp"
 #include "core/timing.hpp"
 #include "run/energy_window.hpp"
 #ifdef MINIAPP_HAVE_MPI
@@ -216,8 +215,8 @@ private:
     std::unique_ptr<Executor> k;
     const Outcome o = agree_on_case_phase(comm_, "allocation", "setting up " + r.c.id(), [&] {
       fault_.trigger("allocation");
-      if (!many_ && (r.c.tile_auto || r.c.team_auto || r.c.shape_auto))
-        r.c = autotune(r.c, plan_.backend, device_info(plan_.backend).name);
+      if (!many_)
+        r.c = autotune(r.c, plan_.backend);
       k = make_executor(r.c);
     });
     if (!o.code)
