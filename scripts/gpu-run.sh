@@ -665,7 +665,7 @@ if [ "$what" = targets ]; then
   save
   log "== miniapp-bench --miniapp-config tests/gpu/targets.yaml: the same cases, each against its ceiling (one process)"
   # Three repetitions, the median compared with the run's median: a mean over one batch of
-  # launches moved 5% between leases on a transpose whose run stayed within 0.1%.
+  # launches moved 5% between calls on a transpose whose run stayed within 0.1%.
   cuda_bench bench-targets 0.2 --miniapp-config=tests/gpu/targets.yaml --benchmark_repetitions=3 \
     --benchmark_report_aggregates_only=true
   bench_rows "$W/bench-targets.json" 60 >> "$sum"
