@@ -1,6 +1,8 @@
 #pragma once
 // Limits every team kernel checks before launch: a request that cannot fit is an error naming the
 // requested and the maximum values, never a Kokkos abort.
+#include "core/compat.hpp"
+
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
@@ -63,6 +65,7 @@ void launch_with_scratch(const char* label, const typename Policy::execution_spa
   Policy policy(exec, league, ts);
   policy.set_scratch_size(level, Kokkos::PerTeam(bytes));
   Kokkos::parallel_for(label, policy, body);
+  compat::fit_scratch_carveout<Policy>(body, ts, bytes); // from the next launch on
 }
 
 } // namespace miniapp::kernels
