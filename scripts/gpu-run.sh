@@ -645,9 +645,11 @@ if [ "$what" = bandwidth ]; then
 fi
 # targets: every row of the kernel-limits table (docs/performance.md) in one GPU-machine call: the CUDA
 # transpose and matmul tests (TESTS: another filter; NO_TESTS=1: none), a raw cudaMemcpy D2D
-# built here (scripts/memcpy_ceiling.cu), tests/gpu/targets.yaml through `miniapp run` (each row
-# against its same-run ceiling, validated) and the same case ids through miniapp-bench in one
-# process, a table of both with run against bench per row (within 5% expected), ncu on tiled
+# built here (scripts/memcpy_ceiling.cu), the raw CUDA A^T anchor (scripts/transpose_anchor.cu:
+# what the classic tile reaches under each way of timing), tests/gpu/targets.yaml through
+# `miniapp run` (each row against its same-run ceiling, validated) and the same case ids through
+# miniapp-bench in one process, a table of both with run against bench per row (within 5%
+# expected), ncu on tiled
 # transpose, racecheck over every transpose tile width (NO_RACECHECK=1: not), then the host GEMM
 # rows (host_gemm; NO_HOST=1: not).
 if [ "$what" = targets ]; then
@@ -658,6 +660,10 @@ if [ "$what" = targets ]; then
   if nvcc -O2 -o "$W/memcpy_ceiling" scripts/memcpy_ceiling.cu > "$W/memcpy.txt" 2>&1; then
     "$W/memcpy_ceiling" 8192 2>&1 | tee -a "$W/memcpy.txt" "$sum"
   else log "memcpy_ceiling did not build (see memcpy.txt)"; fi
+  log "== raw CUDA B = A^T (the classic padded 32 x 33 tile), timed fenced, by events and chained (scripts/transpose_anchor.cu)"
+  if nvcc -O3 -arch=native -o "$W/transpose_anchor" scripts/transpose_anchor.cu > "$W/anchor.txt" 2>&1; then
+    "$W/transpose_anchor" 4096 8192 2>&1 | tee -a "$W/anchor.txt" "$sum"
+  else log "transpose_anchor did not build (see anchor.txt)"; fi
   log "== miniapp run tests/gpu/targets.yaml (each row against its same-run ceiling)"
   .carry/cuda/miniapp run tests/gpu/targets.yaml --references tests/gpu/references/targets.yaml \
     --output-dir "$W/run-targets" > "$W/targets-run.txt" 2>&1
