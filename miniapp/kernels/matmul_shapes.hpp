@@ -79,15 +79,17 @@ struct GpuShapes<float, 64> {
 };
 template <>
 struct GpuShapes<double, 128> {
-  // H100, % of cuBLAS DGEMM at 4096 / 8192 in one miniapp-bench process (2026-11-27, issue 26):
-  // 128x128 in one 256-thread team per SM, 8x8 sums per thread (220 registers), the k steps
-  // unrolled in pairs: 35.5% / 36.0%; one at a time 34.9% / 35.4%; 128x64 8x8 in two 128-thread
-  // teams 34.8% / 35.5% (pairs), 34.4% / 35.4% (one at a time). 4x8 in one 512-thread team (the
-  // default before) 34.8% / 34.6%: shared-load bound (ncu: L1 84% busy at 58% of the DFMA
-  // peak), as a 16-byte shared load serves a warp in four wavefronts whatever it broadcasts, so
-  // 4x8 sums need 1.5 load cycles per DFMA cycle and 8x8 one (docs/performance.md). Not listed:
-  // 4x8 one k step at a time 33.9%, 128x64 8x4 31.4% / 32.6%, BK=16 (more team scratch than
-  // the 40 KiB Kokkos 3.4 allows).
+  // H100, % of cuBLAS DGEMM at 4096 / 8192 in one miniapp-bench process (2026-11-27, issue 26,
+  // before the interleaved lanes and the fitted carveout, which took the default to 37.6% /
+  // 36.0%): 128x128 in one 256-thread team per SM, 8x8 sums per thread (220 registers), the k
+  // steps unrolled in pairs: 35.5% / 36.0%; one at a time 34.9% / 35.4%; 128x64 8x8 in two
+  // 128-thread teams 34.8% / 35.5% (pairs), 34.4% / 35.4% (one at a time). 4x8 in one 512-thread
+  // team (the default before) 34.8% / 34.6%: shared-load bound (ncu: L1 84% busy at 58% of the
+  // DFMA peak): with 16-byte loads costing 3 wavefronts then, 4x8 sums need half again as many
+  // load cycles as 8x8 per DFMA (docs/performance.md). Not listed: 4x8 one k step at a time
+  // 33.9%, 128x64 8x4 31.4% / 32.6%, BK=16 (more team scratch than the 40 KiB Kokkos 3.4
+  // allows), the next step's fragments loaded before the current step's DFMAs (38.2% against
+  // 38.5% in pairs, 30.4% with the whole k-tile unrolled; an H200, same call).
   using type = ShapeList<GpuShape<128, 128, 8, 8, 8, 1, 2>, GpuShape<128, 128, 8, 8, 8, 1, 1>,
                          GpuShape<128, 128, 8, 8, 8, 1>, GpuShape<128, 64, 8, 8, 8, 2, 2>,
                          GpuShape<128, 64, 8, 8, 8, 2, 1>, GpuShape<128, 128, 8, 4, 8, 1, 2>>;
