@@ -260,10 +260,14 @@ void fit_scratch_carveout(const Functor& functor, int team_size, std::size_t tea
   if constexpr (std::is_same_v<typename Policy::execution_space, Kokkos::Cuda>) {
     using Driver = Kokkos::Impl::ParallelFor<Functor, Policy>;
     using Launch = Kokkos::Impl::CudaParallelLaunch<Driver, typename Policy::launch_bounds>;
-    static std::size_t fitted_for = 0; // team_bytes + 1 of the last fit: once per kernel and size
-    if (fitted_for == team_bytes + 1)
+    // Once per kernel, team size and scratch size: a kernel launched with another team size
+    // may fit more teams on an SM, which then need more shared memory.
+    static int fitted_team = 0;
+    static std::size_t fitted_bytes = 0;
+    if (fitted_team == team_size && fitted_bytes == team_bytes)
       return;
-    fitted_for = team_bytes + 1;
+    fitted_team = team_size;
+    fitted_bytes = team_bytes;
     const auto func = Launch::get_kernel_func();
     int device = 0, per_sm = 0, blocks = 0;
     if (cudaGetDevice(&device) != cudaSuccess ||
