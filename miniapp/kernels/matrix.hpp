@@ -6,6 +6,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -27,13 +28,24 @@ struct DualMatrix {
   static constexpr bool zero_copy =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
 
-  Matrix<T, memory_space> d;
+  // The backend's memory as bytes, d starting at the first 512-byte boundary in it. A Kokkos 3.x
+  // View's data starts 128 bytes past its allocation (the allocation header), so a float64 tile
+  // row of 256 bytes straddled two 256-byte blocks: the tiled transpose ran 4% slower at 8192
+  // (H100: 396 against 380 us, 90.1% against 94.1% of copy; the raw CUDA tile, started 128 bytes
+  // in, lost the same: scripts/transpose_anchor.cu --offset 128; issue 26).
+  static constexpr std::size_t alignment = 512;
+  Kokkos::View<unsigned char*, memory_space> storage;
+  Matrix<T, memory_space> d; // unmanaged: storage owns the memory
   HostMatrix<T> h;
   std::shared_ptr<void> host_buffer;
 
   DualMatrix() = default;
   DualMatrix(const std::string& label, std::int64_t rows, std::int64_t cols, bool pinned)
-      : d(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), rows, cols) {
+      : storage(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
+                sizeof(T) * std::size_t(rows) * std::size_t(cols) + alignment) {
+    const auto at = reinterpret_cast<std::uintptr_t>(storage.data());
+    d = Matrix<T, memory_space>(reinterpret_cast<T*>((at + alignment - 1) / alignment * alignment),
+                                rows, cols);
     if (zero_copy) {
       h = HostMatrix<T>(reinterpret_cast<T*>(d.data()), rows, cols);
     } else {
