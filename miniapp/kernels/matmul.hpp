@@ -56,7 +56,7 @@ void matmul_tiled_rb(const Exec& exec, const VA& A, const VB& B, const VC& C, in
     auto run = [&](auto s) {
       using S = decltype(s);
       auto with = [&](auto vec_c, auto full_c) {
-        matmul_tiled_rb_pipelined<S::BM, S::BN, S::BK, S::TM, S::TN, S::Teams, S::KU,
+        matmul_tiled_rb_pipelined<S::BM, S::BN, S::BK, S::TM, S::TN, S::Teams, S::KU, S::Mode,
                                   decltype(vec_c)::value, decltype(full_c)::value>(exec, A, B, C);
       };
       using Yes = std::true_type;

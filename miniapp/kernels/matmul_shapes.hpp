@@ -12,19 +12,31 @@
 
 namespace miniapp::kernels {
 
+// The main-loop options of a GPU shape (its Mode, a set of these bits; each adds a suffix to the
+// name):
+//   shape_serpentine (/s): a thread's odd rows of sums run their columns backwards, so that
+//     consecutive FMAs share an operand across a change of row too (CUTLASS's SIMT order)
+//   shape_prefetch (/p): two sets of fragments; each k step's are read from scratch during the
+//     step before, the first of a k-tile after the barrier that ends the one before, during its
+//     last step (CUTLASS's SIMT main loop). Needs an even KU.
+inline constexpr int shape_serpentine = 1, shape_prefetch = 2;
+
 // GPU (matmul_tiled_rb_pipelined): BM x BN tile per team of (BM/TM) x (BN/TN) threads, BK deep
 // k-tiles in two scratch stages, TM x TN sums per thread, LaunchBounds<threads, Teams>. KU: the
 // k steps of a k-tile unrolled together (BK: all of them). Fewer let the compiler hoist fewer
 // fragment loads ahead of their FMAs, so fewer registers are live at the register cap; the name
 // says /uKU only where KU < BK.
-template <int BM_, int BN_, int BK_, int TM_, int TN_, int Teams_, int KU_ = BK_>
+template <int BM_, int BN_, int BK_, int TM_, int TN_, int Teams_, int KU_ = BK_, int Mode_ = 0>
 struct GpuShape {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, TM = TM_, TN = TN_, Teams = Teams_, KU = KU_;
+  static constexpr int Mode = Mode_;
   static_assert(KU > 0 && BK % KU == 0, "whole unrolled groups per k-tile");
+  static_assert(!(Mode & shape_prefetch) || KU % 2 == 0, "fragment sets alternate in even groups");
   static std::string name() {
     return std::to_string(BM) + "x" + std::to_string(BN) + "x" + std::to_string(BK) + "/" +
            std::to_string(TM) + "x" + std::to_string(TN) + "/" + std::to_string(Teams) +
-           (KU < BK ? "/u" + std::to_string(KU) : "");
+           (KU < BK ? "/u" + std::to_string(KU) : "") + (Mode & shape_serpentine ? "/s" : "") +
+           (Mode & shape_prefetch ? "/p" : "");
   }
 };
 
@@ -63,14 +75,17 @@ struct GpuShapes;
 // Measured on an H100 (run 11, docs/performance.md; % of cuBLAS at 4096 / 8192 in one process).
 template <>
 struct GpuShapes<float, 128> {
-  // H100, % of cuBLAS SGEMM at 4096 / 8192 in one miniapp-bench process (2026-11-27, issue 26),
-  // with whole tiles taking the kernel without bounds tests (tiles_are_whole):
-  // 128x128x8/8x8/2 91.6% / 94.6% (ptxas: 16 bytes of spill stores, none in the loop); BK=16 with
-  // all sixteen k steps unrolled 91.2% / 93.9%, no spill (with the bounds tests it spilled 72
-  // bytes and ran at 84%); BK=16 unrolled in pairs (the default before) 85.0% / 87.3%, by four
-  // 79.3% (not listed); 128x64 8x4 58.0% / 58.3% (16-byte loads).
-  using type = ShapeList<GpuShape<128, 128, 8, 8, 8, 2>, GpuShape<128, 128, 16, 8, 8, 2>,
-                         GpuShape<128, 128, 16, 8, 8, 2, 2>, GpuShape<128, 64, 8, 8, 4, 2>>;
+  // H100, % of cuBLAS SGEMM at 4096 / 8192 in one miniapp-bench process (2026-11-27, issue 26;
+  // ceilings from the same call's run): 128x128x8/8x8/2/s 94.2% / 94.5%, the same without the
+  // serpentine order 89.4% / 90.5% (the default before), /u2/s/p 92.8% / 93.0%; BK=16 with all
+  // sixteen k steps unrolled 88.2% / 89.6%, in pairs 85.5% / 85.9%; 128x64 8x4 60.4% / 60.0%.
+  // Earlier (whole tiles taking the kernel without bounds tests): BK=16 unrolled by four 79.3%
+  // (not listed); with the bounds tests BK=16 spilled 72 bytes and ran at 84%.
+  using type =
+      ShapeList<GpuShape<128, 128, 8, 8, 8, 2, 8, shape_serpentine>, GpuShape<128, 128, 8, 8, 8, 2>,
+                GpuShape<128, 128, 8, 8, 8, 2, 2, shape_serpentine | shape_prefetch>,
+                GpuShape<128, 128, 16, 8, 8, 2>, GpuShape<128, 128, 16, 8, 8, 2, 2>,
+                GpuShape<128, 64, 8, 8, 4, 2>>;
 };
 template <>
 struct GpuShapes<float, 64> {
@@ -79,18 +94,23 @@ struct GpuShapes<float, 64> {
 };
 template <>
 struct GpuShapes<double, 128> {
-  // H100, % of cuBLAS DGEMM at 4096 / 8192 in one miniapp-bench process (2026-11-27, issue 26,
-  // before the interleaved lanes and the fitted carveout, which took the default to 37.6% /
-  // 36.0%): 128x128 in one 256-thread team per SM, 8x8 sums per thread (220 registers), the k
-  // steps unrolled in pairs: 35.5% / 36.0%; one at a time 34.9% / 35.4%; 128x64 8x8 in two
-  // 128-thread teams 34.8% / 35.5% (pairs), 34.4% / 35.4% (one at a time). 4x8 in one 512-thread
-  // team (the default before) 34.8% / 34.6%: shared-load bound (ncu: L1 84% busy at 58% of the
-  // DFMA peak): with 16-byte loads costing 3 wavefronts then, 4x8 sums need half again as many
-  // load cycles as 8x8 per DFMA (docs/performance.md). Not listed: 4x8 one k step at a time
-  // 33.9%, 128x64 8x4 31.4% / 32.6%, BK=16 (more team scratch than the 40 KiB Kokkos 3.4
-  // allows), the next step's fragments loaded before the current step's DFMAs (38.2% against
-  // 38.5% in pairs, 30.4% with the whole k-tile unrolled; an H200, same call).
-  using type = ShapeList<GpuShape<128, 128, 8, 8, 8, 1, 2>, GpuShape<128, 128, 8, 8, 8, 1, 1>,
+  // H100, % of cuBLAS DGEMM at 4096 / 8192 in one miniapp-bench process, two processes
+  // (2026-11-27, issue 26; ceilings from the same call's run): 128x128 in one 256-thread team per
+  // SM, 8x8 sums per thread, the k steps unrolled in pairs: with serpentine order and prefetched
+  // fragments (/u2/s/p, 237 registers) 40.7-40.0% / 41.8-41.0%; prefetched only 39.0-39.3% /
+  // 39.5-40.6%; serpentine only 38.6-39.1% / 38.9-39.0%; neither (the default before, 220
+  // registers) 38.1-38.4% / 37.8-38.1%; one k step at a time 36.1-36.6% / 35.3-35.6%; all eight
+  // 31.6-31.8% / 30.1-30.2%. /s/p with groups of four steps 30.9-32.4% (not listed). 128x64 8x8
+  // in two 128-thread teams 35.3-35.7% / 37.8-38.1% (pairs), 34.4-34.9% / 36.2-36.3% (one at a
+  // time); 4x8 in one 512-thread team 34.8-34.9% / 36.8-36.9%. The DFMA kernels are at the
+  // board's power limit: the run of the same call drew 696-726 W (limit 700 W) and read /u2/s/p
+  // at 44.5% / 42.2%, its 20 launches timed sooner after the warm-up (docs/performance.md).
+  // Not listed: 128x64 8x4 31.4% / 32.6%, BK=16 (more team scratch than the 40 KiB Kokkos 3.4
+  // allows), fragments prefetched within a k-tile only (38.2% against 38.5%; an H200).
+  using type = ShapeList<GpuShape<128, 128, 8, 8, 8, 1, 2, shape_serpentine | shape_prefetch>,
+                         GpuShape<128, 128, 8, 8, 8, 1, 2, shape_prefetch>,
+                         GpuShape<128, 128, 8, 8, 8, 1, 2, shape_serpentine>,
+                         GpuShape<128, 128, 8, 8, 8, 1, 2>, GpuShape<128, 128, 8, 8, 8, 1, 1>,
                          GpuShape<128, 128, 8, 8, 8, 1>, GpuShape<128, 64, 8, 8, 8, 2, 2>,
                          GpuShape<128, 64, 8, 8, 8, 2, 1>, GpuShape<128, 128, 8, 4, 8, 1, 2>>;
 };
