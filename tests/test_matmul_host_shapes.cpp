@@ -103,7 +103,7 @@ TEST(MatmulHostShapes, EveryShapeExactInt32) {
 // The GPU lists hold shapes that differ only in how many k steps are unrolled together (KU): each
 // must still have a name of its own, or `shape:` and the autotuner could never reach the later
 // one (ShapeList::visit takes the first match). A full unroll keeps the name of issue 12's shapes.
-TEST(MatmulGpuShapes, NamesAreDistinctAndSayThePartialUnroll) {
+TEST(MatmulGpuShapes, NamesAreDistinctAndSayThePartialUnrollAndOptions) {
   auto expect_distinct = [](const std::vector<std::string>& names, const char* list) {
     for (std::size_t i = 0; i < names.size(); ++i)
       for (std::size_t j = i + 1; j < names.size(); ++j)
@@ -117,6 +117,11 @@ TEST(MatmulGpuShapes, NamesAreDistinctAndSayThePartialUnroll) {
   EXPECT_EQ((GpuShape<128, 128, 16, 8, 8, 2, 16>::name()), "128x128x16/8x8/2");
   EXPECT_EQ((GpuShape<128, 128, 16, 8, 8, 2, 2>::name()), "128x128x16/8x8/2/u2");
   EXPECT_EQ((GpuShape<128, 128, 8, 4, 8, 1, 2>::name()), "128x128x8/4x8/1/u2");
+  // The main-loop options follow the unroll, serpentine order before prefetching.
+  EXPECT_EQ((GpuShape<128, 128, 8, 8, 8, 2, 8, shape_serpentine>::name()), "128x128x8/8x8/2/s");
+  EXPECT_EQ((GpuShape<128, 128, 8, 8, 8, 1, 2, shape_prefetch>::name()), "128x128x8/8x8/1/u2/p");
+  EXPECT_EQ((GpuShape<128, 128, 8, 8, 8, 1, 2, shape_serpentine | shape_prefetch>::name()),
+            "128x128x8/8x8/1/u2/s/p");
 }
 
 // Packed panels at their edges, operands with leading dimensions wider than the matrix, and teams
