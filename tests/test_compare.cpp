@@ -352,6 +352,13 @@ TEST(Compare, EnergyBesideTheRates) {
   EXPECT_NE(md.find("Run 1, not measured: no energy counter: no powercap package zones"),
             std::string::npos)
       << md;
+  // A clock held down by its power limit is named beside the watts; "none" is not.
+  b["results"][0]["clock_limit"] = "power cap";
+  const Comparison capped = compare_runs({run_from_json(a, "A"), run_from_json(b, "B")}, {});
+  EXPECT_EQ(energy_text(capped.lines.at(0).cells.at(1)), "412 W, 0.123 GB/s/W (clock: power cap)");
+  b["results"][0]["clock_limit"] = "none";
+  const Comparison free = compare_runs({run_from_json(a, "A"), run_from_json(b, "B")}, {});
+  EXPECT_EQ(energy_text(free.lines.at(0).cells.at(1)), "412 W, 0.123 GB/s/W");
 }
 
 std::string temp_dir() {

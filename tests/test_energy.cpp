@@ -9,10 +9,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <unistd.h>
+#include <utility>
+#include <vector>
 
 namespace miniapp {
 namespace {
@@ -196,6 +199,79 @@ TEST(Energy, WindowOpensAfterWarmupAndExtendsTheTimedLaunches) {
   // The frozen counter did not advance: no joules, and the note says so.
   EXPECT_LT(e.joules, 0);
   EXPECT_NE(e.note.find("did not advance"), std::string::npos) << e.note;
+}
+
+// What held the clock down: NVML's limiting reasons mapped, the others left out, and named.
+TEST(Energy, ClockLimitsFromNvmlReasonsAndTheirNames) {
+  EXPECT_EQ(clock_limits_from_nvml(0), 0u);
+  EXPECT_EQ(clock_limits_from_nvml(0x1 | 0x2 | 0x10 | 0x100),
+            0u); // idle, app clocks, sync, display
+  EXPECT_EQ(clock_limits_from_nvml(0x4), unsigned(clock_power_cap));
+  EXPECT_EQ(clock_limits_from_nvml(0x20), unsigned(clock_thermal));
+  EXPECT_EQ(clock_limits_from_nvml(0x40), unsigned(clock_thermal));
+  EXPECT_EQ(clock_limits_from_nvml(0x8), unsigned(clock_hw_slowdown));
+  EXPECT_EQ(clock_limits_from_nvml(0x80), unsigned(clock_hw_slowdown));
+  EXPECT_EQ(clock_limits_from_nvml(0x4 | 0x40 | 0x1), unsigned(clock_power_cap | clock_thermal));
+  EXPECT_EQ(clock_limit_names(0), "none");
+  EXPECT_EQ(clock_limit_names(clock_power_cap), "power cap");
+  EXPECT_EQ(clock_limit_names(clock_power_cap | clock_thermal | clock_hw_slowdown),
+            "power cap, thermal, hardware slowdown");
+}
+
+// A counter that also says what limits the clock: answers[i] at its i-th query (the last one
+// repeated).
+struct LimitedCounter final : EnergyCounter {
+  std::vector<unsigned> answers;
+  int queries = 0;
+  double joules = 0;
+  bool read(double& j) override {
+    j = joules += 1;
+    return true;
+  }
+  bool clock_limits(unsigned& limits) override {
+    limits = answers[std::min<std::size_t>(queries++, answers.size() - 1)];
+    return true;
+  }
+};
+
+// The limits seen over a window of about `seconds` of 1 ms launches, and the queries it made.
+std::pair<std::string, int> limits_over(std::vector<unsigned> answers, double seconds) {
+  EnergySource s;
+  s.name = "limited";
+  auto counter = std::make_unique<LimitedCounter>();
+  counter->answers = std::move(answers);
+  LimitedCounter* c = counter.get();
+  s.counter = std::move(counter);
+  s.resolution_j = 1;
+  s.update_interval_s = seconds / kEnergyIntervals;
+  EnergyWindow w(&s);
+  w.begin();
+  w.finish(
+      1, [] { ::usleep(1000); }, [] { return true; });
+  return {w.result(1, "GB/s").clock_limit, c->queries};
+}
+
+// The window samples the clock's limits after the timed launches, while it extends them (at most
+// every kClockSampleS) and at its end, and keeps every limit seen; a counter that cannot tell
+// leaves the field empty (null in the results), which is not the same as "none".
+TEST(Energy, WindowRecordsWhatHeldTheClockDown) {
+  // A short window: one query after the timed launches, one at its end; either one counts.
+  EXPECT_EQ(limits_over({0, clock_power_cap}, 0.05), std::make_pair(std::string("power cap"), 2));
+  EXPECT_EQ(limits_over({clock_thermal, 0}, 0.05), std::make_pair(std::string("thermal"), 2));
+  EXPECT_EQ(limits_over({0}, 0.05), std::make_pair(std::string("none"), 2));
+  // A longer one: a limit seen only between its ends counts too; the device is queried about
+  // every kClockSampleS, not after every launch.
+  const auto [limit, queries] = limits_over({0, 0, clock_power_cap, 0}, 1.2);
+  EXPECT_EQ(limit, "power cap");
+  EXPECT_GE(queries, 3);
+  EXPECT_LE(queries, 2 + int(1.3 / kClockSampleS));
+
+  EnergySource frozen = source_with_interval(0.001); // FrozenCounter: cannot tell
+  EnergyWindow f(&frozen);
+  f.begin();
+  f.finish(
+      1, [] { ::usleep(1000); }, [] { return true; });
+  EXPECT_EQ(f.result(1, "GB/s").clock_limit, "");
 }
 
 // A run on a host backend records joules from powercap or, without it, why (CI's VM).

@@ -269,9 +269,11 @@ TEST(ResultsSchema, MatmulRowIsTypedAndExact) {
     if (f.type != FieldType::number_list)
       names.push_back(f.name);
   EXPECT_EQ(split(w.csv_lines[0]), names);
-  // The newest columns (issue 28), appended after the energy columns (issue 26).
-  EXPECT_EQ(std::vector<std::string>(names.end() - 3, names.end()),
-            (std::vector<std::string>{"energy_note", "ceiling_source", "team_size_ran"}));
+  // The newest columns (issue 28, then what held the clock down: issue 26), appended after the
+  // energy columns (issue 26).
+  EXPECT_EQ(
+      std::vector<std::string>(names.end() - 4, names.end()),
+      (std::vector<std::string>{"energy_note", "ceiling_source", "team_size_ran", "clock_limit"}));
   // Columns are appended: the references (issue 17), shape (issue 12), then the rounds and the
   // host's load (issue 22).
   const auto shape_at = std::find(names.begin(), names.end(), "shape");
@@ -415,6 +417,7 @@ TEST(ResultsSchema, EnergyColumnsInBothFiles) {
   measured.energy.window_s = 0.8;
   measured.energy.per_watt = 5.5;
   measured.energy.per_watt_unit = "GB/s/W";
+  measured.energy.clock_limit = "power cap";
   CaseResult none = result_of(mm);
   none.energy.note = "no energy counter: no powercap package zones";
   const TempDir tmp;
@@ -426,9 +429,10 @@ TEST(ResultsSchema, EnergyColumnsInBothFiles) {
   EXPECT_EQ(a["rate_per_watt_unit"], "GB/s/W");
   EXPECT_EQ(a["energy_window_s"], 0.8);
   EXPECT_TRUE(a["energy_note"].is_null());
+  EXPECT_EQ(a["clock_limit"], "power cap");
   const json& b = w.doc["results"].at(1);
   for (const char* k : {"energy_j", "power_w", "rate_per_watt", "rate_per_watt_unit",
-                        "energy_window_s", "energy_counter"})
+                        "energy_window_s", "energy_counter", "clock_limit"})
     EXPECT_TRUE(b[k].is_null()) << k;
   EXPECT_EQ(b["energy_note"], "no energy counter: no powercap package zones");
   const auto header = split(w.csv_lines[0]);
@@ -437,10 +441,12 @@ TEST(ResultsSchema, EnergyColumnsInBothFiles) {
   EXPECT_EQ(std::vector<std::string>(level + 1, header.end()),
             (std::vector<std::string>{"energy_j", "power_w", "rate_per_watt", "rate_per_watt_unit",
                                       "energy_window_s", "energy_counter", "energy_note",
-                                      "ceiling_source", "team_size_ran"}));
-  EXPECT_EQ(cell_from_end(w.csv_lines[1], 9), "0.25"); // energy_j
-  EXPECT_EQ(cell_from_end(w.csv_lines[2], 9), "");
-  EXPECT_EQ(cell_from_end(w.csv_lines[2], 3), "no energy counter: no powercap package zones");
+                                      "ceiling_source", "team_size_ran", "clock_limit"}));
+  EXPECT_EQ(cell_from_end(w.csv_lines[1], 10), "0.25"); // energy_j
+  EXPECT_EQ(cell_from_end(w.csv_lines[2], 10), "");
+  EXPECT_EQ(cell_from_end(w.csv_lines[2], 4), "no energy counter: no powercap package zones");
+  EXPECT_EQ(cell_from_end(w.csv_lines[1], 1), "power cap"); // clock_limit
+  EXPECT_EQ(cell_from_end(w.csv_lines[2], 1), "");
   const compare::Run run = compare::load_run(w.dir);
   ASSERT_EQ(run.rows.size(), 2u);
   EXPECT_EQ(run.rows[0].fields["power_w"], 500.0);

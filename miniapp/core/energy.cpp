@@ -13,6 +13,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <utility>
 
 namespace miniapp {
 
@@ -80,6 +81,9 @@ struct Nvml {
   int (*by_index)(unsigned, NvmlDevice*) = nullptr;
   int (*energy)(NvmlDevice, unsigned long long*) = nullptr;
   const char* (*error)(int) = nullptr;
+  // nvmlDeviceGetCurrentClocksEventReasons (drivers from 535 on) or its older name,
+  // nvmlDeviceGetCurrentClocksThrottleReasons; null where the library has neither.
+  int (*clock_reasons)(NvmlDevice, unsigned long long*) = nullptr;
 };
 
 class NvmlEnergy final : public EnergyCounter {
@@ -90,6 +94,13 @@ public:
     if (api_.energy(dev_, &mj) != 0)
       return false;
     joules = double(mj) * 1e-3;
+    return true;
+  }
+  bool clock_limits(unsigned& limits) override {
+    unsigned long long reasons = 0;
+    if (!api_.clock_reasons || api_.clock_reasons(dev_, &reasons) != 0)
+      return false;
+    limits = clock_limits_from_nvml(reasons);
     return true;
   }
 
@@ -138,6 +149,23 @@ std::string gpu_pci_bus_id(const std::string& backend) {
 
 } // namespace
 
+std::string clock_limit_names(unsigned limits) {
+  std::string names;
+  for (const auto& [bit, name] : {std::pair<unsigned, const char*>{clock_power_cap, "power cap"},
+                                  {clock_thermal, "thermal"},
+                                  {clock_hw_slowdown, "hardware slowdown"}})
+    if (limits & bit)
+      names += (names.empty() ? "" : ", ") + std::string(name);
+  return names.empty() ? "none" : names;
+}
+
+unsigned clock_limits_from_nvml(unsigned long long reasons) {
+  // nvmlClocksEventReasonSwPowerCap 0x4; SwThermalSlowdown 0x20, HwThermalSlowdown 0x40;
+  // HwSlowdown 0x8, HwPowerBrakeSlowdown 0x80 (nvml.h).
+  return (reasons & 0x4ull ? clock_power_cap : 0u) | (reasons & 0x60ull ? clock_thermal : 0u) |
+         (reasons & 0x88ull ? clock_hw_slowdown : 0u);
+}
+
 std::unique_ptr<EnergyCounter> powercap_counter(const std::string& root, std::string* why) {
   std::vector<Powercap::Zone> zones;
   if (DIR* d = opendir(root.c_str())) {
@@ -175,6 +203,10 @@ std::unique_ptr<EnergyCounter> nvml_counter(const std::string& pci_bus_id, std::
       !symbol(lib, "nvmlDeviceGetTotalEnergyConsumption", api.energy, why) ||
       !symbol(lib, "nvmlErrorString", api.error, why))
     return nullptr;
+  for (const char* name :
+       {"nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons"})
+    if (!api.clock_reasons)
+      api.clock_reasons = reinterpret_cast<decltype(api.clock_reasons)>(dlsym(lib, name));
   if (const int rc = api.init()) {
     *why = std::string("nvmlInit failed: ") + api.error(rc);
     return nullptr;

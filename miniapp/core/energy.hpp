@@ -10,12 +10,31 @@
 
 namespace miniapp {
 
+// What holds a device's clock below its maximum (a set of these bits): its power limit, a thermal
+// slowdown, a hardware slowdown (power brake, external signal). A kernel whose clock a limit held
+// down runs at a rate that depends on how long it has been running: on an H100 at its 700 W
+// limit the clock swings between about 1650 and 1965 MHz in a cycle of about a second, and
+// tiled_rb float64 timed over 0.1 s read 5.7 ms a launch where 0.2-s stretches read 5.8-6.4 ms
+// (docs/performance.md, "What limits each kernel").
+enum ClockLimit : unsigned { clock_power_cap = 1u, clock_thermal = 2u, clock_hw_slowdown = 4u };
+// "power cap", "power cap, thermal", ...; "none" for 0.
+std::string clock_limit_names(unsigned limits);
+// NVML's clocks event reasons (nvmlClocksEventReason*) as ClockLimit bits; the reasons that do
+// not limit (idle, application clocks, sync boost, display clock) are left out.
+unsigned clock_limits_from_nvml(unsigned long long reasons);
+
 // A cumulative counter: joules since an origin of its own (only differences mean anything).
 class EnergyCounter {
 public:
   virtual ~EnergyCounter() = default;
   // The counter now, in joules; false when the read failed.
   virtual bool read(double& joules) = 0;
+  // The ClockLimit bits active on the device now; false where this counter cannot tell (the
+  // host's powercap, ROCm SMI, an NVML without the query).
+  virtual bool clock_limits(unsigned& limits) {
+    (void)limits;
+    return false;
+  }
 };
 
 struct EnergySource {

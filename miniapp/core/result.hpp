@@ -54,6 +54,9 @@ struct EnergyUse {
   int launches = 0;     // launches in the window (the timed ones, then as many as it needed)
   double per_watt = -1; // the family's rate per watt (GFLOP/s/W or GB/s/W)
   std::string per_watt_unit;
+  // What held the device's clock down during the window (clock_limit_names: "none", "power
+  // cap", ...); "" where the counter cannot tell.
+  std::string clock_limit;
 };
 
 // What became of one case. The exit code follows from these (run/exit_code.hpp).

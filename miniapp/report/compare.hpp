@@ -131,6 +131,8 @@ struct Cell {
   // and < 0 in files written before energy was recorded.
   double watts = -1, per_watt = -1;
   std::string per_watt_unit, energy_note;
+  // What held the device's clock down meanwhile ("power cap", ...; "none"; empty: unknown).
+  std::string clock_limit;
   double t_min = 0, t_median = 0, t_max = 0; // seconds; with transfers the range is estimated
   std::string valid;
   std::vector<double> times; // every repetition (total times with transfers); may be empty

@@ -104,6 +104,17 @@ void print_energy(std::ostream& os, const std::vector<CaseResult>& rows) {
   if (!first_note.empty())
     os << (header ? "energy of the other rows: " : "energy: ") << for_terminal(first_note)
        << (header ? " (first of them; results.json has each)" : "") << "\n";
+  // The rows whose device held its clock down meanwhile (results' clock_limit).
+  std::vector<std::string> limited;
+  for (const auto& r : rows)
+    if (!r.energy.clock_limit.empty() && r.energy.clock_limit != "none")
+      limited.push_back(r.c.id() + " (" + r.energy.clock_limit + ")");
+  if (!limited.empty()) {
+    os << "clock held down during " << limited.size() << " row(s); their rates depend on how long "
+       << "the launches run (a longer run averages the clock's swings):\n";
+    for (const std::string& l : limited)
+      os << "  " << for_terminal(l) << "\n";
+  }
 }
 } // namespace
 

@@ -176,6 +176,12 @@ std::vector<ResultField> make_fields() {
   add("team_size_ran", T::integer, [](const CaseResult& r, auto&) {
     return r.team_size_ran > 0 ? json(r.team_size_ran) : json();
   });
+  // What held the device's clock down while the energy counter was read (core/energy.hpp:
+  // "none", "power cap", "thermal", "hardware slowdown", joined by ", "); null where the counter
+  // cannot tell (host backends, ROCm SMI) or energy was not measured. A limited clock makes the
+  // rate depend on how long the launches run (docs/performance.md, "What limits each kernel").
+  add("clock_limit", T::text,
+      [text_or_null](const CaseResult& r, auto&) { return text_or_null(r.energy.clock_limit); });
   return f;
 }
 } // namespace

@@ -22,6 +22,7 @@ EnergyUse energy_use(const EnergySource& s, const EnergyReadings& w, double rate
   e.counter = s.description();
   e.window_s = w.window_s;
   e.launches = w.launches;
+  e.clock_limit = w.limits_known ? clock_limit_names(w.limits) : "";
   char buf[200];
   if (!w.read) {
     e.note = "reading the energy counter failed";

@@ -25,7 +25,16 @@ struct EnergyReadings {
   bool read = false; // both reads succeeded
   double begin_j = 0, end_j = 0, window_s = 0;
   int launches = 0;
+  // The ClockLimit bits seen during the window (sampled after the timed launches, every
+  // kClockSampleS while it is extended, and at its end); limits_known: at least one sample.
+  bool limits_known = false;
+  unsigned limits = 0;
 };
+
+// The clock's limits are read at most this often while the window is extended: each read leaves
+// the device idle between two launches (an NVML read took 3.6 ms on the H100 machine), which
+// would lower the window's mean power if it were frequent.
+inline constexpr double kClockSampleS = 0.5;
 
 // The row's fields from the readings: joules per launch, mean watts, and `rate` (the family's,
 // in `unit`: "GFLOP/s" or "GB/s") per watt; null with the reason where the window is too short
@@ -57,10 +66,17 @@ public:
       return;
     w_.launches = timed;
     const double target = energy_target_s(*s_);
+    double sampled = clock_.seconds();
+    sample_clock_limits();
     while (w_.launches > 0 && clock_.seconds() < target && keep_going()) {
       launch_fenced();
       ++w_.launches;
+      if (clock_.seconds() - sampled >= kClockSampleS) {
+        sampled = clock_.seconds();
+        sample_clock_limits();
+      }
     }
+    sample_clock_limits();
     double end = 0;
     w_.read = s_->counter->read(end) && w_.read;
     w_.window_s = clock_.seconds();
@@ -71,6 +87,13 @@ public:
   }
 
 private:
+  void sample_clock_limits() {
+    unsigned now = 0;
+    if (s_->counter->clock_limits(now)) {
+      w_.limits_known = true;
+      w_.limits |= now;
+    }
+  }
   EnergySource* s_;
   EnergyReadings w_;
   Kokkos::Timer clock_;
