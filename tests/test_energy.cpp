@@ -216,6 +216,9 @@ TEST(Energy, ClockLimitsFromNvmlReasonsAndTheirNames) {
   EXPECT_EQ(clock_limit_names(clock_power_cap), "power cap");
   EXPECT_EQ(clock_limit_names(clock_power_cap | clock_thermal | clock_hw_slowdown),
             "power cap, thermal, hardware slowdown");
+  EXPECT_FALSE(clock_was_limited(""));     // unknown
+  EXPECT_FALSE(clock_was_limited("none")); // known, not limited
+  EXPECT_TRUE(clock_was_limited("power cap, thermal"));
 }
 
 // A counter that also says what limits the clock: answers[i] at its i-th query (the last one

@@ -19,6 +19,10 @@ namespace miniapp {
 enum ClockLimit : unsigned { clock_power_cap = 1u, clock_thermal = 2u, clock_hw_slowdown = 4u };
 // "power cap", "power cap, thermal", ...; "none" for 0.
 std::string clock_limit_names(unsigned limits);
+// Whether a results' clock_limit (clock_limit_names, or "" where unknown) names a limit.
+inline bool clock_was_limited(const std::string& clock_limit) {
+  return !clock_limit.empty() && clock_limit != "none";
+}
 // NVML's clocks event reasons (nvmlClocksEventReason*) as ClockLimit bits; the reasons that do
 // not limit (idle, application clocks, sync boost, display clock) are left out.
 unsigned clock_limits_from_nvml(unsigned long long reasons);

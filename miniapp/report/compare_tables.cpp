@@ -1,6 +1,7 @@
 #include "report/compare_tables.hpp"
 #include "report/run_pooling.hpp"
 
+#include "core/energy.hpp"
 #include "core/sinks.hpp"
 #include "core/text.hpp"
 #include "kernels/paper_views.hpp"
@@ -73,10 +74,9 @@ std::string energy_text(const Cell& cell) {
   if (!cell.present || cell.watts < 0)
     return "-";
   // A limited clock (results' clock_limit) is named: the rate then depends on how long it ran.
-  const bool limited = !cell.clock_limit.empty() && cell.clock_limit != "none";
   return fmt("%.0f", cell.watts) + " W" +
          (cell.per_watt >= 0 ? ", " + rate_str(cell.per_watt) + " " + cell.per_watt_unit : "") +
-         (limited ? " (clock: " + cell.clock_limit + ")" : "");
+         (clock_was_limited(cell.clock_limit) ? " (clock: " + cell.clock_limit + ")" : "");
 }
 
 std::vector<std::string> energy_notes(const Comparison& c, std::size_t run) {

@@ -5,6 +5,7 @@
 #include "core/backends.hpp"
 
 #include "core/device_info.hpp"
+#include "core/energy.hpp"
 #include "core/host_load.hpp"
 
 #include <algorithm>
@@ -107,7 +108,7 @@ void print_energy(std::ostream& os, const std::vector<CaseResult>& rows) {
   // The rows whose device held its clock down meanwhile (results' clock_limit).
   std::vector<std::string> limited;
   for (const auto& r : rows)
-    if (!r.energy.clock_limit.empty() && r.energy.clock_limit != "none")
+    if (clock_was_limited(r.energy.clock_limit))
       limited.push_back(r.c.id() + " (" + r.energy.clock_limit + ")");
   if (!limited.empty()) {
     os << "clock held down during " << limited.size() << " row(s); their rates depend on how long "
