@@ -7,8 +7,8 @@ Usage: check_bench_config.py TEST MINIAPP_BENCH MINIAPP SOURCE_DIR, TEST one of
              tiles as the autotuner chose them
   errors     a config error exits 2 with file:line:col (and a did-you-mean) as `miniapp run`
              says it, before any benchmark; --miniapp-set reaches the config as --set does
-  validates  a real short run: every case validated and timed, each against the ceiling the run
-             attaches; a failed validation (MINIAPP_FAULT=0:validation) is reported and exits 4
+  validates  a real short run: every case validated and timed (samples chained as the run's),
+             each against the ceiling the run attaches; a failed validation (MINIAPP_FAULT=0:validation) is reported and exits 4
 """
 import csv
 import json
@@ -109,6 +109,12 @@ def test_validates():
                abs(b["pct_of_ceiling"] - 100 * rate / b["ceiling"]) < 1e-6 * b["pct_of_ceiling"]
                + 1e-9, "each rate against its ceiling, as the run attaches it", b)
         expect("ceiling: " in b.get("label", ""), "the label names the ceiling", b)
+        # Samples chain launches as the run's do (a sample lasts 2 ms), each launch one
+        # iteration: Google Benchmark's time is per launch. The axpby cases last microseconds.
+        chained = b.get("launches_per_sample", 0)
+        expect(chained >= 1 and b["iterations"] >= chained and
+               (chained > 1 or not b["name"].startswith("axpby/")),
+               "each sample chained the launches of 2 ms, counted as iterations", b)
     expect("ceilings: " in err, "the ceilings measured are printed on stderr", err)
     # `miniapp compare` puts each case of both programs on one line, and notes no difference of
     # warm-up (the config's, recorded in the context).
@@ -122,8 +128,19 @@ def test_validates():
     rows = list(csv.DictReader(out.splitlines()))
     expect(code == 0 and len(rows) == 2 * len(benchmarks), "compare joins every case", out, err)
     for r in rows:
-        expect(r["valid"] == "true" and "warmup" not in r["notes"],
-               "each case validated in both, with the same warm-up", r)
+        expect(r["valid"] == "true" and "warmup" not in r["notes"] and "timing" not in r["notes"],
+               "each case validated in both, with the same warm-up and chained samples", r)
+    # Repetitions: each chains the same launches a sample (the first's), so Google Benchmark's
+    # equal iteration counts hold; a count set by each repetition's own warm-up aborted it.
+    code, doc, err = bench_json(["--benchmark_filter=^(axpby/flat/float32/64x64|matmul/)",
+                                 "--benchmark_repetitions=3"])
+    reps = [b for b in (doc or {}).get("benchmarks", []) if b.get("run_type") == "iteration"]
+    expect(code == 0 and len(reps) >= 6, "repetitions of chained samples run", code, err)
+    for b in reps:
+        same = [o for o in reps if o["run_name"] == b["run_name"]]
+        expect(len(same) == 3 and all(o["iterations"] == b["iterations"] and
+                                      o["launches_per_sample"] == b["launches_per_sample"]
+                                      for o in same), "each repetition times the same chains", same)
     # The validation is the run's: a failure is reported per case and exits 4.
     code, doc, err = bench_json(["--benchmark_filter=^axpby/flat/float32/64x64/"],
                                 dict(ENV, MINIAPP_FAULT="0:validation"))

@@ -170,6 +170,28 @@ TEST(Compare, WarnsOnConfigHashAndCaseParameters) {
   EXPECT_NE(to_csv(c).find("alpha differs"), std::string::npos);
 }
 
+// A run whose samples chained launches against one written before samples were chained (no
+// count: each sample one launch): the fence is in one side's time only, and the note says so.
+// Two runs that chain follow one rule, whatever their counts (a faster GPU chains more; a launch
+// near the 2 ms of a sample is chained once in one run and twice in another): no note.
+TEST(Compare, NotesWhereOneSideTimedOneLaunchPerSample) {
+  auto runs = two_runs("");
+  runs[1].rows[0].fields["launches_per_sample"] = 34;
+  Comparison c = compare_runs(runs, {});
+  EXPECT_TRUE(has_warning(c, "timing differs: one launch per sample in run 1"));
+  EXPECT_TRUE(has_warning(c, "34 launches chained per sample in run 2")) << to_markdown(c);
+  runs[0].rows[0].fields["launches_per_sample"] = 20;
+  c = compare_runs(runs, {});
+  EXPECT_FALSE(has_warning(c, "timing differs")) << to_markdown(c);
+  runs[1].rows[0].fields["launches_per_sample"] = 1; // a launch longer than a sample
+  c = compare_runs(runs, {});
+  EXPECT_FALSE(has_warning(c, "timing differs")) << to_markdown(c);
+  runs[1].rows[0].fields.erase("launches_per_sample"); // an older file
+  c = compare_runs(runs, {});
+  EXPECT_TRUE(has_warning(c, "timing differs: 20 launches chained per sample in run 1"));
+  EXPECT_TRUE(has_warning(c, "one launch per sample in run 2"));
+}
+
 // Schema 2 runs are joined on case_id, which tells apart cases the schema 1 key (family,
 // variant, precision, size, tile) does not: here a seed and pinned transfers.
 TEST(Compare, JoinsSchema2RunsOnCaseId) {

@@ -186,12 +186,12 @@ TEST(Energy, WindowOpensAfterWarmupAndExtendsTheTimedLaunches) {
   EXPECT_EQ(events, "FLFBFLFFLF"); // F, warm-up LF, the window's begin, timed FLF x 2
   int extra = 0;
   w.finish(
-      2,
+      2, 1,
       [&] {
         ++extra;
         ::usleep(1000);
       },
-      [] { return true; });
+      [] {}, [] { return true; });
   EXPECT_GT(extra, 10); // about 0.2 s of 1 ms launches
   const EnergyUse e = w.result(1, "GB/s");
   EXPECT_EQ(e.launches, 2 + extra);
@@ -237,6 +237,26 @@ struct LimitedCounter final : EnergyCounter {
   }
 };
 
+// The window's extension runs samples as the timed ones ran: chained launches, one fence each.
+TEST(Energy, WindowExtendsWithChainedSamples) {
+  EnergySource s = source_with_interval(0.0005); // target 0.02 s
+  EnergyWindow w(&s);
+  w.begin();
+  std::string events;
+  w.finish(
+      6, 3,
+      [&] {
+        events += 'L';
+        ::usleep(500);
+      },
+      [&] { events += 'F'; }, [] { return true; });
+  ASSERT_FALSE(events.empty());
+  ASSERT_EQ(events.size() % 4, 0u);
+  for (std::size_t i = 0; i < events.size(); i += 4)
+    EXPECT_EQ(events.substr(i, 4), "LLLF");
+  EXPECT_EQ(w.result(1, "GB/s").launches, 6 + 3 * int(events.size() / 4));
+}
+
 // The limits seen over a window of about `seconds` of 1 ms launches, and the queries it made.
 std::pair<std::string, int> limits_over(std::vector<unsigned> answers, double seconds) {
   EnergySource s;
@@ -250,7 +270,7 @@ std::pair<std::string, int> limits_over(std::vector<unsigned> answers, double se
   EnergyWindow w(&s);
   w.begin();
   w.finish(
-      1, [] { ::usleep(1000); }, [] { return true; });
+      1, 1, [] { ::usleep(1000); }, [] {}, [] { return true; });
   return {w.result(1, "GB/s").clock_limit, c->queries};
 }
 
@@ -273,7 +293,7 @@ TEST(Energy, WindowRecordsWhatHeldTheClockDown) {
   EnergyWindow f(&frozen);
   f.begin();
   f.finish(
-      1, [] { ::usleep(1000); }, [] { return true; });
+      1, 1, [] { ::usleep(1000); }, [] {}, [] { return true; });
   EXPECT_EQ(f.result(1, "GB/s").clock_limit, "");
 }
 

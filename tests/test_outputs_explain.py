@@ -4,6 +4,7 @@
 - results.csv of a tiled matmul on OpenMP records the threads per team that ran (team_size_ran),
   fitted to the backend where the config left team_size out and the size asked for where it gave
   one; a flat row (no teams) leaves the cell empty; the console's `team size` column shows the same.
+  Every row records the launches each timed sample chained (launches_per_sample).
 - The run prints one line with the time spent measuring ceilings and what was measured.
   `reuse_ceilings: true` stores them in the ceiling cache (MINIAPP_CACHE_DIR) and the next run
   reuses them: nothing measured, each row's ceiling_source `reused`.
@@ -76,6 +77,12 @@ class OutputsExplain(unittest.TestCase):
         self.assertEqual(rows["matmul/tiled/float32/32x32x32/tile=4/team=1"]["team_size_ran"], "1")
         self.assertEqual(rows["matmul/flat/float32/32x32x32"]["team_size_ran"], "")
         self.assertEqual(rows["axpby/flat/float32/64x64/a=2,b=-1"]["team_size_ran"], "")
+        # Every timed row says how many launches a sample chained (core/timing.hpp); an axpby of
+        # 64 x 64 lasts microseconds, far under the 2 ms a sample covers.
+        for case_id, row in rows.items():
+            chained = row["launches_per_sample"]
+            self.assertTrue(chained.isdigit() and int(chained) >= 1, (case_id, chained))
+        self.assertGreater(int(rows["axpby/flat/float32/64x64/a=2,b=-1"]["launches_per_sample"]), 1)
         header = next(l for l in stdout.splitlines() if l.startswith("kernel"))
         self.assertIn(" team ", header)
         tiled = [l.split() for l in stdout.splitlines() if re.match(r"matmul\s+tiled\s", l)]

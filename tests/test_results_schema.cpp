@@ -269,11 +269,11 @@ TEST(ResultsSchema, MatmulRowIsTypedAndExact) {
     if (f.type != FieldType::number_list)
       names.push_back(f.name);
   EXPECT_EQ(split(w.csv_lines[0]), names);
-  // The newest columns (issue 28, then what held the clock down: issue 26), appended after the
-  // energy columns (issue 26).
-  EXPECT_EQ(
-      std::vector<std::string>(names.end() - 4, names.end()),
-      (std::vector<std::string>{"energy_note", "ceiling_source", "team_size_ran", "clock_limit"}));
+  // The newest columns (issue 28, then what held the clock down and the launches per sample:
+  // issue 26), appended after the energy columns (issue 26).
+  EXPECT_EQ(std::vector<std::string>(names.end() - 5, names.end()),
+            (std::vector<std::string>{"energy_note", "ceiling_source", "team_size_ran",
+                                      "clock_limit", "launches_per_sample"}));
   // Columns are appended: the references (issue 17), shape (issue 12), then the rounds and the
   // host's load (issue 22).
   const auto shape_at = std::find(names.begin(), names.end(), "shape");
@@ -441,12 +441,13 @@ TEST(ResultsSchema, EnergyColumnsInBothFiles) {
   EXPECT_EQ(std::vector<std::string>(level + 1, header.end()),
             (std::vector<std::string>{"energy_j", "power_w", "rate_per_watt", "rate_per_watt_unit",
                                       "energy_window_s", "energy_counter", "energy_note",
-                                      "ceiling_source", "team_size_ran", "clock_limit"}));
-  EXPECT_EQ(cell_from_end(w.csv_lines[1], 10), "0.25"); // energy_j
-  EXPECT_EQ(cell_from_end(w.csv_lines[2], 10), "");
-  EXPECT_EQ(cell_from_end(w.csv_lines[2], 4), "no energy counter: no powercap package zones");
-  EXPECT_EQ(cell_from_end(w.csv_lines[1], 1), "power cap"); // clock_limit
-  EXPECT_EQ(cell_from_end(w.csv_lines[2], 1), "");
+                                      "ceiling_source", "team_size_ran", "clock_limit",
+                                      "launches_per_sample"}));
+  EXPECT_EQ(cell_from_end(w.csv_lines[1], 11), "0.25"); // energy_j
+  EXPECT_EQ(cell_from_end(w.csv_lines[2], 11), "");
+  EXPECT_EQ(cell_from_end(w.csv_lines[2], 5), "no energy counter: no powercap package zones");
+  EXPECT_EQ(cell_from_end(w.csv_lines[1], 2), "power cap"); // clock_limit
+  EXPECT_EQ(cell_from_end(w.csv_lines[2], 2), "");
   const compare::Run run = compare::load_run(w.dir);
   ASSERT_EQ(run.rows.size(), 2u);
   EXPECT_EQ(run.rows[0].fields["power_w"], 500.0);

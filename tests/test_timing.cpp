@@ -68,6 +68,79 @@ TEST(Timing, SamplesAreTheLaunchDurations) {
   }
 }
 
+// A kernel's sample chains launches until it covers the sample time (per launch: the warm-up's
+// last), back to back between two fences, and its time is per launch: the fence's cost, 25% of a
+// 59 us launch on an H100, is paid once per sample, as the copy ceiling pays it once per 1 GiB.
+TEST(Timing, ShortLaunchesAreChainedBetweenTwoFences) {
+  std::string events;
+  const Samples s = time_samples([&] { events += 'F'; },
+                                 [&] {
+                                   events += 'L';
+                                   const Kokkos::Timer start;
+                                   while (start.seconds() < 1e-3) {
+                                   }
+                                 },
+                                 1, 2, Sampling{3.5e-3}, [] { return true; }, 0);
+  EXPECT_EQ(s.launches_per_sample, 4); // ceil(3.5 / (a little over 1))
+  ASSERT_EQ(s.seconds.size(), 2u);
+  EXPECT_EQ(events, "FLFFLLLLFFLLLLF"); // F, warm-up LF, then FLLLLF twice
+  for (double t : s.seconds) {
+    EXPECT_GE(t, 1e-3); // per launch, not per sample
+    EXPECT_LT(t, 3e-3);
+  }
+}
+
+// A warm-up launch that another process delayed does not set the chain: the fastest one does.
+TEST(Timing, TheFastestWarmupLaunchSetsTheChain) {
+  int launch = 0;
+  const Samples s = time_samples([] {},
+                                 [&] {
+                                   const double busy = ++launch == 3 ? 8e-3 : 1e-3; // the last
+                                   const Kokkos::Timer start;
+                                   while (start.seconds() < busy) {
+                                   }
+                                 },
+                                 3, 1, Sampling{3.5e-3}, [] { return true; }, 0);
+  EXPECT_EQ(s.launches_per_sample, 4);
+}
+
+TEST(Timing, LaunchesPerSampleCoverTheSampleWithinBounds) {
+  EXPECT_EQ(launches_per_sample(1e-3, 0), 1);      // transfers: one launch
+  EXPECT_EQ(launches_per_sample(5e-3, 2e-3), 1);   // longer than a sample
+  EXPECT_EQ(launches_per_sample(59e-6, 2e-3), 34); // the float32 transpose at 4096
+  EXPECT_EQ(launches_per_sample(0, 2e-3), max_launches_per_sample);
+  EXPECT_EQ(launches_per_sample(1e-9, 2e-3), max_launches_per_sample);
+}
+
+// A stop asked for between samples ends the timing with the samples taken, whole.
+TEST(Timing, ChainedSamplesStopBetweenSamples) {
+  int asked = 0, launches = 0;
+  const Samples s = time_samples([] {}, [&] { ++launches; }, 1, 10, Sampling{1.0},
+                                 [&] { return ++asked <= 3; }, 0);
+  EXPECT_EQ(s.seconds.size(), 2u); // the first check is the warm-up's
+  EXPECT_EQ(launches, 1 + 2 * s.launches_per_sample);
+}
+
+// On a GPU the samples go on after their count until they have lasted the span: a power-capped
+// clock boosts for the first 0.8 s of a load, and 20 samples of a 5.7 ms launch saw only that.
+TEST(Timing, SamplesGoOnUntilTheyLastTheSpan) {
+  int launches = 0;
+  const auto ms = [&] {
+    ++launches;
+    const Kokkos::Timer start;
+    while (start.seconds() < 1e-3) {
+    }
+  };
+  const Samples s = time_samples([] {}, ms, 1, 3, Sampling{0, 0.05}, [] { return true; }, 0);
+  EXPECT_GE(s.seconds.size(), 30u); // 50 ms of 1 ms samples, not 3
+  EXPECT_LT(s.seconds.size(), 60u);
+  EXPECT_EQ(launches, 1 + int(s.seconds.size()));
+  // Without a span, the count; with no count (miniapp-bench's warm-up), nothing is timed.
+  EXPECT_EQ(time_samples([] {}, ms, 1, 3, Sampling{}, [] { return true; }, 0).seconds.size(), 3u);
+  EXPECT_TRUE(
+      time_samples([] {}, ms, 1, 0, Sampling{0, 0.05}, [] { return true; }, 0).seconds.empty());
+}
+
 TEST(Timing, CeilingRepetitionsFollowTheBudgetWithinBounds) {
   EXPECT_EQ(reps_for(0.25, 5.0, 10, 2000), 20);
   EXPECT_EQ(reps_for(0.125, 0.25, 10, 2000), 10); // at least the minimum

@@ -41,6 +41,10 @@ struct Prepared {
   std::unique_ptr<Executor> kernel; // the one-rank executor `miniapp run` times (run/driver.cpp)
   CaseResult outcome;               // status and message of the set-up and the validation
   std::string label;
+  // Launches a sample chains, set by the first call's warm-up and kept: Google Benchmark calls
+  // the function again for each repetition and requires the same iteration count of each, which
+  // batches of another size would change.
+  int launches_per_sample = 0;
 };
 
 Prepared current;
@@ -136,16 +140,25 @@ void run_kernel(benchmark::State& state, const std::string& name, const Case& c,
     return;
   }
   Executor& k = *p.kernel;
-  // The runner's rule and helper (core/timing.hpp): untimed launches, then fenced launches back
-  // to back, one per benchmark iteration.
+  // The runner's rule and helper (core/timing.hpp): untimed launches, then samples back to back,
+  // each chaining the launches the run's would. A sample is a batch of that many benchmark
+  // iterations, one per launch, and its whole time their manual time: Google Benchmark reports
+  // the time per launch and stops at --benchmark_min_time of launches, not of samples.
   const auto fence = [&] { k.fence(); };
   const auto launch = [&] { k.run(); };
-  time_launches(fence, launch, rules.warmup, 0);
-  std::vector<double> times;
-  for (auto _ : state) {
-    times.push_back(time_fenced(fence, launch));
-    state.SetIterationTime(times.back());
+  const int chained =
+      time_samples(fence, launch, rules.warmup, 0, Sampling{kernel_sample_seconds}, [] {
+        return true;
+      }).launches_per_sample;
+  if (p.launches_per_sample == 0)
+    p.launches_per_sample = chained;
+  const int n = p.launches_per_sample;
+  std::vector<double> times; // per launch, one a sample
+  while (state.KeepRunningBatch(n)) {
+    times.push_back(time_sample(fence, launch, n));
+    state.SetIterationTime(times.back() * n);
   }
+  state.counters["launches_per_sample"] = n;
   const Work w = k.local_work();
   state.counters["FLOP/s"] =
       benchmark::Counter(w.flops, benchmark::Counter::kIsIterationInvariantRate);

@@ -110,6 +110,9 @@ struct CaseResult {
   // Threads per team of the timed launches (fitted to the backend where team_size was 0); 0 for
   // variants that launch no teams (flat, mdrange, vendor).
   int team_size_ran = 0;
+  // Launches each timed sample chained between its two fences (core/timing.hpp); the times are
+  // per launch. 0: no launch was timed.
+  int launches_per_sample = 0;
 };
 
 } // namespace miniapp

@@ -74,7 +74,15 @@ PlanEstimate estimate_plan(const Plan& plan, const Rates& rates,
     double warmup = std::max(1, s.warmup) * kernel;
     if (plan.ranks == 1) // untimed launches last at least warmup_seconds (core/timing.hpp)
       warmup = std::max(warmup, warmup_seconds);
-    const double timed = s.repetitions * kernel + launches * copies;
+    double launched = s.repetitions * kernel;
+    // One rank: samples of at least kernel_sample_seconds, on a GPU gpu_span_seconds in all
+    // (core/timing.hpp).
+    if (plan.ranks == 1) {
+      launched = s.repetitions * std::max(kernel, kernel_sample_seconds);
+      if (gpu)
+        launched = std::max(launched, gpu_span_seconds);
+    }
+    const double timed = launched + launches * copies;
     double check = 0;
     if (s.validate)
       check = flops > 0 ? flops / (rates.reference_gflops * 1e9) : 0.0;

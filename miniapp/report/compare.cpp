@@ -129,6 +129,18 @@ void param_notes(const Line& line, const Row& base, const Row& other, const std:
   differ("seed", std::to_string(base.integer("seed")), std::to_string(other.integer("seed")));
   differ("repetitions", std::to_string(base.repetitions), std::to_string(other.repetitions));
   differ("warmup", std::to_string(base.warmup), std::to_string(other.warmup));
+  // A file written before samples were chained (no count: one launch between two fences per
+  // sample) against one whose sample chained several (core/timing.hpp): a fence costs a short
+  // launch up to a quarter of its time. Two files that both chain follow one rule, whatever
+  // their counts (a launch near the 2 ms of a sample is chained once in one, twice in another).
+  const auto sampled = [](const Row& r) {
+    const std::int64_t n = r.integer("launches_per_sample");
+    return n > 1 ? std::to_string(n) + " launches chained per sample" : "one launch per sample";
+  };
+  const std::int64_t nb = base.integer("launches_per_sample"),
+                     no = other.integer("launches_per_sample");
+  if ((nb == 0 && no > 1) || (no == 0 && nb > 1))
+    differ("timing", sampled(base), sampled(other));
   if (both(Param::team_size))
     differ("team_size", std::to_string(base.integer("team_size")),
            std::to_string(other.integer("team_size")));

@@ -174,6 +174,9 @@ nlohmann::json bench_as_results(const nlohmann::json& doc, const std::string& so
       row["warmup"] =
           text(ctx, "miniapp_warmup").empty() ? 1 : std::atoi(text(ctx, "miniapp_warmup").c_str());
       row["repetitions"] = number(b, "iterations");
+      // the launches each iteration chained (core/timing.hpp); absent before samples were chained
+      if (number(b, "launches_per_sample") > 0)
+        row["launches_per_sample"] = std::int64_t(number(b, "launches_per_sample"));
       row["flops"] = number(b, "FLOP/s") * t;
       row["bytes"] = number(b, "bytes/s") * t;
       row["compute_times_s"] = nlohmann::json::array();

@@ -182,6 +182,12 @@ std::vector<ResultField> make_fields() {
   // rate depend on how long the launches run (docs/performance.md, "What limits each kernel").
   add("clock_limit", T::text,
       [text_or_null](const CaseResult& r, auto&) { return text_or_null(r.energy.clock_limit); });
+  // Launches each timed sample chained back to back between two fences (core/timing.hpp): 1
+  // where a launch lasts longer than a sample, and on several ranks; null where none was timed,
+  // and in files written before samples were chained (each of their samples was one launch).
+  add("launches_per_sample", T::integer, [](const CaseResult& r, auto&) {
+    return r.launches_per_sample > 0 ? json(r.launches_per_sample) : json();
+  });
   return f;
 }
 } // namespace

@@ -151,7 +151,10 @@ double time_once(const Case& c, const std::string& backend) {
   auto k = make_kernel_case(c, backend);
   k->upload();
   // The runner's rule and helper (core/timing.hpp), so the tuner ranks what the run will measure.
-  return summarize(time_launches([&] { k->fence(); }, [&] { k->run(); }, 1, 3)).median;
+  return summarize(time_samples([&] { k->fence(); }, [&] { k->run(); }, 1, 3,
+                                Sampling{kernel_sample_seconds}, [] { return true; })
+                       .seconds)
+      .median;
 }
 
 // Whether the case has an 'auto' value for the search to choose.

@@ -67,14 +67,16 @@ StableEstimate measure_vendor_gemm(const Case& of, const std::string& backend) {
   const auto fence = [&] { k->fence(); };
   const auto launch = [&] { k->run(); };
   // Two untimed launches (library handle, heuristics), then estimates of about 0.1 s of timed
-  // launches each until two agree.
+  // samples each until two agree; samples chain launches as the case's do (core/timing.hpp).
   const double one = summarize(time_launches(fence, launch, 2, 1)).median;
-  const int reps = reps_for(one, 0.1, 10, 2000);
-  // Each estimate is the best launch of its batch (as a level's bandwidth): a median over a batch
+  const int reps = reps_for(one * launches_per_sample(one, kernel_sample_seconds), 0.1, 10, 2000);
+  // Each estimate is the best sample of its batch (as a level's bandwidth): a median over a batch
   // that another process interrupted read 4 GFLOP/s where the vendor case itself ran at 180.
   return estimate_until_stable([&] {
-    const std::vector<double> t = time_launches(
-        fence, launch, 1, reps, [] { return true; }, 0); // warm already
+    const std::vector<double> t =
+        time_samples(
+            fence, launch, 1, reps, Sampling{kernel_sample_seconds}, [] { return true; }, 0)
+            .seconds; // warm already
     return k->work().flops / *std::min_element(t.begin(), t.end()) * 1e-9;
   });
 }

@@ -1,5 +1,6 @@
 #include "run/driver.hpp"
 
+#include "core/backends.hpp"
 #include "core/compat.hpp"
 #include "kernels/executor.hpp"
 #include "kernels/families.hpp"
@@ -264,11 +265,20 @@ private:
       fault_.trigger("kernel");
       h2d = time_launches(
           fence, [&] { k.upload(); }, s_.warmup, s_.repetitions, keep_going, 0);
-      op = time_launches(
-          fence, [&] { parts.push_back(k.run()); }, s_.warmup, s_.repetitions, keep_going,
+      // Chained samples lasting at least gpu_span_seconds on a GPU (core/timing.hpp), on one
+      // rank: on several every launch is collective and asks keep_going() (a time rule would
+      // need the ranks to agree on it), and a breakdown is per launch.
+      Sampling sampling;
+      if (!many_ && !k.breaks_down())
+        sampling = {kernel_sample_seconds, is_gpu_backend(plan_.backend) ? gpu_span_seconds : 0};
+      const Samples timed = time_samples(
+          fence, [&] { parts.push_back(k.run()); }, s_.warmup, s_.repetitions, sampling, keep_going,
           launch_warmup_s, [&] { energy.begin(); });
+      op = timed.seconds;
+      r.launches_per_sample = timed.launches_per_sample;
       energy.finish(
-          int(op.size()), [&] { k.run(), fence(); }, keep_going);
+          int(op.size()) * timed.launches_per_sample, timed.launches_per_sample, [&] { k.run(); },
+          fence, keep_going);
       d2h = time_launches(
           fence, [&] { k.download(); }, s_.warmup, s_.repetitions, keep_going, 0);
     });
@@ -279,13 +289,18 @@ private:
       r.message = "stopped by a signal before the case completed";
       return false;
     }
+    if (h2d.empty() || d2h.empty())
+      return false; // (a stop ends the case above; the copies always time one sample at least)
     std::vector<double> total, compute, comm, transfer, exposed, overlap;
     for (std::size_t i = 0; i < op.size(); ++i) {
       const RepTimes t = parts[parts.size() - op.size() + i];
-      total.push_back(h2d[i] + op[i] + d2h[i]);
+      // On a GPU the kernel's samples outnumber the copies' (their span): the copies' samples
+      // are taken in turn.
+      const double in = h2d[i % h2d.size()], out = d2h[i % d2h.size()];
+      total.push_back(in + op[i] + out);
       compute.push_back(k.breaks_down() ? t.compute : op[i]);
       comm.push_back(t.comm);
-      transfer.push_back(t.transfer + h2d[i] + d2h[i]);
+      transfer.push_back(t.transfer + in + out);
       // What the local product did not cover is communication or staging left in the open;
       // the rest of their time ran behind the product.
       exposed.push_back(std::max(0.0, op[i] - compute.back()));

@@ -3,11 +3,12 @@
 // first timed launch and after the last. Counters change in steps (NVML's every few tens of
 // milliseconds), and a read can miss up to one step at each end of the window, so a window of a
 // few launches measures the counter, not the case. The window is therefore extended with more
-// launches of the same kind, back to back and fenced like the timed ones, until it covers
+// samples of the same kind, chained and fenced like the timed ones, until it covers
 // kEnergyIntervals update intervals (at most kEnergyMaxWindowS); what is still shorter than
 // kEnergyMinIntervals intervals gets no joules and says why.
 #include "core/energy.hpp"
 #include "core/result.hpp"
+#include "core/timing.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -18,7 +19,10 @@ namespace miniapp {
 
 inline constexpr int kEnergyIntervals = 40;      // a read error of at most 2/40 = 5%
 inline constexpr double kEnergyMaxWindowS = 2.0; // launches added for at most this long
-inline constexpr int kEnergyMinIntervals = 10;   // shorter: too short to measure (20% error)
+// A GPU case's timed samples last as long (core/timing.hpp): its rate and its joules come from
+// the same launches.
+static_assert(kEnergyMaxWindowS == gpu_span_seconds);
+inline constexpr int kEnergyMinIntervals = 10; // shorter: too short to measure (20% error)
 
 // What the window read: the counter at both ends, its length and the launches in it.
 struct EnergyReadings {
@@ -58,10 +62,12 @@ public:
     w_.read = s_->counter->read(w_.begin_j);
     clock_.reset();
   }
-  // After the timed launches (each fenced; `timed` of them): launch_fenced() (one launch and its
-  // fence) until the window is long enough or keep_going() turns false, then the second read.
-  template <class LaunchFenced, class KeepGoing>
-  void finish(int timed, const LaunchFenced& launch_fenced, const KeepGoing& keep_going) {
+  // After the timed launches (`timed` of them, in samples of `per_sample` launches back to back
+  // between two fences): more samples like them (per_sample launch() calls, then fence()) until
+  // the window is long enough or keep_going() turns false, then the second read.
+  template <class Launch, class Fence, class KeepGoing>
+  void finish(int timed, int per_sample, const Launch& launch, const Fence& fence,
+              const KeepGoing& keep_going) {
     if (!s_)
       return;
     w_.launches = timed;
@@ -69,8 +75,10 @@ public:
     double sampled = clock_.seconds();
     sample_clock_limits();
     while (w_.launches > 0 && clock_.seconds() < target && keep_going()) {
-      launch_fenced();
-      ++w_.launches;
+      for (int i = 0; i < per_sample; ++i)
+        launch();
+      fence();
+      w_.launches += per_sample;
       if (clock_.seconds() - sampled >= kClockSampleS) {
         sampled = clock_.seconds();
         sample_clock_limits();

@@ -82,13 +82,15 @@ def test_references():
            "results.csv has the reference columns", cells)
     # Columns are appended, never inserted (readers that go by position keep working): the
     # reference columns follow case_id, and only later additions (shape, rounds, host_load,
-    # ceiling_level, the energy columns, ceiling_source, team_size_ran, clock_limit) follow them.
+    # ceiling_level, the energy columns, ceiling_source, team_size_ran, clock_limit,
+    # launches_per_sample) follow them.
     keys = list(table[0].keys())
     expect(keys[keys.index("case_id") + 1:][:4] == ["reference", "reference_unit",
                                                       "reference_status", "shape"]
-           and keys[-4:] == ["energy_note", "ceiling_source", "team_size_ran", "clock_limit"],
+           and keys[-5:] == ["energy_note", "ceiling_source", "team_size_ran", "clock_limit",
+                           "launches_per_sample"],
            "the reference columns follow case_id, then shape, ..., energy_note, ceiling_source, "
-           "team_size_ran, clock_limit",
+           "team_size_ran, clock_limit, launches_per_sample",
            keys)
 
     code, out, err = run(["run", SMALL, "--quiet", "--set", "backend=serial", "--output-dir",
