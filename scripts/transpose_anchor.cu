@@ -2,10 +2,11 @@
 // (a 32 x 33 shared tile, 32 x 8 threads, each thread 4 elements; no Kokkos) and a copy kernel of
 // the same bytes, for float32 and float64 at N x N (default 4096 and 8192), each timed three ways:
 //   fenced   a host clock around one launch and the stream's synchronisation, the median of 20
-//            (what `miniapp run` and miniapp-bench do: core/timing.hpp);
+//            (how `miniapp run` and miniapp-bench timed a sample before samples were chained);
 //   events   CUDA events around one launch, the median of 20 (the device's own time of a launch);
 //   chained  20 launches between two synchronisations, per launch (the launch's start and the
-//            synchronisation paid once: how the tool's copy ceiling is timed).
+//            synchronisation paid once: how the tool times a short case's sample now,
+//            core/timing.hpp, and its copy ceiling).
 // GB/s count the bytes read and written (2 N^2 sizeof(T)), as the tool does. It says what any
 // implementation of this algorithm reaches under each timing on the same GPU, so a kernel's share
 // of the tool's copy ceiling can be read against it. Independent of Kokkos and of the project.
@@ -136,10 +137,11 @@ int measure(int n, const char* type, size_t offset) {
               "%.1f us %.0f GB/s\n",
               type, n, n, 1e6 * cp.fenced, moved / cp.fenced * 1e-9, 1e6 * cp.events,
               moved / cp.events * 1e-9, 1e6 * cp.chained, moved / cp.chained * 1e-9);
-  std::printf("%s %dx%d  A^T fenced as %% of copy chained (the tool's ratio): %.1f%%; "
-              "events / events: %.1f%%; chained / chained: %.1f%%\n",
-              type, n, n, 100 * cp.chained / tr.fenced, 100 * cp.events / tr.events,
-              100 * cp.chained / tr.chained);
+  std::printf("%s %dx%d  A^T chained as %% of copy chained (the tool's ratio): %.1f%%; "
+              "events / events: %.1f%%; fenced as %% of copy chained (one launch a sample): "
+              "%.1f%%\n",
+              type, n, n, 100 * cp.chained / tr.chained, 100 * cp.events / tr.events,
+              100 * cp.chained / tr.fenced);
   cudaFree(base_a);
   cudaFree(base_b);
   return cudaGetLastError() == cudaSuccess ? 0 : 3;
