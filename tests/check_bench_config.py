@@ -110,10 +110,10 @@ def test_validates():
                + 1e-9, "each rate against its ceiling, as the run attaches it", b)
         expect("ceiling: " in b.get("label", ""), "the label names the ceiling", b)
         # Samples chain launches as the run's do (a sample lasts 2 ms), each launch one
-        # iteration: Google Benchmark's time is per launch. The axpby cases last microseconds.
+        # iteration: Google Benchmark's time is per launch. (How many: the unit tests, Timing.*;
+        # on a loaded 2-core host a launch of microseconds can take 10 ms.)
         chained = b.get("launches_per_sample", 0)
-        expect(chained >= 1 and b["iterations"] >= chained and
-               (chained > 1 or not b["name"].startswith("axpby/")),
+        expect(chained >= 1 and b["iterations"] >= chained,
                "each sample chained the launches of 2 ms, counted as iterations", b)
     expect("ceilings: " in err, "the ceilings measured are printed on stderr", err)
     # `miniapp compare` puts each case of both programs on one line, and notes no difference of

@@ -8,7 +8,7 @@
 // cover kernel_sample_seconds (one where a launch lasts longer), and its time is per launch.
 // Why back to back: timing a launch right after a host-to-device copy (as the runner used to do,
 // upload - run - download per repetition) measured the GPU as the copy left it, not as a
-// sequence of kernels keeps it (see docs/performance.md, "One timing path").
+// sequence of kernels keeps it (docs/config.md, "Running, timing and results").
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>

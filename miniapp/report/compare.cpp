@@ -1,4 +1,5 @@
 #include "report/compare.hpp"
+#include "report/compare_notes.hpp"
 
 #include "core/backends.hpp"
 #include "core/host_isa.hpp"
@@ -99,84 +100,6 @@ Cell cell_from(const Row& r, bool gflops, bool with_transfers) {
   const double work = gflops ? r.flops : r.bytes;
   c.rate = r.total_median > 0 ? work / r.total_median / 1e9 : 0;
   return c;
-}
-
-std::string describe(double v) {
-  std::string s = fmt("%.6g", v);
-  return s;
-}
-
-// A warning about one case: what is wrong (the same text for every case it applies to, so the
-// cases can be counted under it) and the case.
-struct CaseNote {
-  std::string what, where;
-};
-
-void param_notes(const Line& line, const Row& base, const Row& other, const std::string& base_name,
-                 const std::string& other_name, bool on_device, std::vector<CaseNote>& notes) {
-  const auto differ = [&](const char* what, const std::string& a, const std::string& b) {
-    if (a != b)
-      notes.push_back({std::string(what) + " differs: " + a + " in " + base_name + ", " + b +
-                           " in " + other_name,
-                       case_name(line)});
-  };
-  // A parameter one side's variant does not use (null in its file) is no difference.
-  const auto both = [&](Param p) { return base.uses(p) && other.uses(p); };
-  if (both(Param::alpha))
-    differ("alpha", describe(base.number("alpha")), describe(other.number("alpha")));
-  if (both(Param::beta))
-    differ("beta", describe(base.number("beta")), describe(other.number("beta")));
-  differ("seed", std::to_string(base.integer("seed")), std::to_string(other.integer("seed")));
-  differ("repetitions", std::to_string(base.repetitions), std::to_string(other.repetitions));
-  differ("warmup", std::to_string(base.warmup), std::to_string(other.warmup));
-  // A file written before samples were chained (no count: one launch between two fences per
-  // sample) against one whose sample chained several (core/timing.hpp): a fence costs a short
-  // launch up to a quarter of its time. Two files that both chain follow one rule, whatever
-  // their counts (a launch near the 2 ms of a sample is chained once in one, twice in another).
-  const auto sampled = [](const Row& r) {
-    const std::int64_t n = r.integer("launches_per_sample");
-    return n > 1 ? std::to_string(n) + " launches chained per sample" : "one launch per sample";
-  };
-  const std::int64_t nb = base.integer("launches_per_sample"),
-                     no = other.integer("launches_per_sample");
-  if ((nb == 0 && no > 1) || (no == 0 && nb > 1))
-    differ("timing", sampled(base), sampled(other));
-  if (both(Param::team_size))
-    differ("team_size", std::to_string(base.integer("team_size")),
-           std::to_string(other.integer("team_size")));
-  // (a file written before shapes has none: no note, the run's default is not known)
-  if (both(Param::shape) && !base.text("shape").empty() && !other.text("shape").empty())
-    differ("shape", base.text("shape"), other.text("shape"));
-  const auto flag = [](const Row& r, const char* name) { return r.flag(name) ? "true" : "false"; };
-  if (both(Param::in_place))
-    differ("in_place", flag(base, "in_place"), flag(other, "in_place"));
-  if (on_device) // host memory is what a host backend computes in: pinning changes nothing
-    differ("pinned", flag(base, "pinned"), flag(other, "pinned"));
-}
-
-// "<what> in 3 cases: a, b, c" with at most kListed cases named.
-std::vector<std::string> aggregate(const std::vector<CaseNote>& notes) {
-  constexpr std::size_t kListed = 6;
-  std::vector<std::string> kinds;
-  std::map<std::string, std::vector<std::string>> cases;
-  for (const auto& n : notes) {
-    auto& list = cases[n.what];
-    if (list.empty())
-      kinds.push_back(n.what);
-    list.push_back(n.where);
-  }
-  std::vector<std::string> out;
-  for (const auto& k : kinds) {
-    const auto& list = cases[k];
-    std::string s =
-        k + " in " + std::to_string(list.size()) + (list.size() == 1 ? " case: " : " cases: ");
-    for (std::size_t i = 0; i < list.size() && i < kListed; ++i)
-      s += (i ? ", " : "") + list[i];
-    if (list.size() > kListed)
-      s += " and " + std::to_string(list.size() - kListed) + " more";
-    out.push_back(s);
-  }
-  return out;
 }
 
 } // namespace
@@ -428,8 +351,8 @@ Comparison compare_runs(const std::vector<Run>& given, const Options& given_opt)
         continue;
       cell.ratio = base.rate > 0 ? cell.rate / base.rate : 0;
       const bool on_device = !host_backend(runs[b].backend) || !host_backend(runs[i].backend);
-      param_notes(line, *rows_of[li][b], *rows_of[li][i], run_name(c, b), run_name(c, i), on_device,
-                  notes);
+      param_notes(case_name(line), *rows_of[li][b], *rows_of[li][i], run_name(c, b), run_name(c, i),
+                  on_device, notes);
       for (const auto& what : judge(cell, base, run_name(c, b), run_name(c, i))) // run_pooling
         notes.push_back({what, case_name(line)});
     }
