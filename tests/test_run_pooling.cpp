@@ -154,6 +154,14 @@ TEST(RunPooling, RunsOfOneExperimentOnOneMachinePool) {
   compare::Run other_host = given[0];
   other_host.host = "gpu01";
   EXPECT_EQ(pool_runs({given[0], other_host}, 0).runs.size(), 2u);
+  // So is a run whose samples chained launches against one written before (no count): two ways
+  // of timing, not repeats of one experiment.
+  compare::Run chained = given[0];
+  chained.rows[0].fields["launches_per_sample"] = 34;
+  EXPECT_EQ(pool_runs({given[0], chained}, 0).runs.size(), 2u);
+  compare::Run chained_too = given[2];
+  chained_too.rows[0].fields["launches_per_sample"] = 30;
+  EXPECT_EQ(pool_runs({chained, chained_too}, 0).runs.size(), 1u);
 }
 
 const Cell& cell(const Comparison& c, std::size_t run) {

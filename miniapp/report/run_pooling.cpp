@@ -17,7 +17,13 @@ namespace compare {
 std::string pool_key(const Run& r) {
   if (r.config_hash.empty())
     return "";
-  return r.config_hash + "\n" + r.label() + "\n" + r.host;
+  // A run written before samples were chained (its rows have no launches_per_sample) timed
+  // every launch with its fence: pooled with a newer run of the same config it would mix two
+  // measurements into one side, where compare would otherwise note `timing differs`.
+  const bool chained = std::any_of(r.rows.begin(), r.rows.end(), [](const Row& row) {
+    return row.integer("launches_per_sample") > 0;
+  });
+  return r.config_hash + "\n" + r.label() + "\n" + r.host + (chained ? "\nchained" : "");
 }
 
 namespace {
@@ -375,7 +381,8 @@ std::string across_runs_csv(const Cell& cell, bool baseline) {
 
 std::string significance_legend(std::size_t baseline) {
   return "Ratio: rate / rate of run " + std::to_string(baseline + 1) +
-         ". Runs with the same config hash, label and host are pooled into one (their rounds and "
+         ". Runs with the same config hash, label and host, timed the same way (chained samples, "
+         "or one launch per sample in older files), are pooled into one (their rounds and "
          "repetitions together). Where both sides have " +
          std::to_string(kMinRounds) +
          " or more rounds (`miniapp run --rounds N`; a run without rounds counts as one), `*` "

@@ -18,8 +18,9 @@ namespace compare {
 // Rounds each side needs before compare tests across runs.
 constexpr std::size_t kMinRounds = 3;
 
-// What pools runs: config hash, label and host ("" when the run has no config hash, as a lone
-// results.csv: it is never pooled).
+// What pools runs: config hash, label, host and how samples were timed (chained, or one launch
+// each in files written before; "" when the run has no config hash, as a lone results.csv: it is
+// never pooled).
 std::string pool_key(const Run& r);
 
 struct Pooling {
