@@ -1,9 +1,15 @@
 #!/usr/bin/python3
 """End-to-end: noise across runs on this machine (issue 22, item 3).
 
-`miniapp run --rounds 3` of one small config twice, and once with tile 2 instead of 16, then
+`miniapp run --rounds 5` of one small config twice, and once with tile 2 instead of 16, then
 `miniapp compare`: the two runs of one config compare as `~`, tile 2 against tile 16 as `*`,
 each test on the rounds (Welch's t on log round medians), with the tool's default repetitions.
+
+Five rounds, not three: on CI's loaded 2-core host one run's rounds of tile 2 spread by 52%
+(3.5 to 17.6 ms) while tile 16's spread by 0.14%, and with 3 rounds a side Welch's test has
+about 2 degrees of freedom, so a 3.2x slower tile 2 came out `~` (p 0.054). Each test meeting
+the answer it should not is retried once with fresh runs, as a busy spell passes: a tool that
+gives the wrong answer most of the time still fails.
 
 Run by ctest (label e2e) as /usr/bin/python3 test_rounds_cli.py with MINIAPP (the binary) and
 MINIAPP_CONFIG (tests/e2e_configs/rounds_tile.yaml) in the environment.
@@ -28,9 +34,20 @@ def run(*args, check=True):
     return p
 
 
+ROUNDS = "5"
+
+
+def run_rounds(d, *extra):
+    run("run", CONFIG, "--rounds", ROUNDS, "--output-dir", d, "--quiet", *extra)
+    return d
+
+
 def compare_csv(*args):
     rows = list(csv.DictReader(io.StringIO(run("compare", *args, "--format", "csv").stdout)))
     return [r for r in rows if r["baseline"] == "false"]
+
+
+TILE2 = ["--set", "cases.0.tile=2"]
 
 
 class Rounds(unittest.TestCase):
@@ -39,10 +56,8 @@ class Rounds(unittest.TestCase):
         cls.tmp = tempfile.mkdtemp(prefix="miniapp-rounds-")
         cls.dirs = {}
         # tile 16, tile 16 again, tile 2: each its own process, three rounds.
-        for name, extra in (("a", []), ("b", []), ("tile2", ["--set", "cases.0.tile=2"])):
-            d = os.path.join(cls.tmp, name)
-            run("run", CONFIG, "--rounds", "3", "--output-dir", d, "--quiet", *extra)
-            cls.dirs[name] = d
+        for name, extra in (("a", []), ("b", []), ("tile2", TILE2)):
+            cls.dirs[name] = run_rounds(os.path.join(cls.tmp, name), *extra)
 
     @classmethod
     def tearDownClass(cls):
@@ -52,10 +67,10 @@ class Rounds(unittest.TestCase):
         with open(os.path.join(self.dirs["a"], "results.json")) as f:
             doc = json.load(f)
         for r in doc["results"]:
-            self.assertEqual(r["rounds"], 3)
-            self.assertEqual(len(r["round_medians_s"]), 3)
-            self.assertEqual(len(r["round_total_medians_s"]), 3)
-            self.assertEqual(len(r["compute_times_s"]), 3 * r["repetitions"])
+            self.assertEqual(r["rounds"], int(ROUNDS))
+            self.assertEqual(len(r["round_medians_s"]), int(ROUNDS))
+            self.assertEqual(len(r["round_total_medians_s"]), int(ROUNDS))
+            self.assertEqual(len(r["compute_times_s"]), int(ROUNDS) * r["repetitions"])
             self.assertGreaterEqual(r["host_load"], 0)
         with open(os.path.join(self.dirs["a"], "results.csv")) as f:
             header = f.readline().strip().split(",")
@@ -74,39 +89,51 @@ class Rounds(unittest.TestCase):
                 self.assertEqual(r["test"], "rounds", r)
             if all(r["mark"] == "~" for r in rows) or attempt == 1:
                 break
-            a, b = (os.path.join(self.tmp, "retry-" + n) for n in ("a", "b"))
-            for d in (a, b):
-                run("run", CONFIG, "--rounds", "3", "--output-dir", d, "--quiet")
+            a, b = (run_rounds(os.path.join(self.tmp, "retry-same-" + n)) for n in ("a", "b"))
         for r in rows:
             self.assertEqual(r["mark"], "~", r)
         print("\n" + run("compare", a, b, "--no-pool").stdout)
 
+    def retried_tile2(self, tag):
+        """A fresh tile 16 and tile 2 run, for a retry after a busy spell."""
+        return (run_rounds(os.path.join(self.tmp, f"retry-{tag}-tile16")),
+                run_rounds(os.path.join(self.tmp, f"retry-{tag}-tile2"), *TILE2))
+
     def test_tile_2_against_tile_16_compares_as_a_difference(self):
-        rows = compare_csv(self.dirs["a"], self.dirs["tile2"], "--ignore-param", "tile")
-        self.assertTrue(rows)
+        a, tile2 = self.dirs["a"], self.dirs["tile2"]
+        for attempt in range(2):
+            rows = compare_csv(a, tile2, "--ignore-param", "tile")
+            self.assertTrue(rows)
+            if all(r["mark"] == "*" for r in rows) or attempt == 1:
+                break
+            a, tile2 = self.retried_tile2("differ")
         for r in rows:
             self.assertEqual(r["test"], "rounds", r)
             self.assertEqual(r["mark"], "*", r)
-        md = run("compare", self.dirs["a"], self.dirs["tile2"], "--ignore-param", "tile").stdout
-        print("\n" + md)
+        print("\n" + run("compare", a, tile2, "--ignore-param", "tile").stdout)
 
     def test_runs_of_one_experiment_pool_into_one_side(self):
-        p = run("compare", self.dirs["a"], self.dirs["b"], self.dirs["tile2"],
-                "--ignore-param", "tile", "--format", "csv")
-        rows = list(csv.DictReader(io.StringIO(p.stdout)))
-        self.assertEqual({r["run"] for r in rows}, {"1", "2"})  # a + b, tile 2
-        base = [r for r in rows if r["baseline"] == "true"]
-        self.assertTrue(all(r["rounds"] == "6" for r in base), base)
-        self.assertTrue(all(r["mark"] == "*" for r in rows if r["baseline"] == "false"), rows)
-        md = run("compare", self.dirs["a"], self.dirs["b"], self.dirs["tile2"],
-                 "--ignore-param", "tile").stdout
+        a, b, tile2 = self.dirs["a"], self.dirs["b"], self.dirs["tile2"]
+        for attempt in range(2):
+            p = run("compare", a, b, tile2, "--ignore-param", "tile", "--format", "csv")
+            rows = list(csv.DictReader(io.StringIO(p.stdout)))
+            self.assertEqual({r["run"] for r in rows}, {"1", "2"})  # a + b, tile 2
+            base = [r for r in rows if r["baseline"] == "true"]
+            self.assertTrue(all(r["rounds"] == str(2 * int(ROUNDS)) for r in base), base)
+            other = [r for r in rows if r["baseline"] == "false"]
+            if all(r["mark"] == "*" for r in other) or attempt == 1:
+                break
+            a, tile2 = self.retried_tile2("pool")
+            b = run_rounds(os.path.join(self.tmp, "retry-pool-tile16-b"))
+        self.assertTrue(all(r["mark"] == "*" for r in other), rows)
+        md = run("compare", a, b, tile2, "--ignore-param", "tile").stdout
         self.assertIn("2 runs pooled (same config hash, label and host)", md)
 
     def test_one_round_each_leaves_the_run_to_run_spread_unknown(self):
         d = os.path.join(self.tmp, "single")
         run("run", CONFIG, "--set", "cases.0.tile=2", "--output-dir", d, "--quiet")
         p = run("compare", self.dirs["a"], d, "--ignore-param", "tile")
-        self.assertIn("run-to-run spread unknown (3 rounds in run 1", p.stderr)
+        self.assertIn(f"run-to-run spread unknown ({ROUNDS} rounds in run 1", p.stderr)
         self.assertNotIn("x * (p", p.stdout)
 
     def test_rounds_out_of_range_is_a_usage_error(self):
