@@ -126,7 +126,7 @@ int measure(int n, const char* type, size_t offset) {
   const size_t n16 = bytes / 16;
   const Times cp = time_three_ways([&] {
     copy16<<<unsigned((n16 + 255) / 256), 256>>>(reinterpret_cast<const int4*>(a),
-                                                  reinterpret_cast<int4*>(b), n16);
+                                                 reinterpret_cast<int4*>(b), n16);
   });
   const double moved = 2.0 * double(bytes);
   std::printf("%s %dx%d  A^T:  fenced %.1f us %.0f GB/s, events %.1f us %.0f GB/s, chained "
