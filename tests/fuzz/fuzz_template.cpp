@@ -11,20 +11,23 @@
 
 namespace {
 
+// Every free-text field of a site profile, hostile.
+const char* const hostile_profile_yaml =
+    "name: hostile\n"
+    "description: \"$(touch PWNED) `touch PWNED` '\\\" @@SITE@@\"\n"
+    "backend: openmp\n"
+    "cores_per_node: 4\n"
+    "launcher_options: [\"$(touch PWNED)\", \"'\\\"\"]\n"
+    "sbatch_options: [\"--comment=$(touch PWNED)\"]\n"
+    "cpu_bind: \"$(touch PWNED)\"\n"
+    "modules: [\"m'$(touch PWNED)\"]\n"
+    "environment:\n"
+    "  HOSTILE: \"@@CONFIG@@ $(touch PWNED)\"\n"
+    "setup: [\"echo setup\"]\n";
+
 const miniapp::jobs::SystemProfile& hostile_profile() {
-  static const miniapp::jobs::SystemProfile profile = miniapp::jobs::parse_system_profile(
-      "fuzz-system.yaml",
-      "name: hostile\n"
-      "description: \"$(touch PWNED) `touch PWNED` '\\\" @@SITE@@\"\n"
-      "backend: openmp\n"
-      "cores_per_node: 4\n"
-      "launcher_options: [\"$(touch PWNED)\", \"'\\\"\"]\n"
-      "sbatch_options: [\"--comment=$(touch PWNED)\"]\n"
-      "cpu_bind: \"$(touch PWNED)\"\n"
-      "modules: [\"m'$(touch PWNED)\"]\n"
-      "environment:\n"
-      "  HOSTILE: \"@@CONFIG@@ $(touch PWNED)\"\n"
-      "setup: [\"echo setup\"]\n");
+  static const miniapp::jobs::SystemProfile profile =
+      miniapp::jobs::parse_system_profile("fuzz-system.yaml", hostile_profile_yaml);
   return profile;
 }
 
