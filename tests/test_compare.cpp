@@ -380,6 +380,15 @@ TEST(Compare, EnergyBesideTheRates) {
   EXPECT_NE(md.find("Run 1, not measured: no energy counter: no powercap package zones"),
             std::string::npos)
       << md;
+  // A run whose file predates energy says so rather than leaving its "-" unexplained.
+  nlohmann::json old = doc("cuda", "GPU Z", "abc", {row("axpby", "flat", 1024, 2e-4, 2e-4, 2e-4)});
+  const std::string with_old = to_markdown(
+      compare_runs({run_from_json(a, "A"), run_from_json(b, "B"), run_from_json(old, "C")}, {}));
+  EXPECT_NE(with_old.find("Run 3, not measured: no energy fields (a results file written before "
+                          "miniapp recorded energy)"),
+            std::string::npos)
+      << with_old;
+  EXPECT_EQ(with_old.find("Run 2, not measured"), std::string::npos) << with_old;
   // A clock held down by its power limit is named beside the watts; "none" is not.
   b["results"][0]["clock_limit"] = "power cap";
   const Comparison capped = compare_runs({run_from_json(a, "A"), run_from_json(b, "B")}, {});

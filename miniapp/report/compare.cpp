@@ -74,6 +74,7 @@ void energy_from(const Row& r, Cell& c) {
   c.per_watt_unit = text("rate_per_watt_unit");
   c.energy_note = text("energy_note");
   c.clock_limit = text("clock_limit");
+  c.before_energy = !r.energy_columns;
 }
 
 Cell cell_from(const Row& r, bool gflops, bool with_transfers) {

@@ -40,6 +40,9 @@ struct Row {
   // values then read as 0 and are not compared.
   unsigned unused_params = 0;
   bool uses(Param p) const { return (unused_params & unsigned(p)) == 0; }
+  // The file has the energy columns (null where not measured): false in files written before
+  // energy was recorded.
+  bool energy_columns = false;
   // Every column of the results table, typed (integers, doubles, text, booleans, lists of
   // numbers), null where the file has no value: for readers that want more than the members above.
   nlohmann::json fields;
@@ -131,6 +134,7 @@ struct Cell {
   // and < 0 in files written before energy was recorded.
   double watts = -1, per_watt = -1;
   std::string per_watt_unit, energy_note;
+  bool before_energy = false; // a results row with no energy fields (written before issue 26)
   // What held the device's clock down meanwhile ("power cap", ...; "none"; empty: unknown).
   std::string clock_limit;
   double t_min = 0, t_median = 0, t_max = 0; // seconds; with transfers the range is estimated

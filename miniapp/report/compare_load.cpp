@@ -127,6 +127,7 @@ Row row_from(const nlohmann::json& o) {
     const auto it = o.find(f.name);
     r.fields[f.name] = it == o.end() ? nlohmann::json() : typed_value(f.type, *it);
   }
+  r.energy_columns = o.find("power_w") != o.end() || o.find("energy_note") != o.end();
   // A parameter present but empty is one the case's variant does not use (schema 2); an absent
   // column says nothing.
   for (const auto& f : case_fields()) {

@@ -83,9 +83,12 @@ std::vector<std::string> energy_notes(const Comparison& c, std::size_t run) {
   std::vector<std::string> notes;
   for (const Line& l : c.lines) {
     const Cell& cell = l.cells[run];
-    if (cell.present && cell.watts < 0 && !cell.energy_note.empty() &&
-        std::find(notes.begin(), notes.end(), cell.energy_note) == notes.end())
-      notes.push_back(cell.energy_note);
+    // A file from before energy was recorded says so, not nothing: its "-" is not a machine
+    // without a counter.
+    const std::string note = cell.before_energy ? std::string(kBeforeEnergyNote) : cell.energy_note;
+    if (cell.present && cell.watts < 0 && !note.empty() &&
+        std::find(notes.begin(), notes.end(), note) == notes.end())
+      notes.push_back(note);
   }
   return notes;
 }

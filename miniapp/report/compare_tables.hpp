@@ -23,6 +23,9 @@ std::string ms(double seconds);
 // where it was not measured; and a run's distinct reasons for its unmeasured cells.
 std::string energy_text(const Cell& cell);
 std::vector<std::string> energy_notes(const Comparison& c, std::size_t run);
+// The reason given for the cells of a results file written before energy was recorded.
+inline constexpr const char* kBeforeEnergyNote =
+    "no energy fields (a results file written before miniapp recorded energy)";
 
 std::string to_markdown(const Comparison& c);
 // Cell text safe inside a markdown table: | escaped, line breaks joined, HTML characters as
