@@ -32,7 +32,8 @@
 # bandwidth (tiled transpose; was `transpose`): the CUDA tests (NO_TESTS=1: not), the configs of
 # tests/gpu/bandwidth.list (configs/transpose.yaml) validated, tiled transpose
 # at 4096 and 8192 through `miniapp run` (and at tile 32 with each compiled thread grid,
-# tests/gpu/transpose_grids.yaml) and miniapp-bench against the copy ceiling, ncu on
+# tests/gpu/transpose_grids.yaml, and float32 at each compiled tile width,
+# tests/gpu/transpose_tiles.yaml) and miniapp-bench against the copy ceiling, ncu on
 # tiled transpose float32/float64, racecheck over tiled transpose at every tile width
 # (tests/gpu/racecheck_transpose.yaml; NO_RACECHECK=1: not).
 # targets: every row of docs/performance.md's kernel-limits table in one GPU-machine call (see the mode).
@@ -617,12 +618,17 @@ ncu_transpose() {
     save
   done
 }
-# Tiled transpose with each compiled thread grid at tile 32 (tests/gpu/transpose_grids.yaml).
+# Tiled transpose with each compiled thread grid at tile 32 (tests/gpu/transpose_grids.yaml), and
+# float32 at each compiled tile width with the grids around its own (tests/gpu/transpose_tiles.yaml).
 transpose_grids() {
   log "== tests/gpu/transpose_grids.yaml: tile 32, 64 / 128 / 256 threads a team"
   .carry/cuda/miniapp run tests/gpu/transpose_grids.yaml --output-dir "$W/run-grids" \
     > "$W/grids.txt" 2>&1
   log "grids run exit $?"; case_rows "$W/grids.txt" | tee -a "$sum"
+  log "== tests/gpu/transpose_tiles.yaml: float32, tile 16 / 32 / 64, each with its grids"
+  .carry/cuda/miniapp run tests/gpu/transpose_tiles.yaml --output-dir "$W/run-tiles" \
+    > "$W/tiles.txt" 2>&1
+  log "tiles run exit $?"; case_rows "$W/tiles.txt" | tee -a "$sum"
 }
 if [ "$what" = bandwidth ]; then
   export PATH="$PATH:/usr/local/cuda/bin"
