@@ -163,6 +163,35 @@ TEST(HtmlReport, ShowsTheMarksCompareComputed) {
             std::string::npos);
 }
 
+// The energy table beside the rates: a run's watts and rate per watt, "-" with the run's reason
+// where it has none (no counter; a file from before energy was recorded), escaped; no table where
+// no run recorded energy.
+TEST(HtmlReport, EnergyTableGivesWattsAndWhyACellIsEmpty) {
+  auto gpu = row(64, {1e-4, 1e-4, 1e-4});
+  gpu["power_w"] = 412.0;
+  gpu["rate_per_watt"] = 0.123;
+  gpu["rate_per_watt_unit"] = "GB/s/W";
+  auto cpu = row(64, {1e-3, 1e-3, 1e-3});
+  cpu["energy_note"] = "no energy counter: <no powercap>";
+  const std::vector<compare::Run> runs = {run("openmp", "cpu", {cpu}), run("cuda", "gpu", {gpu}),
+                                          run("cuda", "older gpu", {row(64, {2e-4, 2e-4, 2e-4})})};
+  const std::string page = html_report(compare::compare_runs(runs, {}), runs, {});
+  EXPECT_NE(page.find("<table id=\"energy\">"), std::string::npos);
+  EXPECT_NE(page.find("<td class=\"num\">412 W, 0.123 GB/s/W</td>"), std::string::npos) << page;
+  EXPECT_NE(page.find("Run 1, not measured: no energy counter: &lt;no powercap&gt;"),
+            std::string::npos)
+      << page;
+  EXPECT_NE(page.find("Run 3, not measured: no energy fields (a results file written before "
+                      "miniapp recorded energy)"),
+            std::string::npos)
+      << page;
+  EXPECT_EQ(page.find("Run 2, not measured"), std::string::npos);
+  const std::vector<compare::Run> older = {run("openmp", "cpu", {row(64, {1e-3, 1e-3, 1e-3})}),
+                                           run("cuda", "gpu", {row(64, {1e-4, 1e-4, 1e-4})})};
+  EXPECT_EQ(html_report(compare::compare_runs(older, {}), older, {}).find("id=\"energy\""),
+            std::string::npos);
+}
+
 TEST(HtmlReport, ReproduceCommandQuotesWordsAndKeepsTheEnvironmentThatMatters) {
   const auto r =
       run("openmp", "cpu", {row(64, {1e-3, 1e-3, 1e-3})},
