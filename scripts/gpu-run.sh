@@ -72,6 +72,7 @@ W=/tmp/gpurun
 rm -rf "$W" && mkdir -p "$W"
 save() { tar -C /tmp -czf "$OUT/gpurun.tar.gz" gpurun; cp "$W/summary.txt" "$OUT/summary.txt"; }
 mkdir -p /tmp/carry && tar -C /tmp/carry -xJf .carry/lib.tar.xz
+[ ! -f .carry/cuda/miniapp-tests.xz ] || xz -d -f .carry/cuda/miniapp-tests.xz # (pack-gpu-carry.sh)
 export LD_LIBRARY_PATH="/tmp/carry/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMP_PROC_BIND=spread OMP_PLACES=threads
