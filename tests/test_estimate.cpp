@@ -71,6 +71,24 @@ TEST(Estimate, RoundsRepeatTheLaunchesAndRanksShareTheWork) {
   EXPECT_LT(estimate_plan(plan_of(text, 4), unit_rates()).cases[0].seconds, one / 3);
 }
 
+// On a GPU a case's samples last gpu_span_seconds, unless the run adds no launches (energy:
+// false: sanitizer and profiler runs), where they are the count asked for.
+TEST(Estimate, AGpuCaseLastsTheSpanUnlessTheRunAddsNoLaunches) {
+  const std::string two = "name: est\nbackend: serial\nwarmup: 1\nrepetitions: 2\n"
+                          "validation: {enabled: false}\n"
+                          "cases:\n  - family: matmul\n    variant: flat\n    n: 512\n";
+  Plan spanned = plan_of(two);
+  Plan counted = plan_of(two + "energy: false\n");
+  const double host = estimate_plan(spanned, unit_rates()).cases[0].seconds;
+  EXPECT_NEAR(estimate_plan(counted, unit_rates()).cases[0].seconds, host, 1e-9);
+  spanned.backend = counted.backend = "cuda"; // another build's plan: the estimate reads the name
+  const double kernel = 2.0 * 512 * 512 * 512 / 1e9; // 0.27 s a launch: two samples, 0.54 s
+  const double a = estimate_plan(spanned, unit_rates()).cases[0].seconds;
+  const double b = estimate_plan(counted, unit_rates()).cases[0].seconds;
+  EXPECT_NEAR(a - b, gpu_span_seconds - 2 * kernel, 1e-6);
+  EXPECT_GT(b, host); // the copies to and from the device
+}
+
 TEST(Estimate, SlurmTimesInSeconds) {
   EXPECT_EQ(slurm_time_seconds("5"), 300);
   EXPECT_EQ(slurm_time_seconds("05:30"), 330);

@@ -157,6 +157,15 @@ TEST(Timing, SamplesGoOnUntilTheyLastTheSpan) {
       time_samples([] {}, ms, 1, 0, Sampling{0, 0.05}, [] { return true; }, 0).seconds.empty());
 }
 
+// The span applies on a GPU only, and not where the run adds no launches (energy: false, the
+// sanitizer and profiler configs): there the samples are the count asked for.
+TEST(Timing, TheSpanOnlyOnAGpuRunThatMayAddLaunches) {
+  EXPECT_EQ(kernel_span_seconds(true, true), gpu_span_seconds);
+  EXPECT_EQ(kernel_span_seconds(true, false), 0.0);
+  EXPECT_EQ(kernel_span_seconds(false, true), 0.0);
+  EXPECT_EQ(kernel_span_seconds(false, false), 0.0);
+}
+
 TEST(Timing, CeilingRepetitionsFollowTheBudgetWithinBounds) {
   EXPECT_EQ(reps_for(0.25, 5.0, 10, 2000), 20);
   EXPECT_EQ(reps_for(0.125, 0.25, 10, 2000), 10); // at least the minimum

@@ -78,6 +78,15 @@ inline int launches_per_sample(double one_s, double sample_s) {
 // (run/energy_window.hpp), which its joules and watts are then read over too.
 inline constexpr double gpu_span_seconds = 2.0;
 
+// The span of a case's timed kernel samples: gpu_span_seconds on one GPU, none on host backends,
+// and none where the run adds no launches to the ones asked for (`energy: false`: sanitizer and
+// profiler runs, where a launch is 10-100x slower: compute-sanitizer racecheck over the 150 small
+// transposes of tests/gpu/racecheck_transpose.yaml took 370 s with the span and 61 s without it
+// on an H100, docs/data/racecheck-span-h100-2026-11-27).
+inline double kernel_span_seconds(bool gpu, bool adds_launches) {
+  return gpu && adds_launches ? gpu_span_seconds : 0.0;
+}
+
 // How a kernel's timed samples are taken (time_samples).
 struct Sampling {
   double sample_s = 0; // each sample chains launches until it lasts this long (0: one launch)

@@ -75,13 +75,11 @@ PlanEstimate estimate_plan(const Plan& plan, const Rates& rates,
     if (plan.ranks == 1) // untimed launches last at least warmup_seconds (core/timing.hpp)
       warmup = std::max(warmup, warmup_seconds);
     double launched = s.repetitions * kernel;
-    // One rank: samples of at least kernel_sample_seconds, on a GPU gpu_span_seconds in all
+    // One rank: samples of at least kernel_sample_seconds, kernel_span_seconds in all
     // (core/timing.hpp).
-    if (plan.ranks == 1) {
-      launched = s.repetitions * std::max(kernel, kernel_sample_seconds);
-      if (gpu)
-        launched = std::max(launched, gpu_span_seconds);
-    }
+    if (plan.ranks == 1)
+      launched = std::max(s.repetitions * std::max(kernel, kernel_sample_seconds),
+                          kernel_span_seconds(gpu, s.energy));
     const double timed = launched + launches * copies;
     double check = 0;
     if (s.validate)

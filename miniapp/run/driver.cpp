@@ -265,12 +265,13 @@ private:
       fault_.trigger("kernel");
       h2d = time_launches(
           fence, [&] { k.upload(); }, s_.warmup, s_.repetitions, keep_going, 0);
-      // Chained samples lasting at least gpu_span_seconds on a GPU (core/timing.hpp), on one
+      // Chained samples lasting at least kernel_span_seconds (core/timing.hpp), on one
       // rank: on several every launch is collective and asks keep_going() (a time rule would
       // need the ranks to agree on it), and a breakdown is per launch.
       Sampling sampling;
       if (!many_ && !k.breaks_down())
-        sampling = {kernel_sample_seconds, is_gpu_backend(plan_.backend) ? gpu_span_seconds : 0};
+        sampling = {kernel_sample_seconds,
+                    kernel_span_seconds(is_gpu_backend(plan_.backend), s_.energy)};
       const Samples timed = time_samples(
           fence, [&] { parts.push_back(k.run()); }, s_.warmup, s_.repetitions, sampling, keep_going,
           launch_warmup_s, [&] { energy.begin(); });
