@@ -74,6 +74,18 @@ def test_no_mpi_for_quick_commands():
             expect(not re.search(r"orte|ORTE|PMIx|ess_|mpirun", out + err), "no MPI errors", out)
 
 
+def test_version_names_the_tree():
+    """--version (and every results file's git_revision) names the commit the binary was built
+    from: the revision is read at every build, not once when the build was configured."""
+    code, out, err = run(["--version"])
+    m = re.fullmatch(r"miniapp \S+ \(git (\S+)\)\n", out)
+    expect(code == 0 and m, "--version prints the version and the git revision", code, out, err)
+    git = subprocess.run(["git", "describe", "--always", "--dirty", "--tags"], cwd=SRC,
+                         capture_output=True, text=True)
+    tree = git.stdout.strip() if git.returncode == 0 and git.stdout.strip() else "unknown"
+    expect(m.group(1) == tree, "the revision is the source tree's as built (" + tree + ")", out)
+
+
 def test_quick_commands_once_under_launcher():
     # As mpiexec -n 2 starts them: only rank 0 writes (a job script once, not once per rank).
     env = dict(os.environ, OMPI_COMM_WORLD_SIZE="2", OMPI_COMM_WORLD_RANK="1")
