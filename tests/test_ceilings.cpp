@@ -7,6 +7,7 @@
 #include "run/memory_levels.hpp"
 #include "run/stable_estimate.hpp"
 #include "test_case.hpp"
+#include "under_sanitizer.hpp"
 
 #include <gtest/gtest.h>
 
@@ -289,12 +290,16 @@ TEST(StableEstimate, NothingMeasurableEndsAtOnce) {
 
 // The real measurement on the serial backend: the L1-sized working set is timed over many passes
 // inside one launch, so it reads faster than memory (a single pass of 16 KiB would be all launch
-// overhead and read slower).
+// overhead and read slower). Not under a sanitizer: its checks on every access bound both rates
+// (asan build in CI on 2 busy cores, 2026-11-27: L1 1.78 GB/s against memory 2.36), so the order
+// of the two says nothing there.
 TEST(LevelBandwidth, SmallWorkingSetReadsFasterThanMemory) {
   const double l1 = measure_level_bandwidth("serial", 16 * KiB, 16 * MiB);
   const double memory = measure_level_bandwidth("serial", 256 * MiB, 256 * MiB);
   EXPECT_GT(l1, 0);
   EXPECT_GT(memory, 0);
+  if (MINIAPP_UNDER_SANITIZER)
+    GTEST_SKIP() << "rates under a sanitizer: L1 " << l1 << " GB/s, memory " << memory;
   EXPECT_GT(l1, memory);
 }
 

@@ -8,6 +8,7 @@
 #include "core/backends.hpp"
 #include "kernels/families.hpp"
 #include "plan/plan.hpp"
+#include "under_sanitizer.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/resource.h>
@@ -552,13 +553,8 @@ std::uint64_t address_space_bytes() {
 // std::bad_alloc escaped `validate` (and `run`) and aborted. Within the case limit, a plan can
 // still need more memory than a small host has: validate ends with exit 3 naming host memory.
 TEST(Hostile, OutOfMemoryWhileExpandingExitsThreeNamingHostMemory) {
-#if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP() << "AddressSanitizer reserves its shadow memory and aborts instead of throwing";
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
-  GTEST_SKIP() << "the sanitizer's allocator aborts instead of throwing";
-#endif
-#endif
+  if (MINIAPP_UNDER_SANITIZER)
+    GTEST_SKIP() << "the sanitizer's allocator aborts instead of throwing";
   std::string m = "[1", n = "[1";
   for (int i = 2; i <= 300; ++i)
     m += ", " + std::to_string(i);
