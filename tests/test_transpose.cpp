@@ -153,6 +153,30 @@ TEST_P(Transpose, CompiledTileWidthsWithFullAndEdgeTiles) {
       }
 }
 
+// On GPUs, full 4-byte tiles of width 64 move as 2 x 2 blocks with 8-byte accesses where both
+// row lengths are even (the case's matrices start on 512-byte boundaries), element by element
+// where not: even and odd row lengths, with edge tiles on either side, at each compiled grid
+// (128, 256 and 512 threads). The kernel is reached through the case, as in every test here: in
+// a CUDA build, a kernel template instantiated from a second translation unit (a direct call of
+// transpose_tiled from this file) made the case's own launches call a null host function.
+TEST_P(Transpose, TheWidestTileAtEitherRowParity) {
+  const std::vector<std::pair<std::int64_t, std::int64_t>> mixed = {
+      {130, 194}, {128, 128}, {129, 128}, {128, 129}, {2, 66}};
+  for (auto [m, n] : mixed)
+    for (int ts : {0, 128, 256, 512}) {
+      Case c = make("tiled", m, n, 64);
+      c.team_size = ts;
+      try {
+        expect_transposed(c);
+      } catch (const kernels::LaunchError& e) { // a team larger than a host pool
+        EXPECT_NE(std::string(e.what()).find("team_size " + std::to_string(ts)), std::string::npos)
+            << e.what();
+      } catch (const ResourceError& e) { // a float64 tile of 64 in host scratch
+        EXPECT_EQ(c.precision, Precision::float64) << e.what();
+      }
+    }
+}
+
 TEST_P(Transpose, RandomInputsValidate) {
   for (const char* variant : {"flat", "tiled"}) {
     Case c = make(variant, 67, 129, 16);
