@@ -132,6 +132,11 @@ struct alignas(2 * sizeof(T)) TransposePair {
   T x, y;
 };
 
+// The compiled tile widths and element types that take transpose_full_tile_pairs (a namespace
+// constant, not a local: nvcc's extended lambdas cannot capture one inside if constexpr).
+template <int TS, class T>
+inline constexpr bool kTransposePairTile = TS == 64 && sizeof(T) == 4;
+
 // A full 64 x 64 tile of 4-byte elements by a team of 64 * R threads, moved as 32 x 32 blocks of
 // 2 x 2 elements: a warp reads and writes 256 contiguous bytes of a row with 8-byte accesses, the
 // memory pattern of the 8-byte tile 32, which reaches 96-97% of copy where 4-byte tile 64 reaches
@@ -198,9 +203,10 @@ void transpose_tiled_launch(const Exec& exec, const T* pa, T* pb, std::int64_t m
   const int tiles_n32 = int(tiles_n);
   // Full 4-byte tiles of width 64 move as 2 x 2 blocks where rows of even length and 8-byte
   // aligned matrices allow 8-byte accesses (transpose_full_tile_pairs).
-  const bool pairs = FixedTS == 64 && sizeof(T) == 4 && m % 2 == 0 && n % 2 == 0 &&
-                     reinterpret_cast<std::uintptr_t>(pa) % (2 * sizeof(T)) == 0 &&
-                     reinterpret_cast<std::uintptr_t>(pb) % (2 * sizeof(T)) == 0;
+  constexpr std::uintptr_t pair_align = alignof(TransposePair<T>);
+  const bool pairs = kTransposePairTile<FixedTS, T> && m % 2 == 0 && n % 2 == 0 &&
+                     reinterpret_cast<std::uintptr_t>(pa) % pair_align == 0 &&
+                     reinterpret_cast<std::uintptr_t>(pb) % pair_align == 0;
   const std::size_t bytes = transpose_tile_bytes<T>(TS, pad);
   check_scratch<Policy>(label, bytes);
   auto body = KOKKOS_LAMBDA(const Member& team) {
@@ -223,7 +229,7 @@ void transpose_tiled_launch(const Exec& exec, const T* pa, T* pb, std::int64_t m
     if constexpr (FixedTS > 0) { // the compiled grid's stride is T + 1: the default pad only
       if (stride == FixedTS + 1 && rows == FixedTS && cols == FixedTS &&
           team.team_size() == FixedTS * FixedR) {
-        if constexpr (FixedTS == 64 && sizeof(T) == 4)
+        if constexpr (kTransposePairTile<FixedTS, T>)
           if (use_pairs) {
             transpose_full_tile_pairs<FixedR>(team, s, a, b, m, n, r0, c0);
             return;
