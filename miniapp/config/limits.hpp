@@ -48,6 +48,12 @@ constexpr int kMaxDocumentsRead = 3;
 // Bytes of a results file read back (results.json, results.csv, and each JSON text the history
 // database keeps): a 100000-case sweep writes about 200 MB. A larger file is refused unread.
 constexpr std::uint64_t kMaxResultsFileBytes = 1u << 28;
+// Rows of one results file: a run writes one per case, so a file with more than kMaxCases rows is
+// not one miniapp wrote. The bound matters where rows are small: a 256 MiB results.csv of two-byte
+// rows would otherwise be read as 134 million rows.
+constexpr std::uint64_t kMaxResultsRows = kMaxCases;
+// Cells of one results.csv row (the header included): results.csv has under a hundred columns.
+constexpr std::uint64_t kMaxResultsColumns = 1024;
 // Maps and lists nested inside each other in such a JSON document; results.json needs 4.
 constexpr int kMaxResultsJsonDepth = 64;
 // `miniapp run --rounds N`: each round keeps its median in every row, so N bounds the rows' size;

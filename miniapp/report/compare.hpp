@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace miniapp {
@@ -22,10 +23,10 @@ struct Row {
   // The other case parameters (m, n, tile, ...: the rows of core/case_fields.hpp) are in `fields`,
   // read through these: 0, 0.0, false or "" where the file has no value. shape is the tile shape
   // that ran (empty in files written before shapes).
-  std::int64_t integer(const std::string& name) const;
-  double number(const std::string& name) const;
-  bool flag(const std::string& name) const;
-  std::string text(const std::string& name) const;
+  std::int64_t integer(std::string_view name) const;
+  double number(std::string_view name) const;
+  bool flag(std::string_view name) const;
+  std::string text(std::string_view name) const;
   std::int64_t warmup = 0, repetitions = 0;
   std::string status, valid; // valid: "true" | "false" | "not_checked"
   double time_min = 0, time_median = 0, time_max = 0, total_median = 0;
@@ -43,8 +44,9 @@ struct Row {
   // The file has the energy columns (null where not measured): false in files written before
   // energy was recorded.
   bool energy_columns = false;
-  // Every column of the results table, typed (integers, doubles, text, booleans, lists of
-  // numbers), null where the file has no value: for readers that want more than the members above.
+  // The columns of the results table that the file has a value for, typed (integers, doubles,
+  // text, booleans, lists of numbers); a column without one is absent (not null), so a row costs
+  // what its file holds: for readers that want more than the members above.
   nlohmann::json fields;
 };
 

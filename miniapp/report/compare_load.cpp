@@ -1,17 +1,19 @@
 // Reading runs for `miniapp compare`: run directories, results.json (schema 1 and 2) and
-// results.csv, every column typed by the results table (report/result_fields.hpp).
+// results.csv, within the limits on a results file (config/limits.hpp); each row is typed by the
+// results table in report/compare_row.cpp.
 #include "report/compare.hpp"
 #include "config/limits.hpp"
 #include "core/files.hpp"
-#include "report/result_fields.hpp"
+#include "report/compare_row.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <vector>
+#include <functional>
 #include <stdexcept>
+#include <vector>
 #include <sys/stat.h>
 
 namespace miniapp {
@@ -118,64 +120,30 @@ nlohmann::json parse_results_json(const std::string& path) {
   return parse_results_text(read_text(path), path);
 }
 
-// Every column through the results table, so schema 1's floats ("m": 256.0), CSV text and
-// schema 2's typed values and nulls all read alike; then the members compare uses.
-Row row_from(const nlohmann::json& o) {
-  Row r;
-  r.fields = nlohmann::json::object();
-  for (const auto& f : result_fields()) {
-    const auto it = o.find(f.name);
-    r.fields[f.name] = it == o.end() ? nlohmann::json() : typed_value(f.type, *it);
-  }
-  r.energy_columns = o.find("power_w") != o.end() || o.find("energy_note") != o.end();
-  // A parameter present but empty is one the case's variant does not use (schema 2); an absent
-  // column says nothing.
-  for (const auto& f : case_fields()) {
-    const auto it = o.find(f.name);
-    if (f.param != Param{} && it != o.end() && r.fields[f.name].is_null())
-      r.unused_params |= unsigned(f.param);
-  }
-  // Null (absent, empty, or not of the column's type) reads as an empty or zero member.
-  const auto text = [&](const char* k) { return r.text(k); };
-  const auto integer = [&](const char* k) { return r.integer(k); };
-  const auto number = [&](const char* k) { return r.number(k); };
-  const auto list = [&](const char* k) {
-    const auto it = r.fields.find(k);
-    return it == r.fields.end() || it->is_null() ? std::vector<double>()
-                                                 : it->get<std::vector<double>>();
-  };
-  r.case_id = text("case_id");
-  r.family = text("family");
-  r.variant = text("variant");
-  r.precision = text("precision");
-  r.warmup = integer("warmup");
-  r.repetitions = integer("repetitions");
-  r.status = text("status");
-  r.valid = text("valid");
-  r.time_min = number("time_min_s");
-  r.time_median = number("time_median_s");
-  r.time_max = number("time_max_s");
-  r.total_median = number("total_median_s");
-  r.flops = number("flops");
-  r.bytes = number("bytes");
-  r.gflops = number("gflops");
-  r.gbs = number("gbs");
-  r.ceiling = text("ceiling");
-  r.ceiling_value = number("ceiling_value");
-  r.ceiling_unit = text("ceiling_unit");
-  r.ranks = integer("ranks");
-  r.compute_times = list("compute_times_s");
-  r.h2d_times = list("h2d_times_s");
-  r.d2h_times = list("d2h_times_s");
-  return r;
+void check_results_rows(std::uint64_t rows, const std::string& source) {
+  if (rows > config::limits::kMaxResultsRows)
+    throw std::runtime_error(source + ": more than " +
+                             std::to_string(config::limits::kMaxResultsRows) +
+                             " rows, the most one config runs; not miniapp results");
 }
 
-// RFC 4180 as results_writer writes it: commas, "quoted" fields with "" inside, \n rows.
-std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
-  std::vector<std::vector<std::string>> rows;
+// RFC 4180 as results_writer writes it: commas, "quoted" fields with "" inside, \n rows. Each row
+// goes to on_row as soon as it ends, so only one row's cells are held at a time; a row of more than
+// kMaxResultsColumns cells throws while it is read (256 MiB of commas would otherwise be 256
+// million empty strings).
+void parse_csv(const std::string& text, const std::string& source,
+               const std::function<void(const std::vector<std::string>&)>& on_row) {
   std::vector<std::string> row;
   std::string field;
   bool quoted = false, any = false;
+  const auto end_field = [&] {
+    if (row.size() >= config::limits::kMaxResultsColumns)
+      throw std::runtime_error(source + ": a row of more than " +
+                               std::to_string(config::limits::kMaxResultsColumns) +
+                               " cells; not miniapp results");
+    row.push_back(field);
+    field.clear();
+  };
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char ch = text[i];
     if (quoted) {
@@ -193,16 +161,15 @@ std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
       quoted = true;
       any = true;
     } else if (ch == ',') {
-      row.push_back(field);
-      field.clear();
+      end_field();
       any = true;
     } else if (ch == '\n' || ch == '\r') {
       if (ch == '\r' && i + 1 < text.size() && text[i + 1] == '\n')
         ++i;
       if (any || !field.empty())
-        row.push_back(field);
+        end_field();
       if (!row.empty())
-        rows.push_back(row);
+        on_row(row);
       row.clear();
       field.clear();
       any = false;
@@ -212,10 +179,9 @@ std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
     }
   }
   if (any || !field.empty())
-    row.push_back(field);
+    end_field();
   if (!row.empty())
-    rows.push_back(row);
-  return rows;
+    on_row(row);
 }
 
 } // namespace
@@ -295,6 +261,7 @@ Run run_from_json(const nlohmann::json& doc, const std::string& source) {
   }
   if (doc.contains("config") && doc["config"].is_object())
     run.experiment = str(doc["config"], "name");
+  check_results_rows(doc["results"].size(), source);
   for (const auto& o : doc["results"]) {
     if (!o.is_object())
       throw std::runtime_error(source + ": a results row is a " + o.type_name() +
@@ -305,20 +272,25 @@ Run run_from_json(const nlohmann::json& doc, const std::string& source) {
 }
 
 Run run_from_csv(const std::string& text, const std::string& source) {
-  const auto table = parse_csv(text);
-  if (table.empty())
-    throw std::runtime_error(source + ": empty CSV");
-  const auto& header = table[0];
-  if (std::find(header.begin(), header.end(), "family") == header.end())
-    throw std::runtime_error(source + ": not a miniapp results.csv (no \"family\" column)");
   Run run;
   run.source = source;
-  for (std::size_t i = 1; i < table.size(); ++i) {
+  std::vector<std::string> header;
+  std::uint64_t rows = 0;
+  parse_csv(text, source, [&](const std::vector<std::string>& cells) {
+    if (header.empty()) {
+      if (std::find(cells.begin(), cells.end(), "family") == cells.end())
+        throw std::runtime_error(source + ": not a miniapp results.csv (no \"family\" column)");
+      header = cells;
+      return;
+    }
+    check_results_rows(++rows, source);
     nlohmann::json o = nlohmann::json::object();
-    for (std::size_t c = 0; c < header.size() && c < table[i].size(); ++c)
-      o[header[c]] = table[i][c];
+    for (std::size_t c = 0; c < header.size() && c < cells.size(); ++c)
+      o[header[c]] = cells[c];
     add_row(run, o);
-  }
+  });
+  if (header.empty())
+    throw std::runtime_error(source + ": empty CSV");
   return run;
 }
 
@@ -382,31 +354,5 @@ Run load_run(const std::string& path) {
   }
   return run;
 }
-namespace {
-// The field's value, or null where the row has none.
-const nlohmann::json& field_of(const Row& r, const std::string& name) {
-  static const nlohmann::json null;
-  const auto it = r.fields.find(name);
-  return it == r.fields.end() ? null : *it;
-}
-} // namespace
-
-std::int64_t Row::integer(const std::string& name) const {
-  const auto& v = field_of(*this, name);
-  return v.is_number() ? v.get<std::int64_t>() : 0;
-}
-double Row::number(const std::string& name) const {
-  const auto& v = field_of(*this, name);
-  return v.is_number() ? v.get<double>() : 0.0;
-}
-bool Row::flag(const std::string& name) const {
-  const auto& v = field_of(*this, name);
-  return v.is_boolean() ? v.get<bool>() : false;
-}
-std::string Row::text(const std::string& name) const {
-  const auto& v = field_of(*this, name);
-  return v.is_string() ? v.get<std::string>() : "";
-}
-
 } // namespace compare
 } // namespace miniapp

@@ -1,6 +1,7 @@
 #include "report/plot_rows.hpp"
 #include "kernels/families.hpp"
 #include "report/references.hpp"
+#include "report/result_fields.hpp"
 
 #include <algorithm>
 #include <string>
@@ -94,6 +95,9 @@ nlohmann::json plot_table(const std::vector<Run>& runs, std::size_t baseline, bo
       if (!cell.present)
         continue;
       nlohmann::json row = cell.row.fields.is_object() ? cell.row.fields : nlohmann::json::object();
+      for (const auto& f : result_fields()) // every column, null where the file had no value
+        if (!row.contains(f.name))
+          row[f.name] = nullptr;
       if (text(row, "backend").empty())
         row["backend"] = c.runs[i].backend;
       row["run"] = i;
