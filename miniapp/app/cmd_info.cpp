@@ -9,6 +9,7 @@
 #include "core/compat.hpp"
 #include "config/limits.hpp"
 #include "kernels/tile_index_case.hpp"
+#include "core/host_isa.hpp"
 #include "kernels/vendor_blas.hpp"
 #include "core/size_math.hpp"
 #include "report/console.hpp"
@@ -39,8 +40,11 @@ int cmd_info(const MpiEnv& mpi) {
               << d.memory_bytes / (1024.0 * 1024 * 1024) << " GiB\n"
               << "    energy counter: " << energy_source(b).description() << "\n";
   }
-  std::cout << "host BLAS:               " << kernels::host_blas_name() << "\n"
-            << "MPI library:             " << mpi.library() << "\n"
+  std::cout << "host BLAS:               " << kernels::host_blas_name() << "\n";
+  if (const std::string w = blas_under_use(kernels::host_blas_name(), host_isa().offered);
+      !w.empty())
+    std::cout << "  warning: " << w << "\n";
+  std::cout << "MPI library:             " << mpi.library() << "\n"
             << "MPI ranks:               " << ranks
             << (MpiEnv::launched_by_mpi() ? " (as the launcher says; info starts no MPI)" : "")
             << "\n"

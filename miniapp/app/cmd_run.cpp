@@ -25,6 +25,7 @@
 #include "run/ceilings.hpp"
 #include "core/device_info.hpp"
 #include "core/host_isa.hpp"
+#include "kernels/vendor_blas.hpp"
 #include "run/driver.hpp"
 
 #include <algorithm>
@@ -163,9 +164,11 @@ public:
                                 : create_run_directory(plan_.settings.output_directory,
                                                        plan_.settings.name, args_.output_dir);
     const HostIsa isa = host_isa();
-    if (const std::string w = isa_under_use(isa.built_for, isa.offered);
-        !w.empty() && !is_gpu_backend(plan_.backend))
-      std::cerr << "miniapp: warning: " << w << std::endl;
+    if (!is_gpu_backend(plan_.backend))
+      for (const std::string& w : {isa_under_use(isa.built_for, isa.offered),
+                                   blas_under_use(kernels::host_blas_name(), isa.offered)})
+        if (!w.empty())
+          std::cerr << "miniapp: warning: " << w << std::endl;
     writer_ = std::make_unique<ResultsWriter>(dir, plan_, md, resume_);
     extras_.attach(*writer_, md);
     if (!args_.quiet) {

@@ -1,5 +1,8 @@
 #include "core/host_isa.hpp"
 
+#include <cctype>
+#include <sstream>
+
 namespace miniapp {
 
 std::string x86_64_level_name(int level) {
@@ -34,6 +37,30 @@ std::string isa_under_use(const std::string& built_for, const std::string& offer
 }
 
 namespace {
+
+// OpenBLAS's x86-64 core names (driver/others/dynamic.c), each with the highest x86-64 level its
+// kernels use, and the name to ask for at each level with OPENBLAS_CORETYPE.
+struct BlasCore {
+  const char* name;
+  int level;
+};
+constexpr BlasCore kBlasCores[] = {
+    {"katmai", 1},        {"coppermine", 1},  {"northwood", 1},     {"prescott", 1},
+    {"banias", 1},        {"atom", 1},        {"core2", 1},         {"penryn", 1},
+    {"dunnington", 1},    {"athlon", 1},      {"opteron", 1},       {"opteron_sse3", 1},
+    {"opteron(sse3)", 1}, {"barcelona", 1},   {"nano", 1},          {"bobcat", 1},
+    {"nehalem", 2},       {"sandybridge", 2}, {"bulldozer", 2},     {"piledriver", 2},
+    {"steamroller", 2},   {"haswell", 3},     {"excavator", 3},     {"zen", 3},
+    {"skylakex", 4},      {"cooperlake", 4},  {"sapphirerapids", 4}};
+const char* blas_core_for_level(int level) {
+  return level >= 4 ? "SkylakeX" : level == 3 ? "Haswell" : "Nehalem";
+}
+
+std::string lower(std::string s) {
+  for (char& c : s)
+    c = char(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
 
 // The levels of the x86-64 psABI: each adds the features listed to the one below it.
 // v2: SSE3, SSSE3, SSE4.1, SSE4.2, POPCNT; v3: AVX, AVX2, BMI1, BMI2, F16C, FMA, LZCNT, MOVBE;
@@ -82,7 +109,38 @@ std::string architecture_name() {
 #endif
 }
 
+// The word of an OpenBLAS configuration string that names an x86-64 core, or nullptr.
+const BlasCore* openblas_core(const std::string& host_blas, std::string* word_out) {
+  std::istringstream words(host_blas);
+  for (std::string word; words >> word;)
+    for (const BlasCore& core : kBlasCores)
+      if (lower(word) == core.name) {
+        *word_out = word;
+        return &core;
+      }
+  return nullptr;
+}
 } // namespace
+
+int openblas_core_level(const std::string& host_blas) {
+  std::string word;
+  const BlasCore* core = openblas_core(host_blas, &word);
+  return core ? core->level : 0;
+}
+
+std::string blas_under_use(const std::string& host_blas, const std::string& offered) {
+  std::string word;
+  const BlasCore* core = openblas_core(host_blas, &word);
+  const int cpu = x86_64_level(offered);
+  if (!core || cpu <= core->level)
+    return "";
+  return "host BLAS: OpenBLAS runs its " + word + " kernels, made for less than this CPU's " +
+         offered +
+         ": its vendor rows, and the GEMM ceiling taken from them, understate the CPU (OpenBLAS "
+         "picks its kernels by the CPU model, which it may not know on a virtual machine, or by "
+         "OPENBLAS_CORETYPE: set OPENBLAS_CORETYPE=" +
+         blas_core_for_level(cpu) + " in the run's environment)";
+}
 
 HostIsa host_isa() {
   HostIsa isa;

@@ -27,4 +27,17 @@ int x86_64_level(const std::string& name);
 // flag runs with it.
 std::string isa_under_use(const std::string& built_for, const std::string& offered);
 
+// The x86-64 level of the kernels an OpenBLAS configuration string names (openblas_get_config(),
+// as results.json's host_blas records it: "OpenBLAS 0.3.21 ... DYNAMIC_ARCH ... Prescott ..."):
+// the highest level whose instructions that core's kernels use (Prescott SSE3: 1; Nehalem,
+// Sandybridge: 2; Haswell, Zen: 3; SkylakeX: 4), 0 where the string names no x86 core it knows.
+int openblas_core_level(const std::string& host_blas);
+
+// One sentence when the host BLAS (its configuration string) runs kernels of a lower level than
+// the CPU offers (a level name), else "". OpenBLAS's DYNAMIC_ARCH picks its kernels by the CPU
+// model, and on a virtual machine whose model it does not know it falls back to Prescott: on an
+// AVX-512 guest SGEMM at 1024 ran 43 GFLOP/s with them and 211-216 with OPENBLAS_CORETYPE=SkylakeX,
+// so a host vendor row, and the GEMM ceiling taken from it, understate the CPU fivefold.
+std::string blas_under_use(const std::string& host_blas, const std::string& offered);
+
 } // namespace miniapp

@@ -87,7 +87,10 @@ void host_gemm(const double* A, const double* B, double* C, std::int64_t m, std:
 }
 
 std::string host_blas_name() {
-  return std::string("OpenBLAS ") + openblas_get_config();
+  // OpenBLAS's configuration string starts with its own name and version ("OpenBLAS 0.3.21
+  // NO_LAPACKE DYNAMIC_ARCH NO_AFFINITY Prescott MAX_THREADS=64") from 0.3.x; older ones do not.
+  const std::string config = openblas_get_config();
+  return config.rfind("OpenBLAS", 0) == 0 ? config : "OpenBLAS " + config;
 }
 
 #ifdef KOKKOS_ENABLE_CUDA

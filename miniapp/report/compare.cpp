@@ -235,6 +235,11 @@ Comparison compare_runs(const std::vector<Run>& given, const Options& given_opt)
       };
       if (const std::string w = isa_under_use(text("built_for"), text("offered")); !w.empty())
         c.run_warnings.push_back(run_name(c, i) + ": " + w);
+      const auto blas = runs[i].metadata.find("host_blas");
+      if (blas != runs[i].metadata.end() && blas->is_string())
+        if (const std::string w = blas_under_use(blas->get<std::string>(), text("offered"));
+            !w.empty())
+          c.run_warnings.push_back(run_name(c, i) + ": " + w);
     }
     if (host_busy(runs[i].load1, runs[i].host_cpus))
       busy += (busy.empty() ? "" : ", ") + std::string("run ") + std::to_string(i + 1) +

@@ -161,12 +161,18 @@ def test_list():
     expect(code == 2, "an unknown section exits 2", code, err)
 
 
+def tiny_config(tmp, name):
+    """A config of one axpby case of n = 16, run once: a run in well under a second."""
+    cfg = os.path.join(tmp, "c.yaml")
+    with open(cfg, "w") as f:
+        f.write(f"name: {name}\nwarmup: 0\nrepetitions: 1\ncases:\n"
+                "  - {family: axpby, variant: flat, n: 16}\n")
+    return cfg
+
+
 def test_run_header_and_metadata():
     with tempfile.TemporaryDirectory() as tmp:
-        cfg = os.path.join(tmp, "c.yaml")
-        with open(cfg, "w") as f:
-            f.write("name: hdr\nwarmup: 0\nrepetitions: 1\ncases:\n"
-                    "  - {family: axpby, variant: flat, n: 16}\n")
+        cfg = tiny_config(tmp, "hdr")
         out_dir = os.path.join(tmp, "run")
         code, out, err = run(["run", cfg, "--output-dir", out_dir, "--kokkos-threads=1"])
         expect(code == 0, "the run succeeds", code, out, err)
@@ -175,6 +181,40 @@ def test_run_header_and_metadata():
         meta = json.load(open(os.path.join(out_dir, "results.json")))["metadata"]
         expect(meta["mpi_ranks"] == 1 and meta["threads_per_rank"] == 1
                and meta["devices_per_rank"] == 0, "results.json records them", meta)
+
+
+def cpu_offers_x86_64_v2():
+    """Whether this CPU offers more than OpenBLAS's Prescott kernels use (SSE3): x86-64-v2."""
+    try:
+        flags = open("/proc/cpuinfo").read()
+    except OSError:
+        return False
+    return all(re.search(r"\b" + f + r"\b", flags) for f in ("ssse3", "sse4_2", "popcnt"))
+
+
+def test_blas_kernels_older_than_the_cpu():
+    # OpenBLAS falls back to its Prescott kernels on a CPU model it does not know (a KVM guest);
+    # OPENBLAS_CORETYPE makes it take them here, and info and a host run must say so, naming the
+    # core to ask for. The configuration string is named once ("OpenBLAS OpenBLAS 0.3.21" before).
+    env = dict(os.environ, OPENBLAS_CORETYPE="Prescott")
+    code, out, err = run(["info"], env)
+    expect(code == 0, "info exits 0", code, err)
+    line = re.search(r"^host BLAS: +(.*)$", out, re.M)
+    expect(line and not line.group(1).startswith("OpenBLAS OpenBLAS"), "one OpenBLAS", out)
+    if " Prescott " not in line.group(1) + " " or not cpu_offers_x86_64_v2():
+        print("skip: OpenBLAS has no Prescott kernels to switch to, or this CPU runs them fully")
+        return
+    said = "OpenBLAS runs its Prescott kernels, made for less than this CPU's x86-64-v"
+    expect(said in out and "set OPENBLAS_CORETYPE=" in out, "info warns", out)
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = tiny_config(tmp, "blas")
+        out_dir = os.path.join(tmp, "run")
+        code, out, err = run(["run", cfg, "--output-dir", out_dir, "--quiet"], env)
+        expect(code == 0 and said in err, "a host run warns", code, out, err)
+        meta = json.load(open(os.path.join(out_dir, "results.json")))["metadata"]
+        expect(" Prescott " in meta["host_blas"] + " ", "results.json names the core", meta)
+        code, out, err = run(["compare", out_dir, out_dir], env)
+        expect(code == 0 and said in out + err, "compare flags the run", code, out, err)
 
 
 def complete(*words):
