@@ -635,6 +635,19 @@ TEST(Compare, ResultsFilesOverTheSizeLimitAreRefusedUnread) {
   EXPECT_THROW(parse_results_text(std::string(65, '[') + std::string(65, ']'), "db"),
                std::runtime_error);
   EXPECT_NO_THROW(parse_results_text(std::string(64, '[') + std::string(64, ']'), "db"));
+  // Maps and lists are counted before parsing: each costs about 80 bytes parsed for 3 of text.
+  std::string many = "[";
+  for (std::uint64_t i = 1; i < config::limits::kMaxResultsJsonContainers; ++i)
+    many += i == 1 ? "{}" : ",{}";
+  EXPECT_NO_THROW(parse_results_text(many + "]", "db"));
+  try {
+    parse_results_text(many + ",[]]", "db");
+    ADD_FAILURE() << "one more map or list than the limit was parsed";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("db: more than 2000000 JSON maps and lists"),
+              std::string::npos)
+        << e.what();
+  }
   ::rmdir(dir.c_str());
 }
 

@@ -56,6 +56,10 @@ constexpr std::uint64_t kMaxResultsRows = kMaxCases;
 constexpr std::uint64_t kMaxResultsColumns = 1024;
 // Maps and lists nested inside each other in such a JSON document; results.json needs 4.
 constexpr int kMaxResultsJsonDepth = 64;
+// Maps and lists in such a JSON document, counted before it is parsed: a row holds at most 7
+// (itself and its lists of times), so 100000 rows and their config need under 1.5 million. Each
+// costs about 80 bytes parsed for its 3 bytes of text ("{},"): 256 MiB of them would take 7 GB.
+constexpr std::uint64_t kMaxResultsJsonContainers = 2000000;
 // `miniapp run --rounds N`: each round keeps its median in every row, so N bounds the rows' size;
 // a thousand rounds of the shortest case is already hours.
 constexpr int kMaxRounds = 1000;

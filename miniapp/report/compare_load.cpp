@@ -92,10 +92,13 @@ std::int64_t inum(const nlohmann::json& o, const char* key) {
   return static_cast<std::int64_t>(std::llround(num(o, key)));
 }
 // results.json is a few levels deep; a deeper document is not ours, and nesting it 100,000 deep
-// must not exhaust the stack of the parser or of the code walking (or copying) the result.
-void check_json_depth(const std::string& text, const std::string& path) {
+// must not exhaust the stack of the parser or of the code walking (or copying) the result. Its maps
+// and lists are bounded too, as they cost 25 times their text once parsed.
+void check_json_shape(const std::string& text, const std::string& path) {
   constexpr int kMaxJsonDepth = config::limits::kMaxResultsJsonDepth;
+  constexpr std::uint64_t kMaxContainers = config::limits::kMaxResultsJsonContainers;
   int depth = 0;
+  std::uint64_t containers = 0;
   bool in_string = false, escaped = false;
   for (const char ch : text) {
     if (in_string) {
@@ -111,6 +114,9 @@ void check_json_depth(const std::string& text, const std::string& path) {
       if (++depth > kMaxJsonDepth)
         throw std::runtime_error(path + ": JSON nested deeper than " +
                                  std::to_string(kMaxJsonDepth) + " levels; not miniapp results");
+      if (++containers > kMaxContainers)
+        throw std::runtime_error(path + ": more than " + std::to_string(kMaxContainers) +
+                                 " JSON maps and lists; not miniapp results");
     } else if (ch == ']' || ch == '}') {
       --depth;
     }
@@ -296,7 +302,7 @@ Run run_from_csv(const std::string& text, const std::string& source) {
 
 nlohmann::json parse_results_text(const std::string& text, const std::string& source) {
   check_results_size(text.size(), source);
-  check_json_depth(text, source);
+  check_json_shape(text, source);
   try {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
