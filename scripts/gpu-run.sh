@@ -72,19 +72,25 @@ W=/tmp/gpurun
 rm -rf "$W" && mkdir -p "$W"
 save() { tar -C /tmp -czf "$OUT/gpurun.tar.gz" gpurun; cp "$W/summary.txt" "$OUT/summary.txt"; }
 mkdir -p /tmp/carry && tar -C /tmp/carry -xJf .carry/lib.tar.xz
-[ ! -f .carry/cuda/miniapp-tests.xz ] || xz -d -f .carry/cuda/miniapp-tests.xz # (pack-gpu-carry.sh)
+for t in miniapp-tests miniapp-kernel-tests; do # xz-compressed by pack-gpu-carry.sh
+  [ ! -f ".carry/cuda/$t.xz" ] || xz -d -f ".carry/cuda/$t.xz"
+done
 export LD_LIBRARY_PATH="/tmp/carry/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMP_PROC_BIND=spread OMP_PLACES=threads
 sum="$W/summary.txt"
 log() { echo "$*" | tee -a "$sum"; }
-# The CUDA GoogleTest suite (every compiled backend; $1: a --gtest_filter, default all): its last
-# lines and any failures.
+# The CUDA GoogleTest suite, both test programs (every compiled backend; $1: a --gtest_filter,
+# default all): their last lines and any failures.
 cuda_tests() {
   log "== CUDA tests (GoogleTest, every compiled backend, filter ${1:-*})"
-  .carry/cuda/miniapp-tests --gtest_brief=1 --gtest_filter="${1:-*}" > "$W/cuda-tests.txt" 2>&1; local rc=$?
-  tail -3 "$W/cuda-tests.txt" | tee -a "$sum"; log "miniapp-tests exit $rc"
-  grep -E "^\[  FAILED" "$W/cuda-tests.txt" | head -20 | tee -a "$sum"
+  local t rc
+  for t in miniapp-kernel-tests miniapp-tests; do
+    rc=0
+    ".carry/cuda/$t" --gtest_brief=1 --gtest_filter="${1:-*}" > "$W/cuda-$t.txt" 2>&1 || rc=$?
+    tail -3 "$W/cuda-$t.txt" | tee -a "$sum"; log "$t exit $rc"
+    grep -E "^\[  FAILED" "$W/cuda-$t.txt" | head -20 | tee -a "$sum"
+  done
 }
 # The case rows of `miniapp run`'s table (kernel, variant, type, size, ...) and its ceiling
 # lines, whatever the kernel.
@@ -499,7 +505,7 @@ if [ "$what" = sanitize ]; then
   # at awkward sizes, in a few minutes under memcheck (~10-50x slower than plain).
   log "== compute-sanitizer memcheck: CUDA kernel tests (float32) and worked examples"
   timeout 360 compute-sanitizer --tool memcheck --error-exitcode 99 --print-limit 20 \
-    .carry/cuda/miniapp-tests --gtest_brief=1 \
+    .carry/cuda/miniapp-kernel-tests --gtest_brief=1 \
     --gtest_filter='AllBackends/Kernels.*/cuda_float32:AllBackends/WorkedExamples.*/cuda' \
     > "$W/memcheck.txt" 2>&1
   rc=$?

@@ -2,7 +2,7 @@
 # Collects what a device-machine run needs into .carry/ (ignored by git): the CUDA build's
 # programs, OpenMP builds for the host's cores (optional: presets gpuhost, x86-64-v4, and
 # gpuhost-v3, x86-64-v3), and the shared libraries the GPU machine lacks (OpenBLAS, gfortran,
-# Google Benchmark), xz-compressed to fit the transfer limit (the libraries and miniapp-tests).
+# Google Benchmark), xz-compressed to fit the transfer limit (the libraries and the test programs).
 #   scripts/pack-gpu-carry.sh          the programs of build/cuda
 #   scripts/pack-gpu-carry.sh --host   the host builds alone (scripts/gpu-run.sh hostgemm)
 #   scripts/pack-gpu-carry.sh --mpi    miniapp of build/cuda-mpi (preset cuda-mpi: linked
@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 build=build/cuda
-programs=(miniapp miniapp-bench miniapp-tests)
+programs=(miniapp miniapp-bench miniapp-tests miniapp-kernel-tests)
 mpi_prefix=''
 if [ "${1:-}" = --mpi ]; then
   build=build/cuda-mpi
@@ -44,9 +44,11 @@ for host in gpuhost gpuhost-v3; do
   fi
 done
 strip --strip-unneeded .carry/*/miniapp*
-# The test program is the largest; compressed, a CUDA build and both host builds fit the 64 MiB
-# (67 MiB uncompressed, 52 MiB so). scripts/gpu-run.sh unpacks it.
-[ ! -f .carry/cuda/miniapp-tests ] || xz -T2 -3 .carry/cuda/miniapp-tests
+# The test programs are the largest; compressed, a CUDA build and both host builds fit the 64 MiB
+# (67 MiB uncompressed, 52 MiB so, with one test program). scripts/gpu-run.sh unpacks them.
+for t in miniapp-tests miniapp-kernel-tests; do
+  [ ! -f ".carry/cuda/$t" ] || xz -T2 -3 ".carry/cuda/$t"
+done
 for lib in libopenblas.so.0 libgfortran.so.5 libquadmath.so.0 libbenchmark.so.1debian libhwloc.so.15 \
   libsqlite3.so.0; do
   cp -L "/usr/lib/x86_64-linux-gnu/$lib" ".carry/lib/$lib" # -L: the library itself, under its soname
