@@ -105,10 +105,6 @@ Cell cell_from(const Row& r, bool gflops, bool with_transfers) {
 
 } // namespace
 
-bool host_backend(const std::string& b) {
-  return b == "serial" || b == "openmp" || b == "threads" || b == "hpx";
-}
-
 std::string Run::shape() const {
   if (ranks <= 0 && threads <= 0)
     return "?";

@@ -91,9 +91,6 @@ nlohmann::json parse_results_text(const std::string& text, const std::string& so
 
 enum class RateKind { Auto, Gflops, Gbs };
 
-// serial, openmp, threads, hpx: device memory is host memory there.
-bool host_backend(const std::string& backend);
-
 // The two measures a time, and every rate, ratio and speedup made from it, can stand for; every
 // output names its measure in its column headers (docs/compare.md, "Measures"):
 //   kernel      the median compute time: the kernel launches alone, data already on the device

@@ -4,6 +4,7 @@
 // ceiling is each row's ceiling, as `miniapp run` records its own, unless the row carries its own
 // (miniapp-bench --miniapp-config: the ceiling the run attaches to the same case).
 #include "report/compare.hpp"
+#include "core/backends.hpp"
 #include "kernels/families.hpp"
 
 #include <algorithm>

@@ -3,6 +3,7 @@
 // results table in report/compare_row.cpp.
 #include "report/compare.hpp"
 #include "config/limits.hpp"
+#include "core/backends.hpp"
 #include "core/files.hpp"
 #include "report/compare_row.hpp"
 

@@ -1,7 +1,6 @@
 #include "core/version.hpp"
 #include "report/metadata.hpp"
 
-#include "report/compare.hpp"
 
 #include "report/console.hpp"
 #include "report/run_id.hpp"
@@ -100,8 +99,8 @@ std::string default_label(const std::string& backend, int ranks, int threads,
   // On a device backend the host threads do not compute: the label gives the ranks alone.
   std::string s =
       backend + " " +
-      (compare::host_backend(backend) ? std::to_string(ranks) + "x" + std::to_string(threads)
-                                      : std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks"));
+      (host_backend(backend) ? std::to_string(ranks) + "x" + std::to_string(threads)
+                             : std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks"));
   if (!device.empty())
     s += " on " + device;
   if (!host.empty())
@@ -181,8 +180,7 @@ nlohmann::json collect_metadata(const Plan& plan, const ParallelInfo& par,
       slurm[kv.key()] = kv.value();
   // Host threads per rank: the backend's own on a host backend (Serial: 1), else the host
   // execution space's (it prepares, copies and checks the data for the device).
-  const bool on_host =
-      plan.backend == "serial" || plan.backend == "openmp" || plan.backend == "threads";
+  const bool on_host = host_backend(plan.backend);
   const int threads =
       on_host ? dev.concurrency : compat::concurrency(Kokkos::DefaultHostExecutionSpace());
   nlohmann::json argv = nlohmann::json::array(), sets = nlohmann::json::array();
