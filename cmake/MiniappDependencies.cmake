@@ -50,7 +50,7 @@ else()
   target_link_libraries(miniapp_yaml INTERFACE yaml-cpp)
 endif()
 
-# hwloc: the CPU topology and the process binding recorded in results.json (report/metadata.cpp).
+# hwloc: the CPU topology and the process binding recorded in results.json (results/metadata.cpp).
 # Debian ships a pkg-config file and no CMake package.
 find_package(PkgConfig)
 if(PkgConfig_FOUND)

@@ -5,7 +5,7 @@
 // schema versions out of range and other programs' databases, unchanged; JSON nested too deep;
 // rows sharing a case) and what reading leaves (the file as it was, no -wal or -shm).
 #include "report/history_db.hpp"
-#include "report/references.hpp"
+#include "results/references.hpp"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>

@@ -12,7 +12,7 @@
 #include "kernels/paper_views.hpp"
 #include "report/compare_tables.hpp"
 #include "report/portability.hpp"
-#include "report/results_writer.hpp"
+#include "results/results_writer.hpp"
 
 #include <climits>
 #include <cstdlib>

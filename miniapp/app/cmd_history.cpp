@@ -12,8 +12,8 @@
 #include "config/yaml_strict.hpp"
 #include "kernels/paper_views.hpp"
 #include "report/history_db.hpp"
-#include "report/references.hpp"
-#include "report/results_writer.hpp"
+#include "results/references.hpp"
+#include "results/results_writer.hpp"
 
 #include <cctype>
 #include <cstdio>

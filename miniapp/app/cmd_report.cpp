@@ -11,8 +11,8 @@
 #include "report/compare.hpp"
 #include "report/run_pooling.hpp"
 #include "report/html_report.hpp"
-#include "report/metadata.hpp"
-#include "report/results_writer.hpp"
+#include "results/metadata.hpp"
+#include "results/results_writer.hpp"
 
 #include <filesystem>
 #include <iostream>

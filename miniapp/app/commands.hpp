@@ -5,8 +5,8 @@
 // (--references).
 #include "parallel/mpi_env.hpp"
 #include "plan/plan.hpp"
-#include "report/compare.hpp"
-#include "report/metadata.hpp"
+#include "results/run.hpp"
+#include "results/metadata.hpp"
 #include "run/exit_code.hpp"
 
 #include <functional>

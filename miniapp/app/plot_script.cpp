@@ -2,8 +2,8 @@
 #include "app/commands.hpp"
 #include "core/environment.hpp"
 
-#include "report/metadata.hpp"
-#include "report/results_writer.hpp"
+#include "results/metadata.hpp"
+#include "results/results_writer.hpp"
 #include "report/plot_rows.hpp"
 #include "run/stop_signals.hpp"
 

@@ -1,7 +1,7 @@
 #pragma once
 // The plot script (scripts/miniapp-plot.py, installed as bin/miniapp-plot), as `miniapp plot`,
 // `miniapp report` and `miniapp history --plot` use it: found in one place, started in one place.
-#include "report/compare.hpp"
+#include "results/run.hpp"
 
 #include <string>
 #include <vector>

@@ -6,8 +6,8 @@
 // (ResultsWriter::before_write), so a row on disk is already in the database.
 #include "app/commands.hpp"
 #include "report/history_db.hpp"
-#include "report/references.hpp"
-#include "report/results_writer.hpp"
+#include "results/references.hpp"
+#include "results/results_writer.hpp"
 
 #include <memory>
 #include <ostream>

@@ -6,7 +6,6 @@
 #include "core/sinks.hpp"
 #include "core/text.hpp"
 #include "kernels/families.hpp"
-#include "report/results_writer.hpp"
 #include "report/run_pooling.hpp"
 #include "core/host_load.hpp"
 
@@ -105,13 +104,6 @@ Cell cell_from(const Row& r, bool gflops, bool with_transfers) {
 
 } // namespace
 
-std::string Run::shape() const {
-  if (ranks <= 0 && threads <= 0)
-    return "?";
-  return (ranks > 0 ? std::to_string(ranks) : std::string("?")) + "x" +
-         (threads > 0 ? std::to_string(threads) : std::string("?"));
-}
-
 const char* measure_name(bool with_transfers) {
   return with_transfers ? "end-to-end" : "kernel";
 }
@@ -128,20 +120,6 @@ std::string auto_rate_legend() {
   return "GFLOP/s for " + gflops_families() + ", GB/s otherwise";
 }
 
-std::string Run::label() const {
-  if (!given_label.empty())
-    return given_label;
-  std::string s = backend.empty() ? "unknown backend" : backend;
-  if (!backend.empty() && !host_backend(backend) && ranks > 0)
-    s += " " + std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks"); // host threads idle
-  else if (ranks > 0 || threads > 0)
-    s += " " + shape();
-  if (!device.empty())
-    s += " on " + device;
-  if (!host.empty())
-    s += " (" + host + ")";
-  return s;
-}
 void name_runs(std::vector<Run>& runs, const std::vector<std::string>& inputs,
                const std::vector<std::string>& names, bool pool) {
   for (const auto& item : names) {

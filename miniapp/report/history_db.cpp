@@ -2,7 +2,7 @@
 
 #include "core/files.hpp"
 
-#include "report/references.hpp"
+#include "results/references.hpp"
 #include "report/sqlite_wrapper.hpp"
 #include "run/stop_signals.hpp"
 

@@ -2,12 +2,12 @@
 // The results history (issue 17): runs and their rows in an SQLite database, so one case can be
 // followed across runs, machines and time, and runs selected for `miniapp compare`. The run
 // directories stay the source of truth: the database is filled from their results.json documents
-// (idempotently, a run keyed by its id: report/run_id.hpp) and can be rebuilt from them.
+// (idempotently, a run keyed by its id: results/run_id.hpp) and can be rebuilt from them.
 //
 // Several processes may write at once: WAL journal, a busy timeout, every write one IMMEDIATE
 // transaction; a writer killed at any point leaves the last committed state. Schema: see the
 // migrations in history_db.cpp and docs/history.md.
-#include "report/compare.hpp"
+#include "results/run.hpp"
 #include "report/history_filter.hpp"
 
 #include <nlohmann/json.hpp>

@@ -1,6 +1,6 @@
 #include "report/history_filter.hpp"
 
-#include "report/references.hpp"
+#include "results/references.hpp"
 
 #include <algorithm>
 #include <cctype>

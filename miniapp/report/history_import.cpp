@@ -1,11 +1,11 @@
 // Database's import of results.json documents (report/history_db.hpp): a run and its rows
 // upserted, keyed by the run's id, so importing again changes nothing.
 #include "report/history_db.hpp"
-#include "report/metadata.hpp"
+#include "results/metadata.hpp"
 
 #include "core/files.hpp"
-#include "report/references.hpp"
-#include "report/run_id.hpp"
+#include "results/references.hpp"
+#include "results/run_id.hpp"
 #include "report/sqlite_wrapper.hpp"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #include "report/plot_rows.hpp"
 #include "kernels/families.hpp"
-#include "report/references.hpp"
-#include "report/result_fields.hpp"
+#include "results/references.hpp"
+#include "results/result_fields.hpp"
 
 #include <algorithm>
 #include <string>

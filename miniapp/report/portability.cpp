@@ -3,7 +3,7 @@
 #include "core/sinks.hpp"
 #include "report/compare_tables.hpp"
 #include "core/text.hpp"
-#include "report/references.hpp"
+#include "results/references.hpp"
 
 #include <algorithm>
 #include <map>

@@ -6,8 +6,8 @@
 // expected answers to a bad file; any other exception, a crash, a leak, a hang or unbounded
 // memory is a finding (docs/testing.md).
 #include "report/history_db.hpp"
-#include "report/metadata.hpp"
-#include "report/run_json.hpp"
+#include "results/metadata.hpp"
+#include "results/run_json.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -3,7 +3,7 @@
 // of the same case. The ceiling and launch benchmarks are not cases and are left out; the copy
 // ceiling is each row's ceiling, as `miniapp run` records its own, unless the row carries its own
 // (miniapp-bench --miniapp-config: the ceiling the run attaches to the same case).
-#include "report/compare.hpp"
+#include "results/run.hpp"
 #include "core/backends.hpp"
 #include "kernels/families.hpp"
 

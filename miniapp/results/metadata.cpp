@@ -1,9 +1,9 @@
 #include "core/version.hpp"
-#include "report/metadata.hpp"
+#include "results/metadata.hpp"
 
 
-#include "report/console.hpp"
-#include "report/run_id.hpp"
+#include "results/console.hpp"
+#include "results/run_id.hpp"
 #include "jobs/scheduler.hpp"
 
 #include "core/compat.hpp"

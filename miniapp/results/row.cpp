@@ -1,7 +1,7 @@
-// One results row read back: every key through the results table (report/result_fields.hpp),
+// One results row read back: every key through the results table (results/result_fields.hpp),
 // typed, and the members compare uses.
-#include "report/compare_row.hpp"
-#include "report/result_fields.hpp"
+#include "results/row.hpp"
+#include "results/result_fields.hpp"
 
 #include <string>
 #include <unordered_map>

@@ -1,6 +1,6 @@
 #pragma once
-// One row of a results.json or results.csv as compare reads it (report/compare_row.cpp).
-#include "report/compare.hpp"
+// One row of a results.json or results.csv as compare reads it (results/row.cpp).
+#include "results/run.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-#include "report/result_fields.hpp"
+#include "results/result_fields.hpp"
 
 #include "kernels/families.hpp"
 

@@ -1,4 +1,4 @@
-#include "report/references.hpp"
+#include "results/references.hpp"
 
 #include "config/schema.hpp"
 #include "config/yaml_strict.hpp"

@@ -1,4 +1,4 @@
-#include "report/run_json.hpp"
+#include "results/run_json.hpp"
 
 #include "core/case_fields.hpp"
 

@@ -1,4 +1,4 @@
-#include "report/run_id.hpp"
+#include "results/run_id.hpp"
 
 #include "plan/config_hash.hpp"
 

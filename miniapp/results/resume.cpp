@@ -1,11 +1,11 @@
-#include "report/resume.hpp"
+#include "results/resume.hpp"
 
 #include "config/value.hpp"
 #include "core/files.hpp"
 #include "plan/config_hash.hpp"
-#include "report/compare.hpp" // read_results_json: the checked parse of a results.json
-#include "report/metadata.hpp"
-#include "report/result_fields.hpp"
+#include "results/run.hpp" // read_results_json: the checked parse of a results.json
+#include "results/metadata.hpp"
+#include "results/result_fields.hpp"
 
 #include <algorithm>
 #include <map>

@@ -1,4 +1,4 @@
-#include "report/console.hpp"
+#include "results/console.hpp"
 #include "core/case_fields.hpp"
 #include "core/sinks.hpp"
 #include "core/text.hpp"

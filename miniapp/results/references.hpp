@@ -4,7 +4,7 @@
 // ceiling and a lower tolerance; a row measuring less than expected x (1 - tolerance_pct/100) is
 // "below" its reference. `miniapp run --references` and `miniapp compare --references` check rows
 // against it and exit kBelowReference (5). The format is in docs/history.md.
-#include "report/compare.hpp"
+#include "results/run.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,11 +1,11 @@
 // Reading runs for `miniapp compare`: run directories, results.json (schema 1 and 2) and
 // results.csv, within the limits on a results file (config/limits.hpp); each row is typed by the
-// results table in report/compare_row.cpp.
-#include "report/compare.hpp"
+// results table in results/row.cpp.
+#include "results/run.hpp"
 #include "config/limits.hpp"
 #include "core/backends.hpp"
 #include "core/files.hpp"
-#include "report/compare_row.hpp"
+#include "results/row.hpp"
 
 #include <algorithm>
 #include <cmath>

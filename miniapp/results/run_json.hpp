@@ -3,7 +3,7 @@
 // read from a results.csv alone, what the Run knows) and its rows under the names results.json
 // uses. `miniapp report` hands these to the plot script, so the plots show the very runs the
 // table shows, wherever they were read from (a run directory or the history database).
-#include "report/compare.hpp"
+#include "results/run.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,10 +1,10 @@
-#include "report/results_writer.hpp"
+#include "results/results_writer.hpp"
 #include "core/environment.hpp"
 
 #include "config/limits.hpp"
 #include "jobs/scheduler.hpp"
-#include "report/metadata.hpp"
-#include "report/result_fields.hpp"
+#include "results/metadata.hpp"
+#include "results/result_fields.hpp"
 #include "run/stop_signals.hpp"
 
 #include <cerrno>

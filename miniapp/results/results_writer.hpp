@@ -6,9 +6,9 @@
 // the final status is written over the last good results.json in place: every results.json is
 // written with spare trailing whitespace for it, so this needs no new disk blocks.
 #include "plan/plan.hpp"
-#include "report/result_fields.hpp"
+#include "results/result_fields.hpp"
 #include "core/result.hpp"
-#include "report/resume.hpp"
+#include "results/resume.hpp"
 
 #include "core/files.hpp"
 #include "core/sinks.hpp" // csv_escape
