@@ -2,7 +2,7 @@
 // the warnings (config hash, case parameters, validation, missing cases), loading from run
 // directories, results.json and results.csv, and the paper's Table 1 layout.
 #include "config/limits.hpp"
-#include "report/compare_tables.hpp"
+#include "compare/tables.hpp"
 #include "results/results_writer.hpp"
 
 #include <gtest/gtest.h>

@@ -8,8 +8,8 @@
 #include "app/plot_script.hpp"
 #include "core/sinks.hpp"
 
-#include "report/compare.hpp"
-#include "report/run_pooling.hpp"
+#include "compare/compare.hpp"
+#include "compare/pooling.hpp"
 #include "report/html_report.hpp"
 #include "results/metadata.hpp"
 #include "results/results_writer.hpp"

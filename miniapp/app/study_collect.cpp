@@ -11,7 +11,7 @@
 #include "core/files.hpp"
 #include "core/sinks.hpp"
 #include "jobs/study_state.hpp"
-#include "report/compare.hpp"
+#include "compare/compare.hpp"
 #include "report/history_db.hpp"
 #include "report/html_report.hpp"
 #include "report/scaling.hpp"

@@ -5,7 +5,7 @@
 // is not UTF-8 once made that JSON throw). A std::runtime_error naming the file is the expected
 // answer to a bad input; any other exception (a JSON type error escaping the loader), a crash, a
 // leak, a hang or unbounded memory is a finding (docs/testing.md).
-#include "report/compare_tables.hpp"
+#include "compare/tables.hpp"
 #include "results/metadata.hpp"
 #include "results/run_json.hpp"
 

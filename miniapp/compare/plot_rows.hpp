@@ -6,7 +6,7 @@
 // case, the ratio to the same-run ceiling, size and tile labels, the arithmetic intensity and the
 // roof the row's ceiling draws. The script only selects and draws (docs/compare.md, "The plot
 // table").
-#include "report/compare.hpp"
+#include "compare/compare.hpp"
 
 #include <nlohmann/json.hpp>
 

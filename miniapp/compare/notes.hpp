@@ -2,7 +2,7 @@
 // The warnings `miniapp compare` gives about single cases (docs/compare.md, "Warnings"): the
 // parameters that differ between a case's rows in two runs, and every case's notes gathered into
 // one line per kind.
-#include "report/compare.hpp"
+#include "compare/compare.hpp"
 
 #include <string>
 #include <vector>

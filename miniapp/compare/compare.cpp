@@ -1,12 +1,12 @@
-#include "report/compare.hpp"
-#include "report/compare_notes.hpp"
+#include "compare/compare.hpp"
+#include "compare/notes.hpp"
 
 #include "core/backends.hpp"
 #include "core/host_isa.hpp"
 #include "core/sinks.hpp"
 #include "core/text.hpp"
 #include "kernels/families.hpp"
-#include "report/run_pooling.hpp"
+#include "compare/pooling.hpp"
 #include "core/host_load.hpp"
 
 #include <algorithm>
@@ -179,7 +179,7 @@ Comparison compare_runs(const std::vector<Run>& given, const Options& given_opt)
   if (given_opt.baseline >= given.size())
     throw std::runtime_error("baseline run " + std::to_string(given_opt.baseline + 1) +
                              " does not exist (" + std::to_string(given.size()) + " run(s) given)");
-  // --- noise across runs (report/run_pooling.hpp): runs of one experiment on one machine are
+  // --- noise across runs (compare/pooling.hpp): runs of one experiment on one machine are
   // one side.
   const Pooling pooling = given_opt.pool ? pool_runs(given, given_opt.baseline)
                                          : Pooling{given, given_opt.baseline, {}};
@@ -274,7 +274,7 @@ Comparison compare_runs(const std::vector<Run>& given, const Options& given_opt)
       std::string key = by_id ? row.case_id
                               : row.family + "|" + row.variant + "|" + row.precision + "|" +
                                     size_of(row) + "|" + tile_of(row);
-      if (by_id) // --ignore-param (report/run_pooling.hpp)
+      if (by_id) // --ignore-param (compare/pooling.hpp)
         key = without_param(key, opt.ignore_param);
       key += "#" + std::to_string(seen[key]++);
       auto it = index.find(key);

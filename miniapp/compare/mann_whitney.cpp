@@ -1,4 +1,4 @@
-#include "report/mann_whitney.hpp"
+#include "compare/mann_whitney.hpp"
 
 #include <algorithm>
 #include <cmath>

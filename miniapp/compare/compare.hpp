@@ -2,7 +2,7 @@
 // `miniapp compare`: join the rows of several runs (results.json / results.csv) on the case they
 // measured and report each run's rate, the ratio to a baseline run and whether the difference is
 // larger than the run-to-run noise. Pure logic (no Kokkos), so the unit tests drive it directly.
-#include "report/mann_whitney.hpp"
+#include "compare/mann_whitney.hpp"
 #include "results/run.hpp"
 
 #include <nlohmann/json.hpp>
@@ -37,16 +37,16 @@ struct Options {
   // Join schema 2 runs on case_id (see compare_runs); false: always on (family, variant,
   // precision, size, tile), as the paper's Table 1 pairs a CPU and a pinned GPU row of one N.
   bool by_case_id = true;
-  // Noise across runs (report/run_pooling.hpp): pool runs of one experiment on one machine
+  // Noise across runs (compare/pooling.hpp): pool runs of one experiment on one machine
   // (--no-pool: each run its own side), and join case ids as if this tuning parameter were equal
   // (--ignore-param tile: tile 2 against tile 16; "" none).
   bool pool = true;
   std::string ignore_param;
-  // Keep each cell's row (Cell::row): for readers that draw every column (report/plot_rows.hpp).
+  // Keep each cell's row (Cell::row): for readers that draw every column (compare/plot_rows.hpp).
   bool keep_rows = false;
 };
 
-// What decided a ratio's mark (report/run_pooling.hpp): a test across runs on the rounds, the
+// What decided a ratio's mark (compare/pooling.hpp): a test across runs on the rounds, the
 // repetitions within the runs only, or without repetition times the [min, max] ranges.
 enum class Test { none, rounds, repetitions, ranges };
 
@@ -70,7 +70,7 @@ struct Cell {
   // run lacks them (results.csv, older results.json): then the [min, max] overlap decides.
   double p_value = -1;
   bool within_noise = false; // not significant (p >= kAlpha), or without p: ranges overlap
-  // Across runs (report/run_pooling.hpp): each round's median time (total with transfers), the
+  // Across runs (compare/pooling.hpp): each round's median time (total with transfers), the
   // test that decided, the coefficient of variation (of the rounds with 2 or more, else of the
   // repetitions; < 0 unknown), and whether the host was busy around the case.
   std::vector<double> rounds;
@@ -103,7 +103,7 @@ struct Comparison {
 // `inputs`, or its number from 1) sets that run's label; then runs whose labels are still equal
 // get their directory's name appended ("cuda 1 rank on H100 (gpu01) [paper_table1-cuda-pinned]"),
 // except, where runs are pooled (`pool`), repeats of one experiment on one machine, which
-// report/run_pooling.hpp makes one side. Throws std::invalid_argument for an item that is not
+// compare/pooling.hpp makes one side. Throws std::invalid_argument for an item that is not
 // RUN=LABEL or names no run.
 void name_runs(std::vector<Run>& runs, const std::vector<std::string>& inputs,
                const std::vector<std::string>& names, bool pool);

@@ -1,4 +1,4 @@
-#include "report/plot_rows.hpp"
+#include "compare/plot_rows.hpp"
 #include "kernels/families.hpp"
 #include "results/references.hpp"
 #include "results/result_fields.hpp"

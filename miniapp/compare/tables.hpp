@@ -1,8 +1,8 @@
 #pragma once
-// The outputs of `miniapp compare` (report/compare.hpp joins the runs): the markdown table, the
+// The outputs of `miniapp compare` (compare/compare.hpp joins the runs): the markdown table, the
 // CSV, and the paper's Table 1. The HTML report (report/html_report.hpp) prints its numbers with
 // the same functions.
-#include "report/compare.hpp"
+#include "compare/compare.hpp"
 
 #include <string>
 #include <vector>

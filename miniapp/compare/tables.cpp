@@ -1,5 +1,5 @@
-#include "report/compare_tables.hpp"
-#include "report/run_pooling.hpp"
+#include "compare/tables.hpp"
+#include "compare/pooling.hpp"
 
 #include "core/energy.hpp"
 #include "core/sinks.hpp"

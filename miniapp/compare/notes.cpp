@@ -1,4 +1,4 @@
-#include "report/compare_notes.hpp"
+#include "compare/notes.hpp"
 
 #include "core/text.hpp"
 

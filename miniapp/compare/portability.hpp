@@ -12,7 +12,7 @@
 //   failed (or is unsupported) on one of them, "incomplete k/|H|" when it did not run on all.
 // Efficiencies above 1 (a rate above its ceiling) are kept as they are and flagged, never clipped.
 // docs/compare.md defines each number.
-#include "report/compare.hpp"
+#include "compare/compare.hpp"
 
 #include <string>
 #include <vector>

@@ -1,10 +1,10 @@
-#include "report/run_pooling.hpp"
+#include "compare/pooling.hpp"
 
 #include "core/case_fields.hpp"
 #include "core/host_load.hpp"
 #include "core/result.hpp"
 #include "core/text.hpp"
-#include "report/mann_whitney.hpp"
+#include "compare/mann_whitney.hpp"
 
 #include <algorithm>
 #include <cmath>

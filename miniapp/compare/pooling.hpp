@@ -6,7 +6,7 @@
 // difference with the round (`miniapp run --rounds N`; a run without rounds is one) as the unit,
 // once each side has kMinRounds of them. With fewer, the repetitions can only show that the runs
 // agree, never that they differ.
-#include "report/compare.hpp"
+#include "compare/compare.hpp"
 
 #include <cstddef>
 #include <string>

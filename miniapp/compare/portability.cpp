@@ -1,7 +1,7 @@
-#include "report/portability.hpp"
+#include "compare/portability.hpp"
 
 #include "core/sinks.hpp"
-#include "report/compare_tables.hpp"
+#include "compare/tables.hpp"
 #include "core/text.hpp"
 #include "results/references.hpp"
 
