@@ -11,7 +11,7 @@
 
 #include "config/yaml_strict.hpp"
 #include "kernels/paper_views.hpp"
-#include "report/history_db.hpp"
+#include "history/db.hpp"
 #include "results/references.hpp"
 #include "results/results_writer.hpp"
 

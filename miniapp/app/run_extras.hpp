@@ -5,7 +5,7 @@
 // write. The database records each results.json document as the writer writes it
 // (ResultsWriter::before_write), so a row on disk is already in the database.
 #include "app/commands.hpp"
-#include "report/history_db.hpp"
+#include "history/db.hpp"
 #include "results/references.hpp"
 #include "results/results_writer.hpp"
 

@@ -1,12 +1,12 @@
-// Database's import of results.json documents (report/history_db.hpp): a run and its rows
+// Database's import of results.json documents (history/db.hpp): a run and its rows
 // upserted, keyed by the run's id, so importing again changes nothing.
-#include "report/history_db.hpp"
+#include "history/db.hpp"
 #include "results/metadata.hpp"
 
 #include "core/files.hpp"
 #include "results/references.hpp"
 #include "results/run_id.hpp"
-#include "report/sqlite_wrapper.hpp"
+#include "history/sqlite.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "report/history_filter.hpp"
+#include "history/filter.hpp"
 
 #include "results/references.hpp"
 

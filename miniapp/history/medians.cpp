@@ -1,6 +1,6 @@
-#include "report/history_medians.hpp"
+#include "history/medians.hpp"
 
-#include "report/history_db.hpp"
+#include "history/db.hpp"
 
 namespace miniapp::history {
 

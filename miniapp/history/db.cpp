@@ -1,9 +1,9 @@
-#include "report/history_db.hpp"
+#include "history/db.hpp"
 
 #include "core/files.hpp"
 
 #include "results/references.hpp"
-#include "report/sqlite_wrapper.hpp"
+#include "history/sqlite.hpp"
 #include "run/stop_signals.hpp"
 
 #include <cerrno>

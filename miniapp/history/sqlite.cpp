@@ -1,4 +1,4 @@
-#include "report/sqlite_wrapper.hpp"
+#include "history/sqlite.hpp"
 
 #include <cstdio>
 #include <sys/stat.h>

@@ -8,7 +8,7 @@
 // transaction; a writer killed at any point leaves the last committed state. Schema: see the
 // migrations in history_db.cpp and docs/history.md.
 #include "results/run.hpp"
-#include "report/history_filter.hpp"
+#include "history/filter.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,5 +1,5 @@
 #pragma once
-// The few pieces of SQLite the history database (report/history_db.hpp) uses, each finalized or
+// The few pieces of SQLite the history database (history/db.hpp) uses, each finalized or
 // closed on every path: a prepared statement with typed binds and columns, and what a reader
 // needs to know about a database file before SQLite opens it.
 #include <sqlite3.h>
