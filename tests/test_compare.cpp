@@ -3,7 +3,7 @@
 // directories, results.json and results.csv, and the paper's Table 1 layout.
 #include "config/limits.hpp"
 #include "compare/tables.hpp"
-#include "results/results_writer.hpp"
+#include "core/files.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

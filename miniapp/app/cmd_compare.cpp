@@ -12,7 +12,7 @@
 #include "kernels/paper_views.hpp"
 #include "compare/tables.hpp"
 #include "compare/portability.hpp"
-#include "results/results_writer.hpp"
+#include "core/files.hpp"
 
 #include <climits>
 #include <cstdlib>

@@ -13,7 +13,7 @@
 #include "kernels/paper_views.hpp"
 #include "history/db.hpp"
 #include "results/references.hpp"
-#include "results/results_writer.hpp"
+#include "core/files.hpp"
 
 #include <cctype>
 #include <cstdio>

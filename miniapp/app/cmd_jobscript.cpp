@@ -14,7 +14,7 @@
 #include "jobs/system_profile.hpp"
 #include "plan/plan.hpp"
 #include "results/references.hpp"
-#include "results/results_writer.hpp"
+#include "core/files.hpp"
 #include "core/backends.hpp"
 
 #include <algorithm>

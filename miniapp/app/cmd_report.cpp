@@ -12,7 +12,7 @@
 #include "compare/pooling.hpp"
 #include "report/html_report.hpp"
 #include "results/metadata.hpp"
-#include "results/results_writer.hpp"
+#include "core/files.hpp"
 
 #include <filesystem>
 #include <iostream>

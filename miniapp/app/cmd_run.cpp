@@ -269,11 +269,8 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
   } catch (const config::ConfigError& e) {
     code = kConfigError;
     msg = e.what();
-  } catch (const history::InputError& e) { // --db names a file that is not a history database
-    code = kConfigError;
-    msg = "miniapp: rank " + std::to_string(mpi.rank()) + ": " + e.what();
-  } catch (const history::DbError& e) {
-    code = kRuntimeError;
+  } catch (const RunExtras::DbOpenError& e) {
+    code = e.code;
     msg = "miniapp: rank " + std::to_string(mpi.rank()) + ": " + e.what();
   } catch (const std::bad_alloc& e) {
     code = kRuntimeError;

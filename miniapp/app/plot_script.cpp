@@ -3,7 +3,7 @@
 #include "core/environment.hpp"
 
 #include "results/metadata.hpp"
-#include "results/results_writer.hpp"
+#include "core/files.hpp"
 #include "compare/plot_rows.hpp"
 #include "run/stop_signals.hpp"
 
