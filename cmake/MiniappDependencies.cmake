@@ -50,7 +50,7 @@ else()
   target_link_libraries(miniapp_yaml INTERFACE yaml-cpp)
 endif()
 
-# hwloc: the CPU topology and the process binding recorded in results.json (report/metadata.cpp).
+# hwloc: the CPU topology and the process binding recorded in results.json (results/metadata.cpp).
 # Debian ships a pkg-config file and no CMake package.
 find_package(PkgConfig)
 if(PkgConfig_FOUND)
@@ -60,7 +60,7 @@ if(NOT HWLOC_FOUND)
   message(FATAL_ERROR "miniapp: hwloc not found; run scripts/install-deps.sh (Debian package libhwloc-dev).")
 endif()
 
-# SQLite: the results history database (report/history_db.cpp, issue 17).
+# SQLite: the results history database (history/db.cpp, issue 17).
 miniapp_require_package(SQLite3 libsqlite3-dev)
 
 option(MINIAPP_ENABLE_MPI "Build with MPI (2D block distribution, SUMMA)" ON)

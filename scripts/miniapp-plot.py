@@ -5,7 +5,7 @@
                [--format png,svg,pdf] [--dpi N]
 
 TABLE is the plot table `miniapp plot`, `miniapp report` and `miniapp history --plot` write for
-this script (report/plot_rows.hpp): the runs as `miniapp compare` reads and joins them, one row per
+this script (compare/plot_rows.hpp): the runs as `miniapp compare` reads and joins them, one row per
 run and case, every results column typed, with the rate in its family's unit for the measure
 chosen, its spread, the speedup over the baseline run, sizes, intensities and roofs computed
 there. This script holds no schema of the results: it selects rows and draws them. Writes, per

@@ -2,8 +2,8 @@
 // the warnings (config hash, case parameters, validation, missing cases), loading from run
 // directories, results.json and results.csv, and the paper's Table 1 layout.
 #include "config/limits.hpp"
-#include "report/compare_tables.hpp"
-#include "report/results_writer.hpp"
+#include "compare/tables.hpp"
+#include "core/files.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

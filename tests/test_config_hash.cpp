@@ -4,9 +4,9 @@
 #include "kernels/families.hpp"
 #include "plan/config_hash.hpp"
 #include "plan/plan.hpp"
-#include "report/metadata.hpp"
-#include "report/result_fields.hpp"
-#include "report/resume.hpp"
+#include "results/metadata.hpp"
+#include "results/result_fields.hpp"
+#include "results/resume.hpp"
 
 #include <gtest/gtest.h>
 
@@ -126,7 +126,7 @@ TEST(ConfigHash, TheKeysOutsideTheHashDoNotCount) {
 }
 
 // `run --resume DIR` with another experiment names the first key that differs among the keys
-// that count (report/resume.cpp reads the same list): here repetitions, not energy or
+// that count (results/resume.cpp reads the same list): here repetitions, not energy or
 // mpi.transport, which come before it but are outside the hash.
 TEST(ConfigHash, ResumeNamesAKeyInsideTheHash) {
   const auto plan = [](const std::vector<std::string>& overrides) {

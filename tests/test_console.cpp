@@ -1,7 +1,7 @@
-// The console results table (report/console.cpp): an in-place axpby row is told apart from the
+// The console results table (results/console.cpp): an in-place axpby row is told apart from the
 // out-of-place one, %ceiling names its ceiling, and a result above its ceiling carries a mark.
 #include "kernels/families.hpp"
-#include "report/console.hpp"
+#include "results/console.hpp"
 #include "test_case.hpp"
 
 #include <gtest/gtest.h>

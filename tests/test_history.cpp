@@ -4,8 +4,8 @@
 // select_runs round trip, a database newer than the program) and what it refuses (issue 23:
 // schema versions out of range and other programs' databases, unchanged; JSON nested too deep;
 // rows sharing a case) and what reading leaves (the file as it was, no -wal or -shm).
-#include "report/history_db.hpp"
-#include "report/references.hpp"
+#include "history/db.hpp"
+#include "results/references.hpp"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>

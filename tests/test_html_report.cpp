@@ -2,7 +2,7 @@
 // metadata highlights, the reproduce command, the SVG filter and the marks compare computed.
 // The rendered page itself is checked in headless Chromium (tests/report/check_report.py).
 #include "report/html_report.hpp"
-#include "report/run_json.hpp"
+#include "results/run_json.hpp"
 #include "report/scaling.hpp"
 
 #include <gtest/gtest.h>

@@ -1,9 +1,9 @@
-// The plot table (report/plot_rows.hpp): one row per run and case, every results column carried,
+// The plot table (compare/plot_rows.hpp): one row per run and case, every results column carried,
 // and the numbers the plot script draws computed from the join `miniapp compare` makes: rates in
 // the family's unit, spreads, speedups over the baseline, ceiling ratios, sizes and roofs. And the
 // benchmark reader's copy ceiling and older benchmark names, which the plots read.
-#include "report/compare.hpp"
-#include "report/plot_rows.hpp"
+#include "compare/compare.hpp"
+#include "compare/plot_rows.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

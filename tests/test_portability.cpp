@@ -1,6 +1,6 @@
-// Performance portability (report/portability.hpp): the metric of Pennycook, Sewall and Lee over
+// Performance portability (compare/portability.hpp): the metric of Pennycook, Sewall and Lee over
 // the compared runs, checked against hand-computed values.
-#include "report/portability.hpp"
+#include "compare/portability.hpp"
 
 #include <gtest/gtest.h>
 

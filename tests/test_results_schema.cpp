@@ -5,9 +5,9 @@
 #include "core/case_fields.hpp"
 #include "kernels/families.hpp"
 #include "plan/plan.hpp"
-#include "report/compare.hpp"
-#include "report/result_fields.hpp"
-#include "report/results_writer.hpp"
+#include "results/run.hpp"
+#include "results/result_fields.hpp"
+#include "results/results_writer.hpp"
 #include "run/driver.hpp"
 #include "test_case.hpp"
 

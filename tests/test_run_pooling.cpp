@@ -1,11 +1,11 @@
 // Noise across runs: `miniapp run --rounds N` pooling a case's rounds (run/rounds.hpp, the
 // driver), and `miniapp compare` pooling runs of one experiment and testing with the round as
-// the unit (report/run_pooling.hpp): the t distribution against closed forms, Welch's test on
+// the unit (compare/pooling.hpp): the t distribution against closed forms, Welch's test on
 // log times, which runs pool, the `*` / `~` / `?` marks, the spread and busy rows.
 #include "core/backends.hpp"
 #include "core/communicator.hpp"
-#include "report/compare_tables.hpp"
-#include "report/run_pooling.hpp"
+#include "compare/tables.hpp"
+#include "compare/pooling.hpp"
 #include "run/driver.hpp"
 #include "run/rounds.hpp"
 #include "timed_samples.hpp"

@@ -2,7 +2,7 @@
 // (issue 23 item 9), spreadsheet cells (item 10), shell words and paths. tests/sinks/ checks the
 // program end to end and that no writer quotes or escapes on its own.
 #include "core/sinks.hpp"
-#include "report/compare_tables.hpp"
+#include "compare/tables.hpp"
 
 #include <gtest/gtest.h>
 

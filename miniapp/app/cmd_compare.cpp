@@ -1,7 +1,7 @@
 // `miniapp compare` (join runs, rates and ratios, markdown or CSV) and `miniapp plot` (runs the
 // shipped matplotlib script). Neither touches Kokkos: they read finished runs.
 #include "app/command.hpp"
-#include "report/run_pooling.hpp"
+#include "compare/pooling.hpp"
 
 #include <memory>
 #include "app/commands.hpp"
@@ -10,9 +10,9 @@
 #include "core/sinks.hpp"
 #include "core/text.hpp"
 #include "kernels/paper_views.hpp"
-#include "report/compare_tables.hpp"
-#include "report/portability.hpp"
-#include "report/results_writer.hpp"
+#include "compare/tables.hpp"
+#include "compare/portability.hpp"
+#include "core/files.hpp"
 
 #include <climits>
 #include <cstdlib>

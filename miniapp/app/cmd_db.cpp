@@ -6,7 +6,7 @@
 #include "core/sinks.hpp"
 #include "core/text.hpp"
 
-#include "report/history_db.hpp"
+#include "history/db.hpp"
 
 #include <iostream>
 

@@ -11,9 +11,9 @@
 
 #include "config/yaml_strict.hpp"
 #include "kernels/paper_views.hpp"
-#include "report/history_db.hpp"
-#include "report/references.hpp"
-#include "report/results_writer.hpp"
+#include "history/db.hpp"
+#include "results/references.hpp"
+#include "core/files.hpp"
 
 #include <cctype>
 #include <cstdio>

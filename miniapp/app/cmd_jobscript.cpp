@@ -13,8 +13,8 @@
 #include "jobs/scheduler.hpp"
 #include "jobs/system_profile.hpp"
 #include "plan/plan.hpp"
-#include "report/references.hpp"
-#include "report/results_writer.hpp"
+#include "results/references.hpp"
+#include "core/files.hpp"
 #include "core/backends.hpp"
 
 #include <algorithm>

@@ -8,11 +8,11 @@
 #include "app/plot_script.hpp"
 #include "core/sinks.hpp"
 
-#include "report/compare.hpp"
-#include "report/run_pooling.hpp"
+#include "compare/compare.hpp"
+#include "compare/pooling.hpp"
 #include "report/html_report.hpp"
-#include "report/metadata.hpp"
-#include "report/results_writer.hpp"
+#include "results/metadata.hpp"
+#include "core/files.hpp"
 
 #include <filesystem>
 #include <iostream>

@@ -17,9 +17,9 @@
 #include "plan/grid.hpp"
 #include "parallel/summa_model.hpp"
 #include "plan/plan.hpp"
-#include "report/console.hpp"
-#include "report/metadata.hpp"
-#include "report/results_writer.hpp"
+#include "results/console.hpp"
+#include "results/metadata.hpp"
+#include "results/results_writer.hpp"
 #include "core/backends.hpp"
 #include "core/environment.hpp"
 #include "run/ceilings.hpp"
@@ -269,11 +269,8 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
   } catch (const config::ConfigError& e) {
     code = kConfigError;
     msg = e.what();
-  } catch (const history::InputError& e) { // --db names a file that is not a history database
-    code = kConfigError;
-    msg = "miniapp: rank " + std::to_string(mpi.rank()) + ": " + e.what();
-  } catch (const history::DbError& e) {
-    code = kRuntimeError;
+  } catch (const RunExtras::DbOpenError& e) {
+    code = e.code;
     msg = "miniapp: rank " + std::to_string(mpi.rank()) + ": " + e.what();
   } catch (const std::bad_alloc& e) {
     code = kRuntimeError;

@@ -7,7 +7,7 @@
 #include "config/schema.hpp"
 #include "jobs/study.hpp"
 #include "jobs/system_profile.hpp"
-#include "report/references.hpp"
+#include "results/references.hpp"
 
 #include <functional>
 #include <iostream>

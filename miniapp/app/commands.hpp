@@ -5,8 +5,8 @@
 // (--references).
 #include "parallel/mpi_env.hpp"
 #include "plan/plan.hpp"
-#include "report/compare.hpp"
-#include "report/metadata.hpp"
+#include "results/run.hpp"
+#include "results/metadata.hpp"
 #include "run/exit_code.hpp"
 
 #include <functional>
@@ -69,7 +69,7 @@ struct CompareArgs {
   std::string db;                  // add the runs --select picks from this database
   std::vector<std::string> select; // KEY=VALUE conditions (history::add_condition)
   std::vector<std::string> names;  // RUN=LABEL (compare::name_runs)
-  bool no_pool = false;            // each run its own side (report/run_pooling.hpp)
+  bool no_pool = false;            // each run its own side (compare/pooling.hpp)
   std::string ignore_param;        // join case ids as if this tuning parameter were equal
 };
 

@@ -4,7 +4,7 @@
 #include "config/limits.hpp"
 #include "config/yaml_strict.hpp"
 #include "core/environment.hpp"
-#include "report/metadata.hpp"
+#include "results/metadata.hpp"
 
 #include <Kokkos_Core.hpp>
 

@@ -2,9 +2,9 @@
 #include "app/commands.hpp"
 #include "core/environment.hpp"
 
-#include "report/metadata.hpp"
-#include "report/results_writer.hpp"
-#include "report/plot_rows.hpp"
+#include "results/metadata.hpp"
+#include "core/files.hpp"
+#include "compare/plot_rows.hpp"
 #include "run/stop_signals.hpp"
 
 #include <algorithm>
@@ -155,7 +155,7 @@ int run_plot_script(const std::string& script, const std::vector<std::string>& a
 
 namespace {
 
-// Writes the plot table of the runs (report/plot_rows.hpp) into the scratch directory and runs the
+// Writes the plot table of the runs (compare/plot_rows.hpp) into the scratch directory and runs the
 // script on it, args after the table; as run_plot_script, and -1 with `why` without a script.
 int plot_table_script(const ScratchDir& tmp, const std::vector<compare::Run>& runs,
                       const PlotRequest& request, const std::vector<std::string>& args,

@@ -1,7 +1,7 @@
 #pragma once
 // The plot script (scripts/miniapp-plot.py, installed as bin/miniapp-plot), as `miniapp plot`,
 // `miniapp report` and `miniapp history --plot` use it: found in one place, started in one place.
-#include "report/compare.hpp"
+#include "results/run.hpp"
 
 #include <string>
 #include <vector>
@@ -29,7 +29,7 @@ struct PlotFile {
 
 // What the C++ side decides for the plots: the baseline run of the speedups and the measure
 // (kernel, or end-to-end with the transfers). The script gets the runs as one plot table
-// (report/plot_rows.hpp) with these applied, so it holds no schema of its own.
+// (compare/plot_rows.hpp) with these applied, so it holds no schema of its own.
 struct PlotRequest {
   std::size_t baseline = 0;
   bool with_transfers = false;

@@ -1,11 +1,15 @@
 #include "app/run_extras.hpp"
 
 #include "config/yaml_strict.hpp"
+#include "history/db.hpp"
 
 #include <algorithm>
 #include <iostream>
 
 namespace miniapp {
+
+RunExtras::RunExtras() = default;
+RunExtras::~RunExtras() = default;
 
 void RunExtras::load(const RunArgs& args, const Plan& plan) {
   const auto& formats = plan.settings.formats;
@@ -14,8 +18,15 @@ void RunExtras::load(const RunArgs& args, const Plan& plan) {
                               "output.formats");
   if (!args.references.empty())
     refs_ = std::make_unique<references::References>(references::load_references(args.references));
-  if (!args.db.empty())
+  if (args.db.empty())
+    return;
+  try {
     db_ = std::make_unique<history::Database>(args.db, history::Access::read_write);
+  } catch (const history::InputError& e) { // --db names a file that is not a history database
+    throw DbOpenError(kConfigError, e.what());
+  } catch (const history::DbError& e) {
+    throw DbOpenError(kRuntimeError, e.what());
+  }
 }
 
 int RunExtras::open(const RunArgs& args, const Plan& plan) {

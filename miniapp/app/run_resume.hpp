@@ -1,8 +1,8 @@
 #pragma once
-// `miniapp run --resume DIR` on one rank or many: rank 0 reads DIR (report/resume.hpp) and decides
+// `miniapp run --resume DIR` on one rank or many: rank 0 reads DIR (results/resume.hpp) and decides
 // which cases run; every rank learns the decision (a broadcast), so all run the same cases.
 #include "app/commands.hpp"
-#include "report/resume.hpp"
+#include "results/resume.hpp"
 
 namespace miniapp {
 

@@ -1,5 +1,5 @@
 // `miniapp study collect STUDY`: every point with results imported into the history database
-// (report/history_db.hpp, as `miniapp db import`), then one report of the study: its scaling
+// (history/db.hpp, as `miniapp db import`), then one report of the study: its scaling
 // (report/scaling.hpp: time and efficiency against ranks, per system) above the comparison of
 // the points, the portability figures and their metadata (report/html_report.hpp). The study's
 // collect job runs it after the points' jobs.
@@ -11,8 +11,8 @@
 #include "core/files.hpp"
 #include "core/sinks.hpp"
 #include "jobs/study_state.hpp"
-#include "report/compare.hpp"
-#include "report/history_db.hpp"
+#include "compare/compare.hpp"
+#include "history/db.hpp"
 #include "report/html_report.hpp"
 #include "report/scaling.hpp"
 

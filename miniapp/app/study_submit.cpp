@@ -13,7 +13,7 @@
 #include "jobs/jobscript.hpp"
 #include "jobs/scheduler.hpp"
 #include "jobs/study_state.hpp"
-#include "report/compare.hpp"
+#include "results/run.hpp"
 
 #include <iostream>
 

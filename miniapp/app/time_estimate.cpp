@@ -1,8 +1,8 @@
 #include "app/time_estimate.hpp"
 
 #include "config/config.hpp"
-#include "report/history_db.hpp"
-#include "report/history_medians.hpp"
+#include "history/db.hpp"
+#include "history/medians.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -128,7 +128,7 @@ void report_ceiling(benchmark::State& state, Prepared& p, const std::vector<doub
   state.counters["pct_of_ceiling"] = r.pct_of_ceiling;
   label += std::string(label.empty() ? "" : "; ") +
            "ceiling: " + (r.ceiling_level.empty() ? "" : r.ceiling_level + " ") + r.ceiling_name +
-           ", " + r.ceiling_unit; // read back by `miniapp compare` (report/compare_bench.cpp)
+           ", " + r.ceiling_unit; // read back by `miniapp compare` (results/bench_json.cpp)
 }
 
 void run_kernel(benchmark::State& state, const std::string& name, const Case& c,

@@ -21,6 +21,8 @@ std::string resolve_backend(const std::string& name); // "auto" -> default_backe
 // Whether the backend runs on a GPU (cuda, hip): kernel shapes, searches, the parallelism a run
 // reports and a job's resources differ there.
 bool is_gpu_backend(const std::string& backend);
+// serial, openmp, threads, hpx: device memory is host memory there.
+bool host_backend(const std::string& backend);
 
 struct UnknownBackend : std::runtime_error {
   using std::runtime_error::runtime_error;

@@ -116,7 +116,7 @@ const std::vector<CaseField>& case_fields() {
        0, "fitted to the backend", "/team="},
       // As the config gives it ("" = the default): in the id only when given, so the ids of runs
       // before shapes existed stay as they were. The results column is the shape that ran
-      // (report/result_fields.cpp), which needs the backend.
+      // (results/result_fields.cpp), which needs the backend.
       {"shape", FieldType::text, Param::shape,
        [](const Case& c) { return c.shape_auto ? json("auto") : json(c.shape); },
        [](std::ostream& os, const Case& c) {

@@ -1,6 +1,6 @@
 #pragma once
 // The case parameters, one row each: the case id (Case::id), the results columns
-// (report/result_fields.hpp), the expanded config echoed in results.json, the config keys of a
+// (results/result_fields.hpp), the expanded config echoed in results.json, the config keys of a
 // case with their types and bounds (config/keys.cpp, config/schema.cpp, the loader), the plan's
 // assignment (plan/plan.cpp), the config hash, compare's rows and `miniapp list` all read this
 // table, so a new parameter is one row here, the variants that read it in the family table

@@ -6,7 +6,7 @@
 //   Kokkos device choice: KOKKOS_DEVICE_ID, KOKKOS_NUM_DEVICES, KOKKOS_MAP_DEVICE_ID_BY;
 //   miniapp's own: MINIAPP_FAULT (fault injection), MINIAPP_CACHE_DIR (autotune cache),
 //     MINIAPP_SYSTEMS_DIR (system profiles), MINIAPP_PLOT_SCRIPT; and HOME, TMPDIR.
-// results.json records the environment the run saw (report/metadata.cpp).
+// results.json records the environment the run saw (results/metadata.cpp).
 namespace miniapp::env {
 
 // The variable's value, or nullptr when it is not set.

@@ -1,7 +1,7 @@
 #pragma once
 // What running a case produces, as every layer above the kernels sees it: the work a kernel does,
 // its validation, the statistics of its timings, its status and the whole result row. The
-// results schema (report/result_fields.hpp) writes these fields.
+// results schema (results/result_fields.hpp) writes these fields.
 #include "core/case.hpp"
 
 #include <cstdint>
@@ -96,7 +96,7 @@ struct CaseResult {
   int panel = 0;         // SUMMA panel width (matmul)
   std::string transport; // how SUMMA's panels moved (parallel/transport.hpp); empty: no SUMMA
   // The row's performance reference. The driver leaves these empty; `miniapp run --references`
-  // fills them in before the row is written (report/references.hpp).
+  // fills them in before the row is written (results/references.hpp).
   std::string reference_status; // "met", "below", "none" (no reference applies); "" not checked
   std::string reference_unit;   // "GB/s", "GFLOP/s" or "% of ceiling"; "" no reference applies
   double reference = 0;         // the expected figure, in reference_unit

@@ -15,7 +15,7 @@ struct Plan;
 // labels (name, description), where results go and what is printed (output.*), and how a run is
 // made rather than what it measures (energy sampling, reused ceilings, mpi.transport; the rank
 // count is no config key). canonical_experiment writes none of them; `run --resume` names only
-// keys outside this list when it says where two configs differ (report/resume.cpp).
+// keys outside this list when it says where two configs differ (results/resume.cpp).
 inline constexpr std::array<std::string_view, 6> kKeysOutsideConfigHash = {
     "name", "description", "output", "energy", "reuse_ceilings", "mpi.transport"};
 // True for a key of the list or one under it ("output.formats.0").

@@ -2,9 +2,9 @@
 #include "core/text.hpp"
 
 #include "core/sinks.hpp"
-#include "report/compare_tables.hpp"
+#include "compare/tables.hpp"
 #include "report/portability_svg.hpp"
-#include "report/run_pooling.hpp"
+#include "compare/pooling.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -120,7 +120,7 @@ void comparison_table(std::ostringstream& os, const compare::Comparison& c) {
       if (cell.valid != "true")
         os << " <span class=\"invalid\" title=\"valid=" << html_escape(cell.valid)
            << "\">(!)</span>";
-      os << busy_mark_html(cell.busy); // report/run_pooling.hpp: load above the host's CPUs
+      os << busy_mark_html(cell.busy); // compare/pooling.hpp: load above the host's CPUs
       os << "</td><td class=\"num\">" << compare::ms(cell.t_median)
          << " <span class=\"range spread\">[" << compare::ms(cell.t_min) << ", "
          << compare::ms(cell.t_max) << "]";
@@ -136,7 +136,7 @@ void comparison_table(std::ostringstream& os, const compare::Comparison& c) {
         os << "<td class=\"num\">-</td>";
         continue;
       }
-      // compare's verdict, not a new one (report/run_pooling.hpp): a `?` (the repetitions of
+      // compare's verdict, not a new one (compare/pooling.hpp): a `?` (the repetitions of
       // these runs differ, the run-to-run spread is unknown) is no difference to colour.
       const bool differs = !cell.within_noise && cell.test != compare::Test::repetitions;
       const char* cls = !differs ? "noise" : cell.ratio >= 1 ? "faster" : "slower";

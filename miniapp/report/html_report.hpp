@@ -4,7 +4,7 @@
 // as inline SVG, the runs' metadata side by side with the differences from the baseline
 // highlighted, the warnings, and the command that reproduces each run. No network, no script.
 // Every text from a results file is untrusted input and is HTML-escaped.
-#include "report/compare.hpp"
+#include "compare/compare.hpp"
 
 #include <string>
 #include <vector>

@@ -1,5 +1,5 @@
 #pragma once
-// The performance-portability figures of the report (report/portability.hpp computes the
+// The performance-portability figures of the report (compare/portability.hpp computes the
 // numbers), drawn here as inert inline SVG (no script, no external reference):
 //   cascade   one problem: for each application, its efficiencies on the platforms sorted from
 //             the most to the least efficient (solid) and the PP over the first k of them
@@ -10,7 +10,7 @@
 //             colour is the application efficiency, its text both efficiencies; the last column
 //             is PP.
 // Every text from results files is escaped.
-#include "report/portability.hpp"
+#include "compare/portability.hpp"
 
 #include <string>
 

@@ -2,7 +2,7 @@
 
 #include "core/text.hpp"
 #include "report/html_report.hpp"
-#include "report/run_pooling.hpp"
+#include "compare/pooling.hpp"
 
 #include <algorithm>
 #include <cmath>

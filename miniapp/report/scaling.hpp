@@ -6,7 +6,7 @@
 // drawn as inert inline SVG (time and efficiency against ranks, one line per system and case)
 // with a table under it, whose times are marked (busy) where the host was busy around the case,
 // as in the comparison. Every text from results files is escaped.
-#include "report/compare.hpp"
+#include "compare/compare.hpp"
 
 #include <string>
 #include <vector>

@@ -3,7 +3,7 @@
 // again), so a slow spell of the host falls on every case instead of on the few that ran during
 // it, and each case is measured N times, minutes apart. A case's row pools its rounds: its
 // statistics and rates are over every round's repetitions, and round_medians keeps each round's
-// median, the unit `miniapp compare` tests across runs (report/run_pooling.hpp).
+// median, the unit `miniapp compare` tests across runs (compare/pooling.hpp).
 #include "core/result.hpp"
 
 namespace miniapp {

@@ -1,13 +1,13 @@
-// libFuzzer target: a history database file (report/history_db.cpp), corrupt or hostile. The
+// libFuzzer target: a history database file (history/db.cpp), corrupt or hostile. The
 // input is written to a scratch file and opened as `miniapp history` opens it (read-only: history
 // and select_runs) and as `miniapp db import` does (read-write: a results document imported, then
 // read back; each selected run written as the JSON `history --plot` hands the plot script).
 // history::InputError (not a miniapp history database) and history::DbError are the
 // expected answers to a bad file; any other exception, a crash, a leak, a hang or unbounded
 // memory is a finding (docs/testing.md).
-#include "report/history_db.hpp"
-#include "report/metadata.hpp"
-#include "report/run_json.hpp"
+#include "history/db.hpp"
+#include "results/metadata.hpp"
+#include "results/run_json.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -6,7 +6,7 @@
 #include "config/yaml_strict.hpp"
 #include "core/sinks.hpp"
 #include "fuzz_input.hpp"
-#include "report/references.hpp"
+#include "results/references.hpp"
 
 #include <cstdlib>
 

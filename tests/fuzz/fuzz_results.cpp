@@ -1,13 +1,13 @@
-// libFuzzer target: a results file (report/compare_load.cpp), read as `miniapp compare` reads one:
+// libFuzzer target: a results file (results/load.cpp), read as `miniapp compare` reads one:
 // the bytes as a results.json (the size and nesting limits, then compare::run_from_json) and as a
 // results.csv (compare::run_from_csv), then the run compared with itself and written as markdown
 // and CSV, and written back as the JSON `miniapp report` hands the plot script (a CSV cell that
 // is not UTF-8 once made that JSON throw). A std::runtime_error naming the file is the expected
 // answer to a bad input; any other exception (a JSON type error escaping the loader), a crash, a
 // leak, a hang or unbounded memory is a finding (docs/testing.md).
-#include "report/compare_tables.hpp"
-#include "report/metadata.hpp"
-#include "report/run_json.hpp"
+#include "compare/tables.hpp"
+#include "results/metadata.hpp"
+#include "results/run_json.hpp"
 
 #include <cstddef>
 #include <cstdint>

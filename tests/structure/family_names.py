@@ -6,8 +6,8 @@ it. This test takes the family and variant names from `miniapp list --names` (so
 covered without editing the test) and fails where, outside comments,
   - a family name appears as a word (code or text), or
   - a string literal is exactly a variant name ("vendor", 'flat'),
-in the C++ of the layers above kernels/ (miniapp/{config,plan,parallel,run,jobs,report,app},
-miniapp/main.cpp, miniapp/bench) and of core/ below it, or in scripts/.
+in the C++ of the layers above kernels/ (miniapp/{config,plan,parallel,run,jobs,results,compare,
+history,report,app}, miniapp/main.cpp, miniapp/bench) and of core/ below it, or in scripts/.
 
 Usage: family_names.py MINIAPP SOURCE_DIR
 """
@@ -18,7 +18,10 @@ import subprocess
 import sys
 import tokenize
 
-LAYERS = ["core", "config", "plan", "parallel", "run", "jobs", "report", "app", "bench"]
+LAYERS = [
+    "core", "config", "plan", "parallel", "run", "jobs", "results", "compare", "history", "report",
+    "app", "bench"
+]
 # Files of scripts/ left out of the scan: none. The device scripts select what they benchmark by
 # configs (miniapp-bench --miniapp-config tests/gpu/*.yaml) and run output by patterns that match
 # any case row.

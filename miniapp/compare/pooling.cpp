@@ -1,0 +1,403 @@
+#include "compare/pooling.hpp"
+
+#include "core/case_fields.hpp"
+#include "core/host_load.hpp"
+#include "core/result.hpp"
+#include "core/text.hpp"
+#include "compare/mann_whitney.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+
+namespace miniapp {
+namespace compare {
+
+std::string pool_key(const Run& r) {
+  if (r.config_hash.empty())
+    return "";
+  // A run written before samples were chained (its rows have no launches_per_sample) timed
+  // every launch with its fence: pooled with a newer run of the same config it would mix two
+  // measurements into one side, where compare would otherwise note `timing differs`.
+  const bool chained = std::any_of(r.rows.begin(), r.rows.end(), [](const Row& row) {
+    return row.integer("launches_per_sample") > 0;
+  });
+  return r.config_hash + "\n" + r.label() + "\n" + r.host + (chained ? "\nchained" : "");
+}
+
+namespace {
+
+std::vector<double> list_field(const Row& r, const char* key) {
+  const auto it = r.fields.find(key);
+  if (it == r.fields.end() || !it->is_array())
+    return {};
+  std::vector<double> out;
+  for (const auto& v : *it)
+    if (v.is_number())
+      out.push_back(v.get<double>());
+  return out;
+}
+
+double number_field(const Row& r, const char* key, double missing) {
+  const auto it = r.fields.find(key);
+  return it != r.fields.end() && it->is_number() ? it->get<double>() : missing;
+}
+
+double median_of(std::vector<double> v) {
+  return v.empty() ? 0 : summarize(std::move(v)).median;
+}
+
+// Rows of one case in several runs, pooled into the first one's copy.
+Row pool_rows(const std::vector<const Row*>& rows) {
+  Row out = *rows.front();
+  std::vector<double> compute, h2d, d2h, units, total_units, medians, totals;
+  bool every_rep = true;
+  double load = -1;
+  out.time_min = HUGE_VAL;
+  out.time_max = 0;
+  for (const Row* r : rows) {
+    every_rep = every_rep && !r->compute_times.empty() &&
+                r->h2d_times.size() == r->compute_times.size() &&
+                r->d2h_times.size() == r->compute_times.size();
+    compute.insert(compute.end(), r->compute_times.begin(), r->compute_times.end());
+    h2d.insert(h2d.end(), r->h2d_times.begin(), r->h2d_times.end());
+    d2h.insert(d2h.end(), r->d2h_times.begin(), r->d2h_times.end());
+    for (const double u : round_units(*r, false))
+      units.push_back(u);
+    for (const double u : round_units(*r, true))
+      total_units.push_back(u);
+    medians.push_back(r->time_median);
+    totals.push_back(r->total_median);
+    if (r->time_median > 0) { // a row that did not run has no times
+      out.time_min = std::min(out.time_min, r->time_min);
+      out.time_max = std::max(out.time_max, r->time_max);
+    }
+    load = std::max(load, number_field(*r, "host_load", -1));
+    if (out.valid == "true" && r->valid != "true") {
+      out.valid = r->valid;
+      out.status = r->status;
+    }
+  }
+  if (out.time_min == HUGE_VAL)
+    out.time_min = 0;
+  if (every_rep) {
+    out.compute_times = compute;
+    out.h2d_times = h2d;
+    out.d2h_times = d2h;
+    std::vector<double> total(compute.size());
+    for (std::size_t i = 0; i < compute.size(); ++i)
+      total[i] = h2d[i] + compute[i] + d2h[i];
+    out.time_median = median_of(compute);
+    out.total_median = median_of(total);
+  } else { // a row without repetition times: the runs' medians stand for them
+    out.compute_times.clear();
+    out.h2d_times.clear();
+    out.d2h_times.clear();
+    out.time_median = median_of(medians);
+    out.total_median = median_of(totals);
+  }
+  if (out.time_median > 0 && out.flops > 0)
+    out.gflops = out.flops / out.time_median * 1e-9;
+  if (out.time_median > 0 && out.bytes > 0)
+    out.gbs = out.bytes / out.time_median * 1e-9;
+  out.fields["round_medians_s"] = units;
+  out.fields["round_total_medians_s"] = total_units;
+  out.fields["rounds"] = units.size();
+  out.fields["host_load"] = load < 0 ? nlohmann::json() : nlohmann::json(load);
+  return out;
+}
+
+std::string row_key(const Row& r) {
+  if (!r.case_id.empty())
+    return r.case_id;
+  // Files before case ids (schema 1): the parameters they had.
+  std::string key = r.family + "|" + r.variant + "|" + r.precision;
+  for (const char* sep_name : {"|m", "xn", "xk", "|tile", "xtile_cols"})
+    key += std::string(1, sep_name[0]) + std::to_string(r.integer(sep_name + 1));
+  return key;
+}
+
+Run pool_members(const std::vector<Run>& given, const std::vector<std::size_t>& members) {
+  Run out = given[members.front()];
+  out.rows.clear();
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const Row*>> rows;
+  for (const std::size_t m : members) {
+    const Run& r = given[m];
+    if (m != members.front()) {
+      out.source += " + " + r.source;
+      out.complete = out.complete && r.complete;
+      out.load1 = std::max(out.load1, r.load1);
+    }
+    std::map<std::string, int> seen; // the n-th row of a key pairs with the n-th
+    for (const Row& row : r.rows) {
+      const std::string key = row_key(row) + "#" + std::to_string(seen[row_key(row)]++);
+      auto& list = rows[key];
+      if (list.empty())
+        order.push_back(key);
+      list.push_back(&row);
+    }
+  }
+  for (const auto& key : order)
+    out.rows.push_back(pool_rows(rows[key]));
+  out.details += (out.details.empty() ? "" : ", ") + std::to_string(members.size()) +
+                 " runs pooled (same config hash, label and host)";
+  return out;
+}
+
+double mean_of(const std::vector<double>& v) {
+  return std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
+}
+double variance_of(const std::vector<double>& v, double mean) {
+  double s = 0;
+  for (const double x : v)
+    s += (x - mean) * (x - mean);
+  return s / double(v.size() - 1);
+}
+
+// The continued fraction of the incomplete beta function (Numerical Recipes, betacf).
+double beta_fraction(double a, double b, double x) {
+  constexpr int kMaxIterations = 1000;
+  constexpr double kEpsilon = 1e-15, kTiny = 1e-300;
+  const auto floor_tiny = [](double v) { return std::fabs(v) < kTiny ? kTiny : v; };
+  const double qab = a + b, qap = a + 1, qam = a - 1;
+  double c = 1, d = 1 / floor_tiny(1 - qab * x / qap), h = d;
+  for (int m = 1; m <= kMaxIterations; ++m) {
+    const double m2 = 2.0 * m;
+    double aa = m * (b - m) * x / ((qam + m2) * (a + m2));
+    d = 1 / floor_tiny(1 + aa * d);
+    c = floor_tiny(1 + aa / c);
+    h *= d * c;
+    aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
+    d = 1 / floor_tiny(1 + aa * d);
+    c = floor_tiny(1 + aa / c);
+    const double step = d * c;
+    h *= step;
+    if (std::fabs(step - 1) < kEpsilon)
+      break;
+  }
+  return h;
+}
+
+// The regularized incomplete beta function I_x(a, b).
+double incomplete_beta(double a, double b, double x) {
+  if (x <= 0)
+    return 0;
+  if (x >= 1)
+    return 1;
+  const double front = std::exp(std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) +
+                                a * std::log(x) + b * std::log1p(-x));
+  if (x < (a + 1) / (a + b + 2))
+    return front * beta_fraction(a, b, x) / a;
+  return 1 - front * beta_fraction(b, a, 1 - x) / b;
+}
+
+} // namespace
+
+Pooling pool_runs(const std::vector<Run>& given, std::size_t baseline) {
+  Pooling p;
+  std::map<std::string, std::size_t> pool_of;
+  for (std::size_t i = 0; i < given.size(); ++i) {
+    const std::string key = pool_key(given[i]);
+    const auto it = key.empty() ? pool_of.end() : pool_of.find(key);
+    if (it != pool_of.end()) {
+      p.members[it->second].push_back(i);
+    } else {
+      if (!key.empty())
+        pool_of[key] = p.members.size();
+      p.members.push_back({i});
+    }
+    if (i == baseline)
+      p.baseline = key.empty() ? p.members.size() - 1 : pool_of[key];
+  }
+  for (const auto& m : p.members)
+    p.runs.push_back(m.size() == 1 ? given[m.front()] : pool_members(given, m));
+  return p;
+}
+
+// The tuning parameters of the case-field table (core/case_fields.cpp), each with its segment in
+// the id: "/tile=16[x3]", "/team=8", "/shape=...", "/<name>=" for a table parameter.
+namespace {
+std::string id_segment(const CaseField& f) {
+  if (f.in_table())
+    return "/" + std::string(f.name) + "=";
+  return f.id_segment ? f.id_segment : "";
+}
+} // namespace
+
+const std::vector<std::string>& ignorable_params() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const auto& f : case_fields())
+      if (!id_segment(f).empty())
+        out.push_back(f.name);
+    return out;
+  }();
+  return names;
+}
+
+std::string without_param(const std::string& case_id, const std::string& param) {
+  const CaseField* f = find_case_field(param);
+  const std::string segment = f ? id_segment(*f) : "";
+  if (segment.empty())
+    return case_id;
+  const auto at = case_id.find(segment);
+  if (at == std::string::npos)
+    return case_id;
+  const auto end = case_id.find('/', at + 1);
+  return case_id.substr(0, at) + (end == std::string::npos ? "" : case_id.substr(end));
+}
+
+std::vector<double> round_units(const Row& r, bool with_transfers) {
+  std::vector<double> units =
+      list_field(r, with_transfers ? "round_total_medians_s" : "round_medians_s");
+  const double median = with_transfers ? r.total_median : r.time_median;
+  if (units.empty() && median > 0)
+    units.push_back(median);
+  return units;
+}
+
+double coefficient_of_variation(const std::vector<double>& v) {
+  if (v.size() < 2)
+    return -1;
+  const double mean = mean_of(v);
+  return mean > 0 ? std::sqrt(variance_of(v, mean)) / mean : -1;
+}
+
+double student_t_p(double t, double df) {
+  if (!(df > 0) || std::isnan(t))
+    return -1;
+  return std::min(1.0, incomplete_beta(df / 2, 0.5, df / (df + t * t)));
+}
+
+double welch_log_p(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.size() < 2 || b.size() < 2)
+    return -1;
+  std::vector<double> la, lb;
+  for (const double x : a)
+    la.push_back(std::log(x));
+  for (const double x : b)
+    lb.push_back(std::log(x));
+  for (const auto* v : {&la, &lb})
+    for (const double x : *v)
+      if (!std::isfinite(x))
+        return -1; // a time <= 0
+  const double ma = mean_of(la), mb = mean_of(lb);
+  const double sa = variance_of(la, ma) / double(la.size()),
+               sb = variance_of(lb, mb) / double(lb.size());
+  const double se2 = sa + sb;
+  if (se2 <= 0) // every round alike on both sides
+    return ma == mb ? 1 : 0;
+  // Welch-Satterthwaite, within its bounds (min(n) - 1 to n1 + n2 - 2) also where a tiny
+  // variance's square underflows (0 / 0: the lower bound, the cautious one).
+  const double lowest = double(std::min(la.size(), lb.size()) - 1),
+               highest = double(la.size() + lb.size() - 2);
+  const double welch =
+      se2 * se2 / (sa * sa / double(la.size() - 1) + sb * sb / double(lb.size() - 1));
+  const double df = welch >= lowest ? std::min(welch, highest) : lowest;
+  return student_t_p((ma - mb) / std::sqrt(se2), df);
+}
+
+void describe_spread(Cell& cell, const Row& row, const Run& run, bool with_transfers) {
+  cell.rounds = round_units(row, with_transfers);
+  const bool of_rounds = cell.rounds.size() >= 2;
+  cell.cv = coefficient_of_variation(of_rounds ? cell.rounds : cell.times);
+  cell.cv_of_rounds = of_rounds;
+  cell.busy = row_busy(row, run);
+}
+
+bool row_busy(const Row& row, const Run& run) {
+  return host_busy(number_field(row, "host_load", -1), run.host_cpus);
+}
+
+const char* const kBusyLegend =
+    "(busy): the host's 1-minute load average around the case was above its CPUs.";
+
+std::vector<std::string> judge(Cell& cell, const Cell& base, const std::string& base_name,
+                               const std::string& name) {
+  std::vector<std::string> notes;
+  if (cell.rounds.size() >= kMinRounds && base.rounds.size() >= kMinRounds) {
+    cell.p_value = welch_log_p(cell.rounds, base.rounds);
+    if (cell.p_value >= 0) { // else a round's time is not one (<= 0): as without rounds
+      cell.test = Test::rounds;
+      cell.within_noise = cell.p_value >= kAlpha;
+      return notes;
+    }
+  }
+  const auto count = [](std::size_t n) {
+    return std::to_string(n) + (n == 1 ? " round" : " rounds");
+  };
+  notes.push_back("run-to-run spread unknown (" + count(base.rounds.size()) + " in " + base_name +
+                  ", " + count(cell.rounds.size()) + " in " + name + "; a test across runs needs " +
+                  std::to_string(kMinRounds) +
+                  " or more a side: miniapp run --rounds N, or more runs): the mark is from the "
+                  "repetitions within the runs");
+  cell.p_value = mann_whitney_p(cell.times, base.times);
+  if (cell.p_value < 0) {
+    cell.test = Test::ranges;
+    cell.within_noise = !(cell.t_max < base.t_min || base.t_max < cell.t_min);
+    return notes;
+  }
+  cell.test = Test::repetitions;
+  cell.within_noise = cell.p_value >= kAlpha;
+  if (smallest_p(cell.times.size(), base.times.size()) >= kAlpha)
+    notes.push_back("too few repetitions for the significance test to reach p < " +
+                    fmt("%g", kAlpha) + " (" + std::to_string(base.times.size()) + " in " +
+                    base_name + ", " + std::to_string(cell.times.size()) + " in " + name +
+                    "; 4 or more each are needed)");
+  return notes;
+}
+
+const char* mark(const Cell& cell) {
+  switch (cell.test) {
+  case Test::rounds:
+    return cell.within_noise ? "~" : "*";
+  case Test::repetitions:
+    return cell.within_noise ? "~" : "?";
+  case Test::ranges:
+    return cell.within_noise ? "~" : "";
+  default:
+    return "";
+  }
+}
+
+std::string spread_text(const Cell& cell) {
+  if (cell.cv < 0)
+    return "-";
+  const std::size_t n = cell.cv_of_rounds ? cell.rounds.size() : cell.times.size();
+  return fmt("%.2g%%", cell.cv * 100) + " (" + std::to_string(n) +
+         (cell.cv_of_rounds ? " rounds)" : " reps)");
+}
+
+std::string across_runs_csv(const Cell& cell, bool baseline) {
+  if (!cell.present)
+    return ",,,,";
+  static const char* const kTests[] = {"", "rounds", "repetitions", "ranges"};
+  return std::string(baseline ? "" : mark(cell)) + "," + (baseline ? "" : kTests[int(cell.test)]) +
+         "," + std::to_string(cell.rounds.size()) + "," +
+         (cell.cv >= 0 ? fmt("%.6g", cell.cv) : "") + "," + (cell.busy ? "true" : "false");
+}
+
+std::string significance_legend(std::size_t baseline) {
+  return "Ratio: rate / rate of run " + std::to_string(baseline + 1) +
+         ". Runs with the same config hash, label and host, timed the same way (chained samples, "
+         "or one launch per sample in older files), are pooled into one (their rounds and "
+         "repetitions together). Where both sides have " +
+         std::to_string(kMinRounds) +
+         " or more rounds (`miniapp run --rounds N`; a run without rounds counts as one), `*` "
+         "marks a significant difference across runs and `~` none: Welch's t test on the "
+         "logarithms of the rounds' median times at alpha = " +
+         fmt("%g", kAlpha) +
+         " (p shown). With fewer, the run-to-run spread is unknown and only the repetitions "
+         "within the runs are tested (two-sided Mann-Whitney U, normal approximation with tie "
+         "correction, as Google Benchmark's compare.py): `~` where they do not differ, `?` where "
+         "they do, which says these runs differed, not that their configs do. Runs without "
+         "repetition times (results.csv, older results.json) show no p; `~` then marks "
+         "overlapping [min, max] time ranges. Spread: the coefficient of variation of the "
+         "rounds' medians (of the repetitions with one round). " +
+         kBusyLegend;
+}
+
+} // namespace compare
+} // namespace miniapp

@@ -1,0 +1,82 @@
+#pragma once
+// Noise across runs (docs/compare.md, "Runs, rounds and noise"). The repetitions of one run are
+// timed seconds apart in one process: they say nothing about how much a second run of the same
+// config would differ, and on a shared host runs differ far more than repetitions do. So
+// `compare` and `report` pool the runs of one experiment on one machine into one side, and test a
+// difference with the round (`miniapp run --rounds N`; a run without rounds is one) as the unit,
+// once each side has kMinRounds of them. With fewer, the repetitions can only show that the runs
+// agree, never that they differ.
+#include "compare/compare.hpp"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace miniapp {
+namespace compare {
+
+// Rounds each side needs before compare tests across runs.
+constexpr std::size_t kMinRounds = 3;
+
+// What pools runs: config hash, label, host and how samples were timed (chained, or one launch
+// each in files written before; "" when the run has no config hash, as a lone results.csv: it is
+// never pooled).
+std::string pool_key(const Run& r);
+
+struct Pooling {
+  std::vector<Run> runs;    // one per key, in the order its first run was given
+  std::size_t baseline = 0; // the pooled run holding the given baseline
+  std::vector<std::vector<std::size_t>> members; // per pooled run, the given runs it holds
+};
+// Runs with one key become one: their rows (joined on the case id, else on family, variant,
+// precision, size and tile) pool their repetitions and rounds; times, rates, validity and host
+// load are recomputed over them. Runs alone in their key are kept as given.
+Pooling pool_runs(const std::vector<Run>& given, std::size_t baseline);
+
+// Tuning parameters `compare --ignore-param` accepts, and a case id without one's segment
+// ("matmul/tiled/float32/128x128x128/tile=2" without tile is "matmul/tiled/float32/128x128x128"),
+// so runs of two values join on one line. "" or another name: the id as it is.
+const std::vector<std::string>& ignorable_params();
+std::string without_param(const std::string& case_id, const std::string& param);
+
+// A row's units across runs: each round's median (total time with transfers), or for a row
+// written without rounds its median alone.
+std::vector<double> round_units(const Row& r, bool with_transfers);
+
+// Sample standard deviation over mean; -1 with fewer than 2 values or a mean <= 0.
+double coefficient_of_variation(const std::vector<double>& v);
+
+// Two-sided p of Student's t with df degrees of freedom (df > 0, not necessarily whole).
+double student_t_p(double t, double df);
+// Welch's t test on the logarithms of two samples of times (a ratio of times is what differs,
+// and run-to-run noise is multiplicative): the two-sided p, or -1 when either has fewer than 2
+// values or a value <= 0.
+double welch_log_p(const std::vector<double>& a, const std::vector<double>& b);
+
+// Whether the host was busy around the row's case: its sampled load (results column host_load)
+// above the run's host CPUs (core/host_load.hpp). Tables mark such a row "(busy)".
+bool row_busy(const Row& row, const Run& run);
+// The sentence that explains the mark, for the legends of the tables that show it.
+extern const char* const kBusyLegend;
+
+// Fills a cell's across-run facts from its row: units, spread (of the units with 2 or more, else
+// of the repetitions), and whether its host was busy (core/host_load.hpp).
+void describe_spread(Cell& cell, const Row& row, const Run& run, bool with_transfers);
+
+// Decides a cell against the baseline's: p_value, within_noise and test. Returns the notes the
+// decision needs (run-to-run spread unknown, too few repetitions), in the words of the warnings.
+std::vector<std::string> judge(Cell& cell, const Cell& base, const std::string& base_name,
+                               const std::string& name);
+
+// The mark after a ratio: "*" differs across runs, "~" no significant difference, "?" the
+// repetitions differ but the run-to-run spread is unknown, "" ranges that do not overlap.
+const char* mark(const Cell& cell);
+// "12% (3 rounds)", "4% (10 reps)", or "-" where unknown.
+std::string spread_text(const Cell& cell);
+// The CSV cells mark, test (rounds, repetitions, ranges), rounds, cv, busy.
+std::string across_runs_csv(const Cell& cell, bool baseline);
+// The legend of the marks, for the markdown and HTML tables.
+std::string significance_legend(std::size_t baseline);
+
+} // namespace compare
+} // namespace miniapp

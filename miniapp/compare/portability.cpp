@@ -1,0 +1,209 @@
+#include "compare/portability.hpp"
+
+#include "core/sinks.hpp"
+#include "compare/tables.hpp"
+#include "core/text.hpp"
+#include "results/references.hpp"
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+namespace miniapp {
+namespace compare {
+
+double harmonic_pp(const std::vector<double>& efficiencies) {
+  if (efficiencies.empty())
+    return 0;
+  double inverse_sum = 0;
+  for (double e : efficiencies) {
+    if (!(e > 0))
+      return 0;
+    inverse_sum += 1 / e;
+  }
+  return double(efficiencies.size()) / inverse_sum;
+}
+
+std::string PpScore::text(double pp) const {
+  if (failed)
+    return "0 (failed on a platform)";
+  if (pp < 0)
+    return "-";
+  const std::string value = fmt("%.3f", pp);
+  if (complete())
+    return value;
+  return "incomplete " + std::to_string(ran) + "/" + std::to_string(platforms) + " (" + value +
+         " over those)";
+}
+
+namespace {
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> parts;
+  std::stringstream ss(s);
+  for (std::string p; std::getline(ss, p, sep);)
+    parts.push_back(p);
+  return parts;
+}
+
+std::string size_text(const Row& r) {
+  std::string s = std::to_string(r.integer("m")) + "x" + std::to_string(r.integer("n"));
+  return r.integer("k") > 0 ? s + "x" + std::to_string(r.integer("k")) : s;
+}
+
+// problem = family/precision/size and application = variant plus the parameters after the size
+// in the case id (family/variant/precision/size/params...); rows without a case id (schema 1)
+// take the tile as their one parameter.
+std::pair<std::string, std::string> problem_and_application(const Row& r) {
+  const std::vector<std::string> id = split(r.case_id, '/');
+  if (id.size() >= 4) {
+    std::string app = id[1];
+    for (std::size_t i = 4; i < id.size(); ++i)
+      app += "/" + id[i];
+    return {id[0] + "/" + id[2] + "/" + id[3], app};
+  }
+  std::string app = r.variant;
+  if (r.integer("tile") > 0 && r.uses(Param::tile))
+    app += "/tile=" + std::to_string(r.integer("tile"));
+  return {r.family + "/" + r.precision + "/" + size_text(r), app};
+}
+
+bool failed(const Row& r) {
+  return r.status == "error" || r.status == "invalid" || r.status == "unsupported" ||
+         r.valid == "false";
+}
+
+std::string platform_of(const Run& run) {
+  std::string p = run.backend.empty() ? "unknown backend" : run.backend;
+  if (!run.device.empty())
+    p += " on " + run.device;
+  return p;
+}
+
+} // namespace
+
+Portability performance_portability(const std::vector<Run>& runs, bool with_transfers) {
+  Portability out;
+  for (const auto& run : runs)
+    if (std::find(out.platforms.begin(), out.platforms.end(), platform_of(run)) ==
+        out.platforms.end())
+      out.platforms.push_back(platform_of(run));
+  const auto platform_index = [&](const std::string& p) {
+    return std::size_t(std::find(out.platforms.begin(), out.platforms.end(), p) -
+                       out.platforms.begin());
+  };
+
+  // The best (shortest) time of each application for each problem on each platform, over runs;
+  // a failure counts only where no run of it succeeded there.
+  using Key = std::tuple<std::string, std::string, std::size_t>; // problem, application, platform
+  std::map<Key, PpEntry> best;
+  for (const auto& run : runs) {
+    const std::size_t platform = platform_index(platform_of(run));
+    for (const auto& row : run.rows) {
+      const auto [problem, app] = problem_and_application(row);
+      const double time = with_transfers ? row.total_median : row.time_median;
+      PpEntry e{problem, app, out.platforms[platform], time, 0, -1, failed(row) || !(time > 0)};
+      if (!e.failed) {
+        const double pct = references::pct_of_ceiling(row);
+        e.arch_eff = with_transfers || pct < 0 ? -1 : pct / 100;
+      }
+      auto [at, inserted] = best.emplace(Key{problem, app, platform}, e);
+      if (!inserted && (at->second.failed || (!e.failed && e.fom < at->second.fom)))
+        at->second = e;
+    }
+  }
+  // The best time of each problem on each platform, across applications.
+  std::map<std::pair<std::string, std::size_t>, double> fastest;
+  for (const auto& [key, e] : best) {
+    if (e.failed)
+      continue;
+    auto [at, inserted] = fastest.emplace(std::pair{std::get<0>(key), std::get<2>(key)}, e.fom);
+    if (!inserted)
+      at->second = std::min(at->second, e.fom);
+  }
+  std::map<std::pair<std::string, std::string>, PpScore> scores;
+  std::map<std::pair<std::string, std::string>, std::vector<double>> app_effs, arch_effs;
+  for (auto& [key, e] : best) {
+    if (!e.failed)
+      e.app_eff = fastest.at({std::get<0>(key), std::get<2>(key)}) / e.fom;
+    out.entries.push_back(e);
+    const auto pa = std::pair{e.problem, e.application};
+    PpScore& s = scores[pa];
+    s.problem = e.problem;
+    s.application = e.application;
+    s.platforms = out.platforms.size();
+    ++s.ran;
+    s.failed = s.failed || e.failed;
+    app_effs[pa].push_back(e.app_eff);
+    arch_effs[pa].push_back(e.arch_eff);
+  }
+  for (auto& [pa, s] : scores) {
+    s.app_pp = harmonic_pp(app_effs[pa]);
+    const auto& arch = arch_effs[pa];
+    s.arch_pp = std::any_of(arch.begin(), arch.end(), [](double e) { return e < 0; })
+                    ? -1
+                    : harmonic_pp(arch);
+    out.scores.push_back(s);
+  }
+  return out;
+}
+
+const PpEntry* entry_of(const Portability& p, const PpScore& s, const std::string& platform) {
+  const auto e = std::find_if(p.entries.begin(), p.entries.end(), [&](const PpEntry& x) {
+    return x.problem == s.problem && x.application == s.application && x.platform == platform;
+  });
+  return e == p.entries.end() ? nullptr : &*e;
+}
+
+std::string portability_csv(const Portability& p) {
+  std::ostringstream os;
+  os << "problem,application,platform,fom,app eff,arch eff\n";
+  for (const auto& e : p.entries)
+    os << for_csv_cell(e.problem) << ',' << for_csv_cell(e.application) << ','
+       << for_csv_cell(e.platform) << ',' << fmt("%.9g", e.fom) << ',' << fmt("%.6g", e.app_eff)
+       << ',' << (e.arch_eff < 0 ? std::string() : fmt("%.6g", e.arch_eff)) << '\n';
+  return os.str();
+}
+
+std::string portability_markdown(const Portability& p) {
+  std::ostringstream os;
+  os << "# Performance portability\n\nPlatforms (H): ";
+  for (std::size_t i = 0; i < p.platforms.size(); ++i)
+    os << (i ? ", " : "") << markdown_cell(p.platforms[i]);
+  os << "\n\nPP = |H| / sum of 1/e over H (docs/compare.md). Application efficiency: the best time "
+        "for the problem on the platform, across the applications and runs compared, over this "
+        "time. Architectural efficiency: rate over the ceiling measured in the same run.\n\n"
+        "| problem | application | PP (application eff.) | PP (architectural eff.) |";
+  for (const auto& platform : p.platforms)
+    os << " " << markdown_cell(platform) << " app / arch |";
+  os << "\n|---|---|---|---|";
+  for (std::size_t i = 0; i < p.platforms.size(); ++i)
+    os << "---|";
+  os << "\n";
+  bool above_one = false;
+  for (const auto& s : p.scores) {
+    os << "| " << markdown_cell(s.problem) << " | " << markdown_cell(s.application) << " | "
+       << s.text(s.app_pp) << " | " << s.text(s.arch_pp) << " |";
+    for (const auto& platform : p.platforms) {
+      const PpEntry* e = entry_of(p, s, platform);
+      if (!e)
+        os << " not run |";
+      else if (e->failed)
+        os << " failed |";
+      else {
+        above_one = above_one || e->arch_eff > 1;
+        os << " " << fmt("%.3f", e->app_eff) << " / "
+           << (e->arch_eff < 0 ? std::string("-") : fmt("%.3f", e->arch_eff))
+           << (e->arch_eff > 1 ? " (>1)" : "") << " |";
+      }
+    }
+    os << "\n";
+  }
+  if (above_one)
+    os << "\n(>1): a rate above the ceiling measured in its run, kept as measured: the ceiling is "
+          "not this case's limit (docs/compare.md).\n";
+  return os.str();
+}
+
+} // namespace compare
+} // namespace miniapp

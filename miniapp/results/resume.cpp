@@ -1,0 +1,153 @@
+#include "results/resume.hpp"
+
+#include "config/value.hpp"
+#include "core/files.hpp"
+#include "plan/config_hash.hpp"
+#include "results/run.hpp" // read_results_json: the checked parse of a results.json
+#include "results/metadata.hpp"
+#include "results/result_fields.hpp"
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+namespace miniapp {
+
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void refuse(const std::string& sentence) {
+  throw config::ConfigError("miniapp run --resume: " + sentence);
+}
+
+std::string text_of(const json& v) {
+  return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+// The first place where two expanded configs differ, for the refusal ("cases/2/n: 256 there, 512
+// here"); "" when only keys outside the hash differ.
+std::string first_difference(const json& there, const json& here) {
+  for (const auto& op : json::diff(there, here)) {
+    const std::string path = op.value("path", "");
+    std::string key = path.substr(path.empty() ? 0 : 1); // "/mpi/transport" -> "mpi.transport"
+    std::replace(key.begin(), key.end(), '/', '.');
+    if (outside_config_hash(key))
+      continue; // not part of the experiment (plan/config_hash.hpp)
+    const json::json_pointer ptr(path);
+    const std::string was = there.contains(ptr) ? text_of(there[ptr]) : "nothing";
+    const std::string is = here.contains(ptr) ? text_of(here[ptr]) : "nothing";
+    return "config" + path + " is " + was + " there and " + is + " here";
+  }
+  return "";
+}
+
+// What results.json keeps of a run before this one (the metadata's main facts).
+json earlier_run(const json& doc) {
+  json run = {{"status", doc.value("status", "")},
+              {"cases_completed", doc.value("cases_completed", json())}};
+  const json& md = doc["metadata"];
+  for (const char* key :
+       {"run_id", "start_time", "end_time", "host_name", "slurm_job_id", "command_line"})
+    if (md.contains(key))
+      run[key] = md[key];
+  return run;
+}
+
+} // namespace
+
+ResumeState read_resume_state(const std::string& dir_arg, const Plan& plan, int ranks, int rounds) {
+  ResumeState state;
+  state.active = true;
+  state.dir = dir_arg;
+  while (state.dir.size() > 1 && state.dir.back() == '/')
+    state.dir.pop_back();
+  const std::string path = state.dir + "/results.json";
+  if (!is_dir(state.dir))
+    refuse(state.dir + " is not a directory (give the results directory of an earlier run)");
+  if (!is_file(path))
+    refuse(state.dir + " is not a results directory: it has no results.json");
+  json doc;
+  try {
+    doc = compare::read_results_json(path);
+  } catch (const std::exception& e) {
+    refuse(e.what());
+  }
+  if (!doc.is_object() || !doc.contains("metadata") || !doc["metadata"].is_object() ||
+      !doc.contains("results") || !doc["results"].is_array() || !doc.contains("config"))
+    refuse(path + " is not a results.json of miniapp run (no metadata, config or results)");
+  if (doc.value("schema_version", 0) != kResultsSchemaVersion)
+    refuse(path + " has schema_version " + text_of(doc.value("schema_version", json())) +
+           "; resuming needs a results.json of schema_version " +
+           std::to_string(kResultsSchemaVersion) + " (this miniapp's)");
+  const json& md = doc["metadata"];
+  const std::string hash = md.value("config_hash", "");
+  if (hash != plan.config_hash) {
+    const std::string where = first_difference(doc["config"], plan_to_json(plan));
+    refuse(state.dir + " holds another experiment: its config hash is " + hash + ", this config's" +
+           " (with its --set items) is " + plan.config_hash +
+           (where.empty() ? "" : " (" + where + ")") +
+           "; resume with the config and --set items of that run");
+  }
+  if (const int there = md.value("mpi_ranks", 1); there != ranks)
+    refuse(state.dir + " holds rows of " + std::to_string(there) + " rank(s) and this run has " +
+           std::to_string(ranks) + "; resume with " + std::to_string(there) + " rank(s)");
+
+  std::map<std::size_t, json> kept; // by plan position: each case once
+  for (const json& row : doc["results"]) {
+    if (!row.is_object() || !row.contains("case") || !row["case"].is_number_integer())
+      refuse(path + " has a row without its case position (\"case\")");
+    const long long at = row["case"].get<long long>();
+    if (at < 0 || std::size_t(at) >= plan.cases.size() ||
+        row.value("case_id", "") != plan.cases[std::size_t(at)].id())
+      refuse(path + " has a row for case " + std::to_string(at) + " (" +
+             text_of(row.value("case_id", json())) + ") that is not this plan's case " +
+             std::to_string(at));
+    const std::string status = row.value("status", "");
+    if (status != "ok" && status != "unsupported")
+      continue; // failed (invalid, error): runs again
+    if (status == "ok" && row.value("rounds", 1) != rounds)
+      refuse(state.dir + "'s rows pool " + text_of(row.value("rounds", json())) +
+             " round(s) and this run has --rounds " + std::to_string(rounds) +
+             "; resume with the same --rounds");
+    kept.emplace(std::size_t(at), row);
+  }
+  for (std::size_t i = 0; i < plan.cases.size(); ++i)
+    if (!kept.count(i))
+      state.to_run.push_back(i);
+  for (auto& [at, row] : kept)
+    state.kept.push_back(std::move(row));
+  state.earlier_status = doc.value("status", "");
+  state.earlier_runs =
+      md.contains("resumed") && md["resumed"].is_array() ? md["resumed"] : json::array();
+  state.earlier_runs.push_back(earlier_run(doc));
+  return state;
+}
+
+Plan plan_to_resume(const Plan& plan, const ResumeState& state) {
+  if (!state.active)
+    return plan;
+  Plan sub = plan;
+  sub.cases.clear();
+  for (const std::size_t i : state.to_run)
+    sub.cases.push_back(plan.cases.at(i));
+  return sub;
+}
+
+std::string positions_text(const std::vector<std::size_t>& positions) {
+  std::string out;
+  for (const std::size_t p : positions)
+    out += (out.empty() ? "" : ",") + std::to_string(p);
+  return out;
+}
+
+std::vector<std::size_t> positions_from_text(const std::string& text) {
+  std::vector<std::size_t> out;
+  std::stringstream ss(text);
+  for (std::string item; std::getline(ss, item, ',');)
+    if (!item.empty())
+      out.push_back(std::stoul(item));
+  return out;
+}
+
+} // namespace miniapp
