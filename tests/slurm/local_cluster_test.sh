@@ -3,12 +3,16 @@
 # cluster of network namespaces comes up with every node idle, a 2-node job runs one task on each
 # of two nodes (each in its own namespace, with its own hostname and address), the test network
 # stays inside the namespaces (no interface, address or route of it in the host's namespace, no
-# default route in any namespace), and `stop`, called as from a new shell, leaves no namespace,
-# link, daemon or job process behind, even with a job still running.
+# default route in any namespace), SUMMA submitted by `miniapp jobscript --system local-cluster`
+# runs validated across two nodes over TCP, and `stop`, called as from a new shell, leaves no
+# namespace, link, daemon or job process behind, even with a job still running.
+#   local_cluster_test.sh MINIAPP
 # Skips (exit 77) when not root or without `ip netns`; every wait is bounded; the cluster is
 # stopped on any exit. KEEP_SCRATCH=1 keeps the scratch directory.
 set -uo pipefail
-cluster="$(cd "$(dirname "$0")/../.." && pwd)/scripts/local-cluster.sh"
+miniapp=$(realpath -- "${1:?usage: local_cluster_test.sh MINIAPP}")
+here=$(cd "$(dirname "$0")" && pwd)
+cluster="$here/../../scripts/local-cluster.sh"
 if [[ $(id -u) -ne 0 ]]; then
   echo "skipped: the local cluster needs root (network namespaces)"
   exit 77
@@ -21,7 +25,7 @@ fi
 started=$(date +%s)
 CHECK_NAME=cluster
 # shellcheck source=tests/slurm/check_lib.sh
-source "$(dirname "$0")/check_lib.sh"
+source "$here/check_lib.sh"
 chmod 755 "$scratch" # munged runs as user munge
 dir=$scratch/cluster
 # At any exit: the cluster stopped; the scratch directory removed unless something failed.
@@ -72,6 +76,54 @@ if [[ $tasks =~ ^node([1-4])\ 10\.77\.0\.1([1-4])/24\ node([1-4])\ 10\.77\.0\.1(
   pass "a 2-node job ran on two nodes, each with its own address: $tasks"
 else
   fail "the 2-node job printed '$tasks', not two different nodes at their own addresses"
+fi
+
+# SUMMA across two nodes, submitted as a user would (miniapp jobscript --submit, profile
+# local-cluster): validated, results naming both nodes, Open MPI held to TCP, and the panels seen
+# on the nodes' links: each of the 4 products (1 warm-up, 3 timed) broadcasts A's four 256 x 64
+# float32 panels between the two ranks, 256 KiB, so at least 1 MiB crosses the links.
+link_bytes() { # the bytes every node's eth0 has sent
+  local ns total=0
+  for ns in "${namespaces[@]:1}"; do
+    total=$((total + $(ip netns exec "$ns" cat /sys/class/net/eth0/statistics/tx_bytes)))
+  done
+  echo "$total"
+}
+bytes_before=$(link_bytes)
+submitted=$(cd "$scratch" && on_head 60 "$miniapp" jobscript "$here/cluster_summa.yaml" \
+  --system local-cluster --nodes 2 --ranks-per-node 1 --output-dir "$scratch/summa" \
+  -o "$scratch/summa.sh" --submit 2>&1)
+job=$(sed -n 's/.*submitted job \([0-9]*\).*/\1/p' <<<"$submitted")
+if [[ -z $job ]]; then
+  fail "the SUMMA job was not submitted: $submitted"
+else
+  for ((i = 0; i < 180; i++)); do
+    [[ -z $(on_head 10 squeue -h -j "$job" 2>/dev/null) ]] && break
+    sleep 0.5
+  done
+  state=$(on_head 10 scontrol show job "$job" | grep -o 'JobState=[A-Z]*\|ExitCode=[0-9:]*' | tr '\n' ' ')
+  verify "SUMMA job $job across 2 nodes: $state" test "$state" == "JobState=COMPLETED ExitCode=0:0 "
+  summary=$(python3 - "$scratch/summa/results.json" <<'PY'
+import json, re, sys
+doc = json.load(open(sys.argv[1]))
+md, rows = doc["metadata"], doc["results"]
+hosts = md.get("mpi_hosts", [])
+problems = []
+if not doc.get("complete"): problems.append("incomplete")
+if not rows or any(r.get("valid") is not True for r in rows): problems.append("rows not all valid")
+if md.get("mpi_ranks") != 2: problems.append(f"mpi_ranks {md.get('mpi_ranks')}")
+if len(hosts) != 2 or len(set(hosts)) != 2 or not all(re.fullmatch(r"node[1-4]", h) for h in hosts):
+    problems.append(f"mpi_hosts {hosts}")
+if md.get("environment", {}).get("OMPI_MCA_btl") != "self,tcp": problems.append("OMPI_MCA_btl not self,tcp")
+if md.get("summa_transport") != "host": problems.append(f"summa_transport {md.get('summa_transport')}")
+print("; ".join(problems) if problems else f"{len(rows)} row(s) valid on {' and '.join(hosts)}, btl self,tcp")
+sys.exit(1 if problems else 0)
+PY
+  ) || fail "SUMMA results: $summary (log: $(tail -n 20 "$scratch"/*-"$job".out 2>&1))"
+  [[ $summary == *valid\ on* ]] && pass "SUMMA results: $summary"
+  sent=$(($(link_bytes) - bytes_before))
+  verify "the nodes' links carried the panels: $sent bytes sent (at least 1048576)" \
+    test "$sent" -ge 1048576
 fi
 
 # Network safety: nothing of the test network in the host's namespace, no default route anywhere.
