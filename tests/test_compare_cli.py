@@ -82,7 +82,8 @@ class RunIdentity(unittest.TestCase):
                                   "results_small.yaml")
             out = os.path.join(tmp, "nested", "myrun")
             env = dict(os.environ, KOKKOS_TEST_VAR="k", LOADEDMODULES="gcc/12:openmpi/4.1",
-                       SLURM_FAKE="s\udcff")  # byte 0xff: not UTF-8
+                       SLURM_FAKE="s\udcff",  # byte 0xff: not UTF-8
+                       OMPI_MCA_btl="self,tcp", OMPI_MCA_orte_precondition_transports="1-2")
             p = subprocess.run([MINIAPP, "run", config, "--quiet", "--output-dir", out,
                                 "--set", "repetitions=4", "--label", "my | run"],
                                capture_output=True, text=True, timeout=300, env=env)
@@ -96,6 +97,9 @@ class RunIdentity(unittest.TestCase):
             self.assertEqual(md["config_path"], os.path.realpath(config))
             self.assertEqual(md["environment"]["KOKKOS_TEST_VAR"], "k")
             self.assertIn("OMP_PROC_BIND", md["environment"])
+            # Open MPI's transport selection is kept; the launcher's own settings are not.
+            self.assertEqual(md["environment"]["OMPI_MCA_btl"], "self,tcp")
+            self.assertNotIn("OMPI_MCA_orte_precondition_transports", md["environment"])
             self.assertEqual(md["loaded_modules"], ["gcc/12", "openmpi/4.1"])
             self.assertEqual(md["slurm"]["SLURM_FAKE"], "s\ufffd")
             topo = md["cpu_topology"]

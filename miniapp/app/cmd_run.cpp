@@ -158,6 +158,7 @@ public:
       md["summa_panel"] = setup.summa_panel;
       md["summa_transport"] =
           setup.transport_unavailable.empty() ? setup.summa_transport : "unavailable";
+      md["mpi_hosts"] = mpi_.hosts();
     }
     const std::string dir = resume_.active
                                 ? resume_.dir

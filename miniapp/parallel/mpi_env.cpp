@@ -1,4 +1,5 @@
 #include "parallel/mpi_env.hpp"
+#include "core/device_info.hpp"
 #include "core/environment.hpp"
 
 #include <algorithm>
@@ -44,7 +45,7 @@ int MpiEnv::launcher_rank() {
   return 0;
 }
 
-MpiEnv::MpiEnv(int& argc, char**& argv, bool start) {
+MpiEnv::MpiEnv(int& argc, char**& argv, bool start) : hosts_{host_name()} {
 #ifdef MINIAPP_HAVE_MPI
   if (!start)
     return;
@@ -64,10 +65,26 @@ MpiEnv::MpiEnv(int& argc, char**& argv, bool start) {
   MPI_Comm_rank(local, &local_rank_);
   MPI_Comm_size(local, &local_size_);
   MPI_Comm_free(&local);
+  gather_hosts();
 #else
   (void)argc;
   (void)argv;
   (void)start;
+#endif
+}
+
+void MpiEnv::gather_hosts() {
+#ifdef MINIAPP_HAVE_MPI
+  // Fixed-width slots: a Linux host name is at most 64 bytes; a longer one is cut, not overrun.
+  constexpr int kSlot = 256;
+  std::vector<char> mine(kSlot, '\0'), all(std::size_t(kSlot) * std::size_t(size_), '\0');
+  hosts_.front().copy(mine.data(), kSlot - 1);
+  if (MPI_Allgather(mine.data(), kSlot, MPI_CHAR, all.data(), kSlot, MPI_CHAR, MPI_COMM_WORLD) !=
+      MPI_SUCCESS)
+    return; // the run's own collectives report a broken MPI; this list stays this rank's
+  hosts_.clear();
+  for (int r = 0; r < size_; ++r)
+    hosts_.emplace_back(all.data() + std::size_t(r) * kSlot);
 #endif
 }
 

@@ -23,6 +23,9 @@ public:
   int local_rank() const { return local_rank_; }
   bool one_node() const { return local_size_ == size_; } // every rank shares this rank's node
   std::string library() const;
+  // Each rank's host name (core/device_info.hpp's host_name()), in rank order, gathered once at
+  // start-up: where the ranks ran, for results.json (metadata.mpi_hosts).
+  const std::vector<std::string>& hosts() const { return hosts_; }
   // Ends every rank with code (MPI_Abort when there are several), after printing message.
   [[noreturn]] void abort_all(int code, const std::string& message) const override;
   static bool enabled();
@@ -42,8 +45,10 @@ public:
   void reduce(std::vector<double>& values, Op op) const override;
 
 private:
+  void gather_hosts();
   int rank_ = 0, size_ = 1, local_rank_ = 0, local_size_ = 1;
   bool initialized_here_ = false;
+  std::vector<std::string> hosts_;
 };
 
 } // namespace miniapp

@@ -109,7 +109,15 @@ std::string default_label(const std::string& backend, int ranks, int threads,
 }
 
 nlohmann::json run_environment() {
-  const std::string prefixes[] = {"OMP_", "KOKKOS_", jobs::site_scheduler().variable_prefix()};
+  // Open MPI's transport selection (OMPI_MCA_btl=self,tcp: the transports it may use; pml, mtl,
+  // osc and their parameters), not the launcher's own OMPI_MCA_orte_* and ess settings.
+  const std::string prefixes[] = {"OMP_",
+                                  "KOKKOS_",
+                                  "OMPI_MCA_btl",
+                                  "OMPI_MCA_pml",
+                                  "OMPI_MCA_mtl",
+                                  "OMPI_MCA_osc",
+                                  jobs::site_scheduler().variable_prefix()};
   static const char* const names[] = {"CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",
                                       "HIP_VISIBLE_DEVICES", "LOADEDMODULES"};
   nlohmann::json env = nlohmann::json::object();

@@ -28,8 +28,9 @@ nlohmann::json collect_metadata(const Plan& plan, const ParallelInfo& par,
 // "openmp 1x16 on AMD EPYC 7763 (node01)": backend, ranks x threads per rank, device, host.
 std::string default_label(const std::string& backend, int ranks, int threads,
                           const std::string& device, const std::string& host);
-// The environment variables that change how a run behaves (OMP_*, KOKKOS_*, SLURM_*, the GPU
-// lists, LOADEDMODULES), as valid UTF-8 strings.
+// The environment variables that change how a run behaves (OMP_*, KOKKOS_*, Open MPI's transport
+// selection OMPI_MCA_{btl,pml,mtl,osc}*, SLURM_*, the GPU lists, LOADEDMODULES), as valid UTF-8
+// strings.
 nlohmann::json run_environment();
 // hwloc: packages, cores, PUs, NUMA nodes and the CPUs this process is bound to.
 nlohmann::json cpu_topology();

@@ -19,6 +19,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -107,6 +108,9 @@ def breakdown(args):
     with open(os.path.join(out, "results.json")) as f:
         metadata = json.load(f)["metadata"]
     used = metadata.get("summa_transport")
+    # Every rank's host, in rank order: here all on this one.
+    if metadata.get("mpi_hosts") != [socket.gethostname()] * args.ranks:
+        sys.exit(f"FAIL: mpi_hosts {metadata.get('mpi_hosts')}, not {args.ranks} x {socket.gethostname()}")
     # The driver decides the panel and transport once: the header and every SUMMA row agree.
     panels = {int(r["panel"]) for r in rows if r["panel"] not in ("", "0")}
     if panels and panels != {metadata.get("summa_panel")}:

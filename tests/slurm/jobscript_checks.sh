@@ -19,10 +19,11 @@ command -v shellcheck >/dev/null || {
 }
 
 # The templates as the build assembles them, and the test scripts themselves.
-if (cd "$src" && shellcheck -x "$templates"/*.sh tests/slurm/*.sh); then
-  pass "shellcheck the assembled templates and tests/slurm/*.sh"
+if (cd "$src" && shellcheck -x "$templates"/*.sh tests/slurm/*.sh scripts/local-cluster.sh \
+  scripts/local-slurm-common.sh); then
+  pass "shellcheck the assembled templates, tests/slurm/*.sh and scripts/local-*.sh"
 else
-  fail "shellcheck the assembled templates and tests/slurm/*.sh"
+  fail "shellcheck the assembled templates, tests/slurm/*.sh and scripts/local-*.sh"
 fi
 # Each template is its jobscripts/NAME.sh.in with the shared parts in place, and what templates
 # share is written once (jobscripts/parts/): no run of 10 non-blank lines is in two source files.

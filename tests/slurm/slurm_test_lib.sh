@@ -9,31 +9,17 @@
 # shellcheck source=tests/slurm/local_slurm.sh
 source "$(dirname "${BASH_SOURCE[0]}")/local_slurm.sh"
 
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/miniapp-$1.XXXXXX")
+CHECK_NAME=$1
+# shellcheck source=tests/slurm/check_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 chmod 755 "$scratch" # munged runs as user munge
-failures=0
 slurm_test_finish() {
   local rc=$?
   local_slurm_stop
-  if [[ $rc -eq 0 && $failures -eq 0 && -z ${KEEP_SCRATCH:-} ]]; then
-    rm -rf "$scratch"
-  else
-    echo "scratch directory kept: $scratch" >&2
-  fi
+  remove_scratch_unless_failed "$rc"
 }
 trap slurm_test_finish EXIT
 trap 'exit 130' INT TERM
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
-pass() { echo "ok: $*"; }
-# verify WHAT COMMAND...: passes when COMMAND succeeds.
-verify() {
-  local what=$1
-  shift
-  if "$@"; then pass "$what"; else fail "$what"; fi
-}
 
 started=$(date +%s)
 deadline=$((started + $2))

@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# scripts/local-cluster.sh against this machine (ctest local_cluster, label cluster): a 4-node
+# cluster of network namespaces comes up with every node idle, a 2-node job runs one task on each
+# of two nodes (each in its own namespace, with its own hostname and address), the test network
+# stays inside the namespaces (no interface, address or route of it in the host's namespace, no
+# default route in any namespace), SUMMA submitted by `miniapp jobscript --system local-cluster`
+# runs validated across two nodes over TCP, and `stop`, called as from a new shell, leaves no
+# namespace, link, daemon or job process behind, even with a job still running.
+#   local_cluster_test.sh MINIAPP
+# Skips (exit 77) when not root or without `ip netns`; every wait is bounded; the cluster is
+# stopped on any exit. KEEP_SCRATCH=1 keeps the scratch directory.
+set -uo pipefail
+miniapp=$(realpath -- "${1:?usage: local_cluster_test.sh MINIAPP}")
+here=$(cd "$(dirname "$0")" && pwd)
+cluster="$here/../../scripts/local-cluster.sh"
+if [[ $(id -u) -ne 0 ]]; then
+  echo "skipped: the local cluster needs root (network namespaces)"
+  exit 77
+fi
+if ! ip netns list >/dev/null 2>&1; then
+  echo "skipped: 'ip netns' does not work on this machine"
+  exit 77
+fi
+
+started=$(date +%s)
+CHECK_NAME=cluster
+# shellcheck source=tests/slurm/check_lib.sh
+source "$here/check_lib.sh"
+chmod 755 "$scratch" # munged runs as user munge
+dir=$scratch/cluster
+# At any exit: the cluster stopped; the scratch directory removed unless something failed.
+finish() {
+  local rc=$?
+  timeout 60 "$cluster" stop "$dir" >/dev/null 2>&1
+  remove_scratch_unless_failed "$rc"
+}
+trap finish EXIT
+trap 'exit 130' INT TERM
+# on_head SECONDS COMMAND...: COMMAND on the head node, ended after SECONDS.
+on_head() {
+  local seconds=$1
+  shift
+  timeout "$seconds" "$cluster" shell "$dir" -- "$@"
+}
+host_links() { ip -o link show | awk -F': ' '{print $2}' | sort; }
+
+links_before=$(host_links)
+if ! timeout 90 "$cluster" start "$dir" --nodes 4 --link-rate 500mbit; then
+  echo "FAIL: the 4-node cluster did not start (reasons above)" >&2
+  exit 1
+fi
+echo "cluster up in $(($(date +%s) - started)) s"
+again=$(timeout 60 "$cluster" start "$dir" --nodes 4 2>&1)
+verify "a second start of a running cluster is refused: $again" \
+  test $? -eq 3 -a -z "${again##*runs already*}"
+
+# The namespaces and daemons this cluster runs, as status names them.
+status=$(timeout 30 "$cluster" status "$dir") || fail "status of a running cluster failed: $status"
+mapfile -t namespaces < <(sed -n 's/.*namespace \([^)]*\)).*/\1/p' <<<"$status")
+mapfile -t daemons < <(sed -n 's/.*running (pid \([0-9]*\)).*/\1/p' <<<"$status")
+[[ ${#namespaces[@]} -eq 5 ]] || fail "status names ${#namespaces[@]} namespaces, not head + 4 nodes"
+[[ ${#daemons[@]} -eq 6 ]] || fail "status names ${#daemons[@]} daemons, not munged, slurmctld, 4 slurmd"
+
+idle=$(on_head 30 sinfo -h -N -o '%N %T' | sort | tr '\n' ' ')
+verify "sinfo shows node1-node4 idle: $idle" test "$idle" == "node1 idle node2 idle node3 idle node4 idle "
+
+# A 2-node job: each task says its host and its address, which must be that node's own.
+# shellcheck disable=SC2016 # expanded by the job's shell on each node
+out=$(cd "$scratch" && on_head 60 sbatch --wait --nodes 2 --output="$scratch/job2.out" --wrap \
+  'srun sh -c '\''echo "$(hostname) $(ip -4 -o addr show dev eth0 | awk "{print \$4}")"'\''' 2>&1) ||
+  fail "the 2-node job failed: $out"
+tasks=$(sort "$scratch/job2.out" 2>/dev/null | tr '\n' ' ')
+if [[ $tasks =~ ^node([1-4])\ 10\.77\.0\.1([1-4])/24\ node([1-4])\ 10\.77\.0\.1([1-4])/24\ $ ]] &&
+  [[ ${BASH_REMATCH[1]} == "${BASH_REMATCH[2]}" && ${BASH_REMATCH[3]} == "${BASH_REMATCH[4]}" ]] &&
+  [[ ${BASH_REMATCH[1]} != "${BASH_REMATCH[3]}" ]]; then
+  pass "a 2-node job ran on two nodes, each with its own address: $tasks"
+else
+  fail "the 2-node job printed '$tasks', not two different nodes at their own addresses"
+fi
+
+# SUMMA across two nodes, submitted as a user would (miniapp jobscript --submit, profile
+# local-cluster): validated, results naming both nodes, Open MPI held to TCP, and the panels seen
+# on the nodes' links: each of the 4 products (1 warm-up, 3 timed) broadcasts A's four 256 x 64
+# float32 panels between the two ranks, 256 KiB, so at least 1 MiB crosses the links.
+link_bytes() { # the bytes every node's eth0 has sent
+  local ns total=0
+  for ns in "${namespaces[@]:1}"; do
+    total=$((total + $(ip netns exec "$ns" cat /sys/class/net/eth0/statistics/tx_bytes)))
+  done
+  echo "$total"
+}
+bytes_before=$(link_bytes)
+submitted=$(cd "$scratch" && on_head 60 "$miniapp" jobscript "$here/cluster_summa.yaml" \
+  --system local-cluster --nodes 2 --ranks-per-node 1 --output-dir "$scratch/summa" \
+  -o "$scratch/summa.sh" --submit 2>&1)
+job=$(sed -n 's/.*submitted job \([0-9]*\).*/\1/p' <<<"$submitted")
+if [[ -z $job ]]; then
+  fail "the SUMMA job was not submitted: $submitted"
+else
+  for ((i = 0; i < 180; i++)); do
+    [[ -z $(on_head 10 squeue -h -j "$job" 2>/dev/null) ]] && break
+    sleep 0.5
+  done
+  state=$(on_head 10 scontrol show job "$job" | grep -o 'JobState=[A-Z]*\|ExitCode=[0-9:]*' | tr '\n' ' ')
+  verify "SUMMA job $job across 2 nodes: $state" test "$state" == "JobState=COMPLETED ExitCode=0:0 "
+  summary=$(python3 - "$scratch/summa/results.json" <<'PY'
+import json, re, sys
+doc = json.load(open(sys.argv[1]))
+md, rows = doc["metadata"], doc["results"]
+hosts = md.get("mpi_hosts", [])
+problems = []
+if not doc.get("complete"): problems.append("incomplete")
+if not rows or any(r.get("valid") is not True for r in rows): problems.append("rows not all valid")
+if md.get("mpi_ranks") != 2: problems.append(f"mpi_ranks {md.get('mpi_ranks')}")
+if len(hosts) != 2 or len(set(hosts)) != 2 or not all(re.fullmatch(r"node[1-4]", h) for h in hosts):
+    problems.append(f"mpi_hosts {hosts}")
+if md.get("environment", {}).get("OMPI_MCA_btl") != "self,tcp": problems.append("OMPI_MCA_btl not self,tcp")
+if md.get("summa_transport") != "host": problems.append(f"summa_transport {md.get('summa_transport')}")
+print("; ".join(problems) if problems else f"{len(rows)} row(s) valid on {' and '.join(hosts)}, btl self,tcp")
+sys.exit(1 if problems else 0)
+PY
+  ) || fail "SUMMA results: $summary (log: $(tail -n 20 "$scratch"/*-"$job".out 2>&1))"
+  [[ $summary == *valid\ on* ]] && pass "SUMMA results: $summary"
+  sent=$(($(link_bytes) - bytes_before))
+  verify "the nodes' links carried the panels: $sent bytes sent (at least 1048576)" \
+    test "$sent" -ge 1048576
+fi
+
+# Network safety: nothing of the test network in the host's namespace, no default route anywhere.
+verify "no link of the cluster in the host's namespace" test "$(host_links)" == "$links_before"
+if ip -o addr show | grep -q ' 10\.77\.0\.'; then fail "the host has an address on the test network"; fi
+host_route=$(ip route get 10.77.0.11 2>&1)
+route_dev=$(sed -n 's/.* dev \([^ ]*\).*/\1/p' <<<"$host_route" | head -n 1)
+if [[ -z $route_dev ]] || grep -qx "$route_dev" <<<"$links_before"; then
+  pass "the host reaches no test address through the cluster (${host_route%%$'\n'*})"
+else
+  fail "the host routes a test address through '$route_dev': $host_route"
+fi
+gateway=$(ip route show default | awk '{print $3; exit}')
+for ns in "${namespaces[@]}"; do
+  [[ -z $(ip -n "$ns" route show default) ]] || fail "namespace $ns has a default route"
+  [[ $(ip -n "$ns" route show | awk '{print $1}' | sort -u) == 10.77.0.0/24 ]] ||
+    fail "namespace $ns routes more than the test network: $(ip -n "$ns" route show | tr '\n' ' ')"
+  if [[ -n $gateway ]] && ip -n "$ns" route get "$gateway" >/dev/null 2>&1; then
+    fail "namespace $ns has a route to the host's gateway $gateway"
+  fi
+done
+pass "no default route in the ${#namespaces[@]} namespaces; the host's gateway unreachable from them"
+
+# The link rate: one HTB class at 500 Mbit/s on each node's end and on its bridge port.
+rates=$(ip netns exec "${namespaces[1]}" tc class show dev eth0)
+verify "node link limited by HTB to 500 Mbit/s: $rates" test -z "${rates##*htb 1:10*rate 500Mbit*}"
+rates=$(ip netns exec "${namespaces[0]}" tc class show dev node1)
+[[ $rates == *"rate 500Mbit"* ]] || fail "node1's bridge port has no 500 Mbit/s HTB class: $rates"
+
+# Stop with a job still running on two nodes: every process in the namespaces must end too.
+on_head 30 sbatch --nodes 2 --output=/dev/null --wrap 'srun sleep 300' >/dev/null ||
+  fail "could not submit the job left running"
+for ((i = 0; i < 60; i++)); do
+  [[ $(on_head 10 squeue -h -t RUNNING -o %i) ]] && break
+  sleep 0.5
+done
+mapfile -t processes < <(for ns in "${namespaces[@]}"; do ip netns pids "$ns"; done)
+((${#processes[@]} > ${#daemons[@]} - 1)) || fail "only ${#processes[@]} processes in the namespaces"
+stop_start=$(date +%s)
+env -i PATH="$PATH" timeout 60 "$cluster" stop "$dir" || fail "stop failed"
+echo "stopped in $(($(date +%s) - stop_start)) s"
+left=$(ip netns list | awk '{print $1}' | grep -Fx -f <(printf '%s\n' "${namespaces[@]}"))
+verify "no namespace left: $left" test -z "$left"
+[[ $(host_links) == "$links_before" ]] || fail "links left in the host's namespace"
+alive=()
+for pid in "${daemons[@]}" "${processes[@]}"; do kill -0 "$pid" 2>/dev/null && alive+=("$pid"); done
+verify "no daemon or job process left (${#processes[@]} ended)" test ${#alive[@]} -eq 0
+((${#alive[@]} == 0)) || ps -o pid=,args= -p "${alive[*]}" >&2
+if timeout 30 "$cluster" status "$dir" >/dev/null; then fail "status says a stopped cluster runs"; fi
+
+echo "$failures failure(s) in $(($(date +%s) - started)) s"
+((failures == 0))
