@@ -204,8 +204,8 @@ void plots_section(std::ostringstream& os, const ReportOptions& opt) {
     return;
   os << "<div class=\"plots\">\n";
   for (const auto& p : opt.plots)
-    os << "<figure class=\"plot\">" << p.svg << "<figcaption>" << html_escape(p.name)
-       << "</figcaption></figure>\n";
+    os << "<figure class=\"plot\"><figcaption>" << html_escape(p.name) << "</figcaption>" << p.svg
+       << "</figure>\n"; // the caption above: below, it reads as the next figure's title
   os << "</div>\n";
 }
 
