@@ -171,6 +171,28 @@ TEST(Portability, OneApplicationGivesNoApplicationEfficiencyButTheReason) {
   EXPECT_EQ(line_of(portability_markdown(two), "tiled").find("n/a"), std::string::npos);
 }
 
+// An architectural efficiency of an uncertain ceiling says so with the range, and so does the PP
+// computed from it; rows of certain ceilings carry no mark.
+TEST(Portability, AnUncertainCeilingMarksItsEfficiencyAndThePp) {
+  Row uncertain = row("tiled", 1, "ok", 90, 100);
+  uncertain.fields["ceiling_low"] = 29.0;
+  uncertain.fields["ceiling_high"] = 117.0;
+  const Portability p = performance_portability(
+      {run("openmp", "CPU", {row("tiled", 2, "ok", 45, 100)}), run("cuda", "H100", {uncertain})},
+      false);
+  const std::string md = portability_markdown(p);
+  EXPECT_NE(line_of(md, "tiled")
+                .find("| 0.600 (from an uncertain ceiling) | n/a / 0.450 | n/a / "
+                      "0.900 (ceiling uncertain 29.0-117.0 GFLOP/s) |"),
+            std::string::npos)
+      << md;
+  const Portability certain =
+      performance_portability({run("openmp", "CPU", {row("tiled", 2, "ok", 45, 100)}),
+                               run("cuda", "H100", {row("tiled", 1, "ok", 90, 100)})},
+                              false);
+  EXPECT_EQ(portability_markdown(certain).find("uncertain"), std::string::npos);
+}
+
 // Headers name each platform by its runs' labels (--name, --label), whole; runs of one platform
 // share its column, their labels joined.
 TEST(Portability, HeadersNameThePlatformsByTheirRunsLabels) {

@@ -121,6 +121,9 @@ void comparison_table(std::ostringstream& os, const compare::Comparison& c) {
         os << " <span class=\"invalid\" title=\"valid=" << html_escape(cell.valid)
            << "\">(!)</span>";
       os << busy_mark_html(cell.busy); // report/run_pooling.hpp: load above the host's CPUs
+      if (!cell.ceiling_uncertain.empty())
+        os << " <span class=\"range\" title=\"" << html_escape(cell.ceiling_uncertain)
+           << "\">(uncertain ceiling)</span>";
       os << "</td><td class=\"num\">" << compare::ms(cell.t_median)
          << " <span class=\"range spread\">[" << compare::ms(cell.t_min) << ", "
          << compare::ms(cell.t_max) << "]";

@@ -4,6 +4,7 @@
 #include "report/compare_tables.hpp"
 #include "core/text.hpp"
 #include "report/references.hpp"
+#include "report/run_pooling.hpp"
 
 #include <algorithm>
 #include <map>
@@ -51,7 +52,9 @@ std::string PpScore::app_text() const {
 }
 
 std::string PpScore::arch_text() const {
-  return arch_na().empty() ? text(arch_pp) : arch_na();
+  if (!arch_na().empty())
+    return arch_na();
+  return text(arch_pp) + (arch_uncertain && arch_pp >= 0 ? " (from an uncertain ceiling)" : "");
 }
 
 const std::string& Portability::label(std::size_t i) const {
@@ -137,6 +140,8 @@ Portability performance_portability(const std::vector<Run>& runs, bool with_tran
       if (!e.failed) {
         const double pct = references::pct_of_ceiling(row);
         e.arch_eff = with_transfers || pct < 0 ? -1 : pct / 100;
+        if (e.arch_eff >= 0)
+          e.ceiling_uncertain = row_ceiling_uncertain(row); // report/run_pooling.hpp
       }
       auto [at, inserted] = best.emplace(Key{problem, app, platform}, e);
       if (!inserted && (at->second.failed || (!e.failed && e.fom < at->second.fom)))
@@ -165,6 +170,7 @@ Portability performance_portability(const std::vector<Run>& runs, bool with_tran
     s.platforms = out.platforms.size();
     ++s.ran;
     s.failed = s.failed || e.failed;
+    s.arch_uncertain = s.arch_uncertain || !e.ceiling_uncertain.empty();
     app_effs[pa].push_back(e.app_eff);
     arch_effs[pa].push_back(e.arch_eff);
   }
@@ -238,7 +244,9 @@ std::string portability_markdown(const Portability& p) {
         above_one = above_one || e->arch_eff > 1;
         os << " " << (s.one_application() ? std::string("n/a") : fmt("%.3f", e->app_eff)) << " / "
            << (e->arch_eff < 0 ? std::string("-") : fmt("%.3f", e->arch_eff))
-           << (e->arch_eff > 1 ? " (>1)" : "") << " |";
+           << (e->arch_eff > 1 ? " (>1)" : "")
+           << (e->ceiling_uncertain.empty() ? "" : " (ceiling " + e->ceiling_uncertain + ")")
+           << " |";
       }
     }
     os << "\n";

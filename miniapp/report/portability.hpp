@@ -33,6 +33,8 @@ struct PpEntry {
   double app_eff = 0;   // application efficiency (0 when failed)
   double arch_eff = -1; // architectural efficiency; < 0 when the row has no ceiling in its unit
   bool failed = false;  // status error, invalid or unsupported on this platform
+  // "uncertain LOW-HIGH UNIT" where arch_eff is of an uncertain ceiling (run/ceilings.hpp); "".
+  std::string ceiling_uncertain;
 };
 
 // PP of one application for one problem over the platform set.
@@ -43,6 +45,8 @@ struct PpScore {
   bool failed = false;                // failed on a platform: PP is 0
   double app_pp = 0;                  // over the platforms that ran it
   double arch_pp = -1;                // < 0 where an architectural efficiency is missing
+  bool arch_uncertain = false;        // one of its architectural efficiencies is of an uncertain
+                                      // ceiling: arch_text() says so
   bool complete() const { return ran == platforms; }
   // "0.600", "0 (failed on a platform)", "incomplete 2/3 (0.750 over those)"
   std::string text(double pp) const;
