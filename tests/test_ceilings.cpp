@@ -11,8 +11,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -52,6 +54,31 @@ TEST(MemoryLevels, HostLevelsScalePrivateCachesByTheThreadsThatUseThem) {
   EXPECT_EQ(none[0].name, "memory");
   const auto zero_size = host_levels({{1, 0, 2}}, 1);
   EXPECT_EQ(zero_size.size(), 1u);
+}
+
+// A cache reported larger than kMostCacheBytesPerCpu for each CPU that shares it is taken as that
+// much per CPU: this development VM lists an L3 of 508 MiB for each of its 2 CPUs, and charged
+// 192 MB arrays that streamed from memory to a ceiling measured at 4 MiB.
+TEST(MemoryLevels, ACacheImplausiblyLargeForItsCpusIsCappedPerCpu) {
+  const std::uint64_t reported = 508 * MiB;
+  const std::vector<CacheLevel> vm{{1, 48 * KiB, 2, 1}, {2, 1 * MiB, 2, 1}, {3, reported, 2, 1}};
+  const auto levels = host_levels(vm, 2);
+  ASSERT_EQ(levels.size(), 4u);
+  EXPECT_EQ(levels[2].bytes, 2 * kMostCacheBytesPerCpu); // two L3s of 32 MiB for two threads
+  EXPECT_EQ(levels[2].reported_bytes, 2 * reported);
+  EXPECT_EQ(levels[1].reported_bytes, 0u); // plausible: as reported
+  EXPECT_EQ(levels[level_for(levels, 192 * MiB)].name, "memory");
+  EXPECT_EQ(measuring_working_set(levels, 3), 128 * MiB); // memory past the capped L3
+  // Shared by 16 CPUs, 260 MiB is plausible (16 MiB a CPU); without the CPUs known, as reported.
+  EXPECT_EQ(host_levels({{3, 260 * MiB, 1, 16}}, 16)[0].bytes, 260 * MiB);
+  EXPECT_EQ(host_levels({{3, 260 * MiB, 1, 0}}, 2)[0].bytes, 260 * MiB);
+}
+
+TEST(MemoryLevels, ALevelThatHoldsNothingIsPassedOver) {
+  auto levels = host_levels(epyc_vm(), 1); // L1 32 KiB, L2 1 MiB, L3 32 MiB
+  levels[2].holds = false;
+  EXPECT_EQ(levels[level_for(levels, 3 * MiB)].name, "memory");
+  EXPECT_EQ(levels[level_for(levels, 768 * KiB)].name, "L2");
 }
 
 TEST(MemoryLevels, GpuLevelsAreL2AndMemory) {
@@ -99,18 +126,24 @@ TEST(MemoryLevels, EachLevelIsMeasuredOnTheSmallestWorkingSetItIsChargedWith) {
   EXPECT_EQ(measuring_working_set(huge, 2), 1024 * MiB);
 }
 
-// Stand-in measurements: a level's bandwidth is 1e6 / its working set in KiB, and every call is
-// counted.
+// Stand-in measurements: a level's bandwidth is 1e6 / its working set in KiB unless `rates` gives
+// the sequence of estimates for that working set (one per call, the last repeated), and every call
+// is counted.
 struct Fake {
   std::vector<std::uint64_t> measured;
+  std::map<std::uint64_t, std::vector<double>> rates;
   std::vector<StableEstimate> vendor{{200, 190, 200, 2, true}};
   int vendor_calls = 0;
   CeilingMeasures measures() {
     CeilingMeasures m;
     m.levels = [] { return host_levels(epyc_vm(), 1); };
     m.bandwidth_gbs = [this](std::uint64_t ws) {
+      const auto seq = rates.find(ws);
+      const std::size_t calls = std::size_t(std::count(measured.begin(), measured.end(), ws));
       measured.push_back(ws);
-      return 1e6 / double(ws / KiB);
+      if (seq == rates.end())
+        return 1e6 / double(ws / KiB);
+      return seq->second.at(std::min(calls, seq->second.size() - 1));
     };
     m.vendor_gflops = [this](const Case& c) {
       if (c.precision == Precision::float64)
@@ -118,6 +151,9 @@ struct Fake {
       return vendor.at(std::size_t(vendor_calls++) % vendor.size());
     };
     return m;
+  }
+  std::size_t calls_at(std::uint64_t ws) const {
+    return std::size_t(std::count(measured.begin(), measured.end(), ws));
   }
 };
 
@@ -129,9 +165,15 @@ CaseResult streaming_row(double working_set, double gbs) {
   return r;
 }
 
-TEST(MeasuredCeilings, EachRowGetsItsLevelsCeilingMeasuredOnceAndOnlyWhenUsed) {
+// Every level is measured at the first streaming row (the order of the levels is checked on all of
+// them), each estimated until two consecutive estimates agree: two calls each for the stand-in.
+TEST(MeasuredCeilings, EveryLevelIsMeasuredOnceAtTheFirstStreamingRow) {
   Fake fake;
   MeasuredCeilings ceilings("serial", fake.measures());
+  CaseResult gemm; // a GEMM row measures no level
+  gemm.c = case_of("matmul", "tiled", 8, 8, 8);
+  ceilings.attach(gemm, "serial");
+  EXPECT_TRUE(fake.measured.empty());
   CaseResult small = streaming_row(192 * KiB, 7.8125); // L2, measured on 64 KiB: 15625 GB/s
   ceilings.attach(small, "serial");
   EXPECT_EQ(small.ceiling_name, "copy bandwidth");
@@ -139,6 +181,7 @@ TEST(MeasuredCeilings, EachRowGetsItsLevelsCeilingMeasuredOnceAndOnlyWhenUsed) {
   EXPECT_EQ(small.ceiling_unit, "GB/s");
   EXPECT_DOUBLE_EQ(small.ceiling, 1e6 / 64);
   EXPECT_DOUBLE_EQ(small.pct_of_ceiling, 100.0 * 7.8125 / (1e6 / 64));
+  EXPECT_FALSE(small.ceiling_uncertain());
   CaseResult again = streaming_row(768 * KiB, 1);
   ceilings.attach(again, "serial");
   EXPECT_EQ(again.ceiling_level, "L2");
@@ -146,8 +189,8 @@ TEST(MeasuredCeilings, EachRowGetsItsLevelsCeilingMeasuredOnceAndOnlyWhenUsed) {
   ceilings.attach(big, "serial");
   EXPECT_EQ(big.ceiling_level, "memory");
   EXPECT_DOUBLE_EQ(big.ceiling, 1e6 / (64 * 1024));
-  // L2 once, memory once; L1 and L3 never (no case lives there).
-  EXPECT_EQ(fake.measured, (std::vector<std::uint64_t>{64 * KiB, 64 * MiB}));
+  EXPECT_EQ(fake.measured, (std::vector<std::uint64_t>{16 * KiB, 16 * KiB, 64 * KiB, 64 * KiB,
+                                                       2 * MiB, 2 * MiB, 64 * MiB, 64 * MiB}));
 
   std::ostringstream os;
   ceilings.print(os);
@@ -155,7 +198,7 @@ TEST(MeasuredCeilings, EachRowGetsItsLevelsCeilingMeasuredOnceAndOnlyWhenUsed) {
       << os.str();
   EXPECT_NE(os.str().find("ceiling: memory copy bandwidth 15.3 GB/s"), std::string::npos)
       << os.str();
-  EXPECT_EQ(os.str().find("L1"), std::string::npos) << os.str();
+  EXPECT_EQ(os.str().find("uncertain"), std::string::npos) << os.str();
 
   CaseResult other = streaming_row(1, 1); // another backend's row: not this one's ceiling
   ceilings.attach(other, "openmp");
@@ -163,40 +206,161 @@ TEST(MeasuredCeilings, EachRowGetsItsLevelsCeilingMeasuredOnceAndOnlyWhenUsed) {
   EXPECT_EQ(other.ceiling, 0);
 }
 
+// Working sets of the epyc_vm levels on one thread: where each level is measured.
+constexpr std::uint64_t kL1At = 16 * KiB, kL2At = 64 * KiB, kL3At = 2 * MiB, kMemoryAt = 64 * MiB;
+
 // A row that beats its level's ceiling by more than 5% has the level measured again (at most
 // twice), the largest kept: a measurement taken while another process had the cores reads low.
 TEST(MeasuredCeilings, ALevelBeatenByARowIsMeasuredAgain) {
-  std::vector<double> rates{10, 40, 30, 99};
-  std::size_t calls = 0;
-  CeilingMeasures m;
-  m.levels = [] { return host_levels(epyc_vm(), 1); };
-  m.bandwidth_gbs = [&](std::uint64_t) { return rates.at(calls++); };
-  MeasuredCeilings ceilings("serial", m);
+  Fake fake; // L2: one stable estimate of 10, then 40, then 30
+  fake.rates = {{kL1At, {1000}}, {kL2At, {10, 10, 40, 40, 30, 30}}, {kL3At, {5}}, {kMemoryAt, {1}}};
+  MeasuredCeilings ceilings("serial", fake.measures());
   CaseResult first = streaming_row(192 * KiB, 38); // 10 is beaten: measured again, 40 holds
   ceilings.attach(first, "serial");
-  EXPECT_EQ(calls, 2u);
+  EXPECT_EQ(fake.calls_at(kL2At), 4u);
   EXPECT_DOUBLE_EQ(first.ceiling, 40);
   CaseResult within = streaming_row(192 * KiB, 41); // within 5%: not measured again
   ceilings.attach(within, "serial");
-  EXPECT_EQ(calls, 2u);
+  EXPECT_EQ(fake.calls_at(kL2At), 4u);
   CaseResult far = streaming_row(192 * KiB, 60); // twice again per level at most: once more (30)
   ceilings.attach(far, "serial");
-  EXPECT_EQ(calls, 3u);
+  EXPECT_EQ(fake.calls_at(kL2At), 6u);
   EXPECT_DOUBLE_EQ(far.ceiling, 40);
   EXPECT_DOUBLE_EQ(far.pct_of_ceiling, 150);
   ceilings.attach(far, "serial");
-  EXPECT_EQ(calls, 3u);
+  EXPECT_EQ(fake.calls_at(kL2At), 6u);
   std::ostringstream os;
   ceilings.print(os);
   EXPECT_NE(os.str().find("the largest of 3 measurements"), std::string::npos) << os.str();
 
-  CeilingMeasures broken = m; // a measurement of nothing gives no ceiling, not an endless loop
+  CeilingMeasures broken = fake.measures(); // nothing measurable: no ceiling, not an endless loop
   broken.bandwidth_gbs = [](std::uint64_t) { return 0.0; };
   MeasuredCeilings none("serial", broken);
   CaseResult r = streaming_row(192 * KiB, 38);
   none.attach(r, "serial");
   EXPECT_EQ(r.ceiling, 0);
   EXPECT_TRUE(r.ceiling_level.empty());
+}
+
+// The rows of every level, smallest working set first, attached to `ceilings`.
+std::vector<CaseResult> one_row_per_level(MeasuredCeilings& ceilings) {
+  std::vector<CaseResult> rows;
+  for (const double ws : {32.0 * KiB, 192.0 * KiB, 16.0 * MiB, 192.0 * MiB}) {
+    rows.push_back(streaming_row(ws, 1));
+    ceilings.attach(rows.back(), "serial");
+  }
+  return rows;
+}
+
+// Issue 41: one run measured L1 4.2 GB/s, L2 6.2 and L3 62.6, and printed them. Levels read
+// slower than farther ones are measured again; still so, every level of such a pair is uncertain
+// with the pair's range, and no row gets a closer level's ceiling below a farther level's.
+TEST(MeasuredCeilings, LevelsStillInvertedWhenMeasuredAgainAreUncertainAndNeverPresentedSo) {
+  Fake fake;
+  fake.rates = {{kL1At, {4.2, 4.2, 4.3, 4.3}},
+                {kL2At, {6.2, 6.2, 6.1, 6.1}},
+                {kL3At, {62.6, 62.6, 62, 62}},
+                {kMemoryAt, {10}}};
+  MeasuredCeilings ceilings("serial", fake.measures());
+  const std::vector<CaseResult> rows = one_row_per_level(ceilings);
+  ASSERT_EQ(rows.size(), 4u);
+  // Each level is in an inverted pair (L1 and L2 are below memory too): each measured twice.
+  for (const std::uint64_t ws : {kL1At, kL2At, kL3At, kMemoryAt})
+    EXPECT_EQ(fake.calls_at(ws), 4u) << ws;
+  EXPECT_EQ(rows[0].ceiling_level, "L1");
+  EXPECT_EQ(rows[2].ceiling_level, "L3");
+  EXPECT_EQ(rows[3].ceiling_level, "memory");
+  for (std::size_t i = 0; i + 1 < rows.size(); ++i)
+    EXPECT_GE(rows[i].ceiling, rows[i + 1].ceiling) << rows[i].ceiling_level;
+  for (const CaseResult& r : rows) {
+    EXPECT_TRUE(r.ceiling_uncertain()) << r.ceiling_level;
+    EXPECT_LE(r.ceiling_low, r.ceiling);
+    EXPECT_GE(r.ceiling_high, r.ceiling);
+  }
+  EXPECT_DOUBLE_EQ(rows[0].ceiling, 62.6); // L1 delivers at least what L3 did
+  EXPECT_DOUBLE_EQ(rows[0].ceiling_low, 4.2);
+  EXPECT_DOUBLE_EQ(rows[0].ceiling_high, 62.6);
+  EXPECT_DOUBLE_EQ(rows[3].ceiling, 10);
+  std::ostringstream os;
+  ceilings.print(os);
+  EXPECT_NE(os.str().find("ceiling: L1 copy bandwidth 62.6 GB/s"), std::string::npos) << os.str();
+  EXPECT_NE(os.str().find("uncertain 4.2-62.6: slower than a farther level, also when measured "
+                          "again"),
+            std::string::npos)
+      << os.str();
+}
+
+// The other run of issue 41: L1 8.5, L2 200, L3 58.7. Measured again, L1 reads 300: in order, so
+// nothing is uncertain and the figures of the second measurement stand.
+TEST(MeasuredCeilings, AnInversionGoneWhenMeasuredAgainLeavesTheLevelsCertain) {
+  Fake fake;
+  fake.rates = {{kL1At, {8.5, 8.5, 300, 300}}, {kL2At, {200}}, {kL3At, {58.7}}, {kMemoryAt, {20}}};
+  MeasuredCeilings ceilings("serial", fake.measures());
+  const std::vector<CaseResult> rows = one_row_per_level(ceilings);
+  EXPECT_EQ(fake.calls_at(kL1At), 4u);
+  EXPECT_DOUBLE_EQ(rows[0].ceiling, 300);
+  EXPECT_DOUBLE_EQ(rows[1].ceiling, 200);
+  EXPECT_DOUBLE_EQ(rows[2].ceiling, 58.7);
+  for (const CaseResult& r : rows)
+    EXPECT_FALSE(r.ceiling_uncertain()) << r.ceiling_level;
+}
+
+// Estimates that never agree within 10% end after kLevelTries of them (or, once two are taken,
+// after level_seconds), and the level is uncertain over their range, its ceiling the largest.
+TEST(MeasuredCeilings, ALevelWhoseEstimatesNeverSettleEndsUncertainWithinItsBound) {
+  Fake fake;
+  fake.rates = {
+      {kL1At, {1000}}, {kL2At, {10, 40, 10, 40, 10, 40, 10, 40}}, {kL3At, {5}}, {kMemoryAt, {1}}};
+  MeasuredCeilings ceilings("serial", fake.measures());
+  CaseResult r = streaming_row(192 * KiB, 8);
+  ceilings.attach(r, "serial");
+  EXPECT_EQ(fake.calls_at(kL2At), std::size_t(kLevelTries));
+  EXPECT_EQ(r.ceiling_level, "L2");
+  EXPECT_DOUBLE_EQ(r.ceiling, 40);
+  EXPECT_DOUBLE_EQ(r.pct_of_ceiling, 20);
+  EXPECT_TRUE(r.ceiling_uncertain());
+  EXPECT_DOUBLE_EQ(r.ceiling_low, 10);
+  EXPECT_DOUBLE_EQ(r.ceiling_high, 40);
+  std::ostringstream os;
+  ceilings.print(os);
+  EXPECT_NE(os.str().find("ceiling: L2 copy bandwidth 40.0 GB/s on serial"), std::string::npos)
+      << os.str();
+  EXPECT_NE(os.str().find("uncertain 10.0-40.0: its estimates did not agree within 10%"),
+            std::string::npos)
+      << os.str();
+
+  Fake quick = fake; // no time left once two estimates are taken: two, then uncertain
+  quick.measured.clear();
+  CeilingMeasures m = quick.measures();
+  m.level_seconds = 0;
+  MeasuredCeilings bounded("serial", m);
+  CaseResult b = streaming_row(192 * KiB, 8);
+  bounded.attach(b, "serial");
+  EXPECT_EQ(quick.calls_at(kL2At), 2u);
+  EXPECT_TRUE(b.ceiling_uncertain());
+  EXPECT_DOUBLE_EQ(b.ceiling, 40);
+}
+
+// A cache level no faster than memory (here an L3 that read memory's figure twice) takes no
+// working set: its rows are charged to memory, and the ceilings say why.
+TEST(MeasuredCeilings, ALevelNoFasterThanMemoryTakesNoWorkingSet) {
+  Fake fake;
+  fake.rates = {{kL1At, {100}}, {kL2At, {50}}, {kL3At, {20}}, {kMemoryAt, {20}}};
+  MeasuredCeilings ceilings("serial", fake.measures());
+  CaseResult r = streaming_row(16 * MiB, 10); // an L3 working set by capacity
+  ceilings.attach(r, "serial");
+  EXPECT_EQ(r.ceiling_level, "memory");
+  EXPECT_DOUBLE_EQ(r.ceiling, 20);
+  CaseResult l2 = streaming_row(192 * KiB, 10);
+  ceilings.attach(l2, "serial");
+  EXPECT_EQ(l2.ceiling_level, "L2");
+  std::ostringstream os;
+  ceilings.print(os);
+  EXPECT_NE(os.str().find("ceiling: L3 copy bandwidth 20.0 GB/s on serial"), std::string::npos)
+      << os.str();
+  EXPECT_NE(os.str().find("no faster than memory, so its working sets are charged to memory"),
+            std::string::npos)
+      << os.str();
 }
 
 TEST(MeasuredCeilings, VendorGemmIsMarkedUncertainWhenItsEstimatesDoNotSettle) {
@@ -207,7 +371,11 @@ TEST(MeasuredCeilings, VendorGemmIsMarkedUncertainWhenItsEstimatesDoNotSettle) {
   r.c = case_of("matmul", "tiled", 256, 256, 256);
   r.gflops = 58.5;
   ceilings.attach(r, "serial");
-  EXPECT_EQ(r.ceiling_name, "vendor GEMM (uncertain: 29.0 to 117.0)");
+  EXPECT_EQ(r.ceiling_name, "vendor GEMM");
+  EXPECT_TRUE(r.ceiling_uncertain());
+  EXPECT_DOUBLE_EQ(r.ceiling_low, 29);
+  EXPECT_DOUBLE_EQ(r.ceiling_high, 117);
+  EXPECT_DOUBLE_EQ(r.ceiling, 117);
   EXPECT_TRUE(r.ceiling_level.empty()); // a GEMM ceiling is no memory level's
   EXPECT_EQ(r.ceiling_unit, "GFLOP/s");
   EXPECT_DOUBLE_EQ(r.pct_of_ceiling, 50);
@@ -222,7 +390,8 @@ TEST(MeasuredCeilings, VendorGemmIsMarkedUncertainWhenItsEstimatesDoNotSettle) {
   EXPECT_EQ(f64.ceiling, 0);
   std::ostringstream os;
   ceilings.print(os);
-  EXPECT_NE(os.str().find("uncertain: 5 estimates from 29.0 to 117.0"), std::string::npos)
+  EXPECT_NE(os.str().find("uncertain 29.0-117.0: 5 estimates never agreed within 5%"),
+            std::string::npos)
       << os.str();
 
   Fake beaten; // a row more than 5% above: estimated again, the larger kept
@@ -241,6 +410,7 @@ TEST(MeasuredCeilings, VendorGemmIsMarkedUncertainWhenItsEstimatesDoNotSettle) {
   s.ceiling_name.clear();
   stable.attach(s, "serial");
   EXPECT_EQ(s.ceiling_name, "vendor GEMM");
+  EXPECT_FALSE(s.ceiling_uncertain());
   EXPECT_DOUBLE_EQ(s.ceiling, 200);
 }
 
@@ -339,11 +509,12 @@ TEST(MeasuredCeilings, ReusesTheCacheOfTheSameMachineOnlyAndSaysSo) {
   Fake first;
   std::string out;
   auto [row, gemm] = run_once("hostA|cpu|serial|build=1", first, &out);
-  EXPECT_EQ(first.measured.size(), 1u);
+  EXPECT_EQ(first.measured.size(), 8u); // four levels, two estimates each
   EXPECT_EQ(first.vendor_calls, 1);
   EXPECT_EQ(row.ceiling_source, "measured");
   EXPECT_EQ(gemm.ceiling_source, "measured");
-  EXPECT_NE(out.find(" s measuring L2 copy bandwidth, vendor GEMM float32 8x8x8\n"),
+  EXPECT_NE(out.find(" s measuring L1 copy bandwidth, L2 copy bandwidth, L3 copy bandwidth, "
+                     "memory copy bandwidth, vendor GEMM float32 8x8x8\n"),
             std::string::npos)
       << out;
 
@@ -356,14 +527,14 @@ TEST(MeasuredCeilings, ReusesTheCacheOfTheSameMachineOnlyAndSaysSo) {
   EXPECT_EQ(gemm.ceiling_source, "reused");
   EXPECT_DOUBLE_EQ(gemm.ceiling, 200);
   EXPECT_NE(out.find("(reused from " + path + ")"), std::string::npos) << out;
-  EXPECT_NE(
-      out.find("ceilings: 0 s measuring, reused L2 copy bandwidth, vendor GEMM float32 8x8x8"),
-      std::string::npos)
+  EXPECT_NE(out.find("ceilings: 0 s measuring, reused L1 copy bandwidth, L2 copy bandwidth, L3 "
+                     "copy bandwidth, memory copy bandwidth, vendor GEMM float32 8x8x8"),
+            std::string::npos)
       << out;
 
   Fake other; // another machine (or build) key: measured again
   std::tie(row, gemm) = run_once("hostB|cpu|serial|build=1", other, &out);
-  EXPECT_EQ(other.measured.size(), 1u);
+  EXPECT_EQ(other.measured.size(), 8u);
   EXPECT_EQ(other.vendor_calls, 1);
   EXPECT_EQ(row.ceiling_source, "measured");
 
@@ -372,7 +543,7 @@ TEST(MeasuredCeilings, ReusesTheCacheOfTheSameMachineOnlyAndSaysSo) {
   ceilings.reuse_from(CeilingCache(path, "hostA|cpu|serial|build=1"));
   CaseResult fast = streaming_row(192 * KiB, 2e6 / 64);
   ceilings.attach(fast, "serial");
-  EXPECT_EQ(beaten.measured.size(), 3u); // the first measurement and the two again
+  EXPECT_EQ(beaten.calls_at(kL2At), 6u); // the first measurement and the two again, 2 calls each
   EXPECT_EQ(fast.ceiling_source, "measured");
   std::filesystem::remove_all(dir);
 }

@@ -64,9 +64,10 @@ TEST(ConsoleTable, NoMarkWithinTheCeiling) {
   EXPECT_EQ(os.str().find("in place"), std::string::npos) << os.str();
 }
 
-// Issue 22: rows of different memory levels get their own letters, named by level; a vendor GEMM
-// ceiling whose estimates never settled is footnoted as uncertain.
-TEST(ConsoleTable, EachLevelHasItsLetterAndUncertainGemmIsFootnoted) {
+// Issue 22: rows of different memory levels get their own letters, named by level. Issue 41: a
+// row whose ceiling is uncertain (a vendor GEMM whose estimates never settled, a level that read
+// slower than a farther one) says so with its range, and the table footnotes it; other rows not.
+TEST(ConsoleTable, EachLevelHasItsLetterAndUncertainCeilingsAreMarked) {
   Plan plan;
   CaseResult l2 = axpby_row(false, 50);
   l2.ceiling_level = "L2";
@@ -75,21 +76,29 @@ TEST(ConsoleTable, EachLevelHasItsLetterAndUncertainGemmIsFootnoted) {
   memory.ceiling_level = "memory";
   CaseResult mm = axpby_row(false, 50);
   mm.c = resolved("matmul", "tiled", 256, 256, 256);
-  mm.ceiling_name = "vendor GEMM (uncertain: 29.0 to 117.0)";
+  mm.ceiling_name = "vendor GEMM";
   mm.ceiling_unit = "GFLOP/s";
+  mm.ceiling_low = 29;
+  mm.ceiling_high = 117;
   std::ostringstream os;
   print_results_table(os, plan, {l2, memory, mm});
   const std::string out = os.str();
   EXPECT_NE(out.find("%ceiling a: of the L2 copy bandwidth, 100.0 GB/s"), std::string::npos) << out;
   EXPECT_NE(out.find("%ceiling b: of the memory copy bandwidth, 10.0 GB/s"), std::string::npos)
       << out;
-  EXPECT_NE(out.find("%ceiling c: of the vendor GEMM (uncertain: 29.0 to 117.0)"),
+  EXPECT_NE(out.find("%ceiling c: of the vendor GEMM float32"), std::string::npos) << out;
+  EXPECT_NE(out.find(", ceiling uncertain 29.0-117.0 GFLOP/s\n"), std::string::npos) << out;
+  EXPECT_EQ(out.find(", ceiling uncertain", out.find(", ceiling uncertain") + 1),
             std::string::npos)
-      << out;
-  EXPECT_NE(out.find("%ceiling uncertain: the vendor GEMM's estimates did not agree"),
+      << out; // one row only
+  EXPECT_NE(out.find("ceiling uncertain LOW-HIGH: the ceiling's estimates did not agree"),
             std::string::npos)
       << out;
   EXPECT_EQ(out.find("%ceiling *"), std::string::npos) << out;
+
+  std::ostringstream certain; // no uncertain row: no mark, no footnote
+  print_results_table(certain, plan, {l2, memory});
+  EXPECT_EQ(certain.str().find("uncertain"), std::string::npos) << certain.str();
 }
 
 // The size column: MxNxK where the case's variant reads k (matmul), MxN elsewhere, whatever the

@@ -103,21 +103,24 @@ class OutputsExplain(unittest.TestCase):
         with open(cache) as f:
             (stored,) = json.load(f).values()  # one machine
         axpby = "axpby/flat/float32/64x64/a=2,b=-1"
-        copy = stored[stored_rows[axpby]["ceiling_level"] + " copy bandwidth [GB/s]"]
+        # Only a level whose estimates agreed is stored (a loaded host may leave one uncertain).
+        copy = stored.get(stored_rows[axpby]["ceiling_level"] + " copy bandwidth [GB/s]")
         stdout, rows = self.run_config("reuse", "--set", "reuse_ceilings=true")
         sources = {r["ceiling_source"] for r in rows.values()}
         # matmul ceilings are the vendor GEMM, stored where its estimates agreed: a loaded host
-        # may leave one uncertain (measured again). The stored copy bandwidth is reused unless the
-        # case beats it by more than 5%: measured under load (another process on the cores), it
-        # can be below what the case itself then reaches, and is measured again (level_gbs).
+        # may leave one uncertain (measured again). A stored copy bandwidth is reused unless the
+        # case beats it by more than 5% (measured under load, another process on the cores, it can
+        # be below what the case itself then reaches) or it reads out of order with a level
+        # measured in this run (run/ceilings.cpp): then it is measured again, and the larger
+        # figure kept, never below the stored one.
         row = rows[axpby]
-        if float(row["gbs"]) <= 1.05 * copy:
-            self.assertEqual(row["ceiling_source"], "reused", rows)
+        if row["ceiling_source"] == "reused":
             self.assertAlmostEqual(float(row["ceiling_value"]), copy, delta=1e-9 * copy)
             self.assertRegex(stdout, r"ceilings: .*reused .*copy bandwidth")
         else:
             self.assertEqual(row["ceiling_source"], "measured", rows)
-            self.assertGreater(float(row["ceiling_value"]), copy)
+            if copy is not None:
+                self.assertGreaterEqual(float(row["ceiling_value"]), copy)
         self.assertLessEqual(sources, {"reused", "measured"})
         if "reused" in sources:
             self.assertIn("(reused from " + cache + ")", stdout)

@@ -122,6 +122,100 @@ TEST(Portability, BestOfRepeatedRunsOnAPlatform) {
   EXPECT_EQ(p.entries[0].fom, 2);
 }
 
+// The markdown line of one application.
+std::string line_of(const std::string& md, const std::string& application) {
+  const auto at = md.find("| matmul/float32/256x256x256 | " + application + " |");
+  return at == std::string::npos ? "" : md.substr(at, md.find('\n', at) - at);
+}
+
+// Issue 41: `compare --table portability` of one platform printed PP 1.000 on every row. PP
+// compares platforms: with one, both PP columns say n/a and why.
+TEST(Portability, OnePlatformGivesNoPpButTheReason) {
+  const Portability p = performance_portability(
+      {run("openmp", "CPU", {row("tiled", 2, "ok", 45, 100), row("flat", 1, "ok", 90, 100)})},
+      false);
+  const std::string md = portability_markdown(p);
+  EXPECT_EQ(line_of(md, "tiled"),
+            "| matmul/float32/256x256x256 | tiled | n/a: one platform | n/a: one platform | "
+            "0.500 / 0.450 |")
+      << md;
+  EXPECT_EQ(line_of(md, "flat"),
+            "| matmul/float32/256x256x256 | flat | n/a: one platform | n/a: one platform | "
+            "1.000 / 0.900 |")
+      << md;
+  EXPECT_EQ(score(p, "tiled").app_na(), "n/a: one platform");
+}
+
+// With one application of a problem its application efficiency is 1 on every platform by
+// construction: n/a with the reason, in the PP column, the cells and the CSV; the architectural
+// PP over the two platforms stands.
+TEST(Portability, OneApplicationGivesNoApplicationEfficiencyButTheReason) {
+  const Portability p =
+      performance_portability({run("openmp", "CPU", {row("tiled", 2, "ok", 45, 100)}),
+                               run("cuda", "H100", {row("tiled", 1, "ok", 90, 100)})},
+                              false);
+  const std::string md = portability_markdown(p);
+  EXPECT_EQ(line_of(md, "tiled"),
+            "| matmul/float32/256x256x256 | tiled | n/a: one application for the problem | 0.600 | "
+            "n/a / 0.450 | n/a / 0.900 |")
+      << md;
+  const std::string csv = portability_csv(p);
+  EXPECT_NE(csv.find("matmul/float32/256x256x256,tiled,openmp on CPU,2,,0.45\n"), std::string::npos)
+      << csv;
+  // Two applications: the application efficiency means something again.
+  const Portability two =
+      performance_portability({run("openmp", "CPU", {row("tiled", 2), row("flat", 1)}),
+                               run("cuda", "H100", {row("tiled", 1), row("flat", 2)})},
+                              false);
+  EXPECT_EQ(score(two, "tiled").app_text(), "0.667");
+  EXPECT_EQ(line_of(portability_markdown(two), "tiled").find("n/a"), std::string::npos);
+}
+
+// An architectural efficiency of an uncertain ceiling says so with the range, and so does the PP
+// computed from it; rows of certain ceilings carry no mark.
+TEST(Portability, AnUncertainCeilingMarksItsEfficiencyAndThePp) {
+  Row uncertain = row("tiled", 1, "ok", 90, 100);
+  uncertain.fields["ceiling_low"] = 29.0;
+  uncertain.fields["ceiling_high"] = 117.0;
+  const Portability p = performance_portability(
+      {run("openmp", "CPU", {row("tiled", 2, "ok", 45, 100)}), run("cuda", "H100", {uncertain})},
+      false);
+  const std::string md = portability_markdown(p);
+  EXPECT_NE(line_of(md, "tiled")
+                .find("| 0.600 (from an uncertain ceiling) | n/a / 0.450 | n/a / "
+                      "0.900 (ceiling uncertain 29.0-117.0 GFLOP/s) |"),
+            std::string::npos)
+      << md;
+  const Portability certain =
+      performance_portability({run("openmp", "CPU", {row("tiled", 2, "ok", 45, 100)}),
+                               run("cuda", "H100", {row("tiled", 1, "ok", 90, 100)})},
+                              false);
+  EXPECT_EQ(portability_markdown(certain).find("uncertain"), std::string::npos);
+}
+
+// Headers name each platform by its runs' labels (--name, --label), whole; runs of one platform
+// share its column, their labels joined.
+TEST(Portability, HeadersNameThePlatformsByTheirRunsLabels) {
+  compare::Run a = run("openmp", "CPU", {row("tiled", 2), row("flat", 1)});
+  a.given_label = "laptop, before the tiling change of November";
+  compare::Run b = a;
+  b.given_label = "laptop, after it";
+  compare::Run c = run("cuda", "NVIDIA H100 80GB HBM3", {row("tiled", 1), row("flat", 2)});
+  c.given_label = "Production node on NVIDIA H100 80GB HBM3";
+  const Portability p = performance_portability({a, b, c}, false);
+  ASSERT_EQ(p.platforms.size(), 2u);
+  EXPECT_EQ(p.label(0), "laptop, before the tiling change of November + laptop, after it");
+  EXPECT_EQ(p.label(1), "Production node on NVIDIA H100 80GB HBM3");
+  const std::string md = portability_markdown(p);
+  EXPECT_NE(md.find("| laptop, before the tiling change of November + laptop, after it app / arch "
+                    "| Production node on NVIDIA H100 80GB HBM3 app / arch |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("Production node on NVIDIA H100 80GB HBM3 (cuda on NVIDIA H100 80GB HBM3)"),
+            std::string::npos)
+      << md;
+}
+
 } // namespace
 } // namespace compare
 } // namespace miniapp

@@ -79,8 +79,9 @@ TEST(PortabilityFigures, HeatMapHasACellPerPlatformAndThePp) {
   p.entries[0].failed = true;
   p.scores[0].failed = true;
   const std::string svg = efficiency_heat_map_svg(p);
-  EXPECT_NE(svg.find(">0.90 (1.00)</text>"), std::string::npos) << svg;
-  EXPECT_NE(svg.find(">0.60 (1.00)</text>"), std::string::npos);
+  // One application: its application efficiency is 1 by construction, so n/a (issue 41).
+  EXPECT_NE(svg.find(">0.90 (n/a)</text>"), std::string::npos) << svg;
+  EXPECT_NE(svg.find(">0.60 (n/a)</text>"), std::string::npos);
   EXPECT_NE(svg.find(">failed</text>"), std::string::npos);
   EXPECT_NE(svg.find(">0 (failed on a platform)</text>"), std::string::npos);
   EXPECT_EQ(svg.find("<A>"), std::string::npos);
@@ -89,6 +90,43 @@ TEST(PortabilityFigures, HeatMapHasACellPerPlatformAndThePp) {
   p.scores[0].failed = false;
   p.scores[0].ran = 2;
   EXPECT_NE(efficiency_heat_map_svg(p).find(">not run</text>"), std::string::npos);
+}
+
+// Issue 41: the heat map cut its headers ("Pro~ on NVIDIA...") and PP texts; they are wrapped
+// whole instead, and a one-application PP is n/a with its reason.
+TEST(PortabilityFigures, HeatMapHeadersAndPpTextsAreWholeAndNa) {
+  Portability p = three_platforms();
+  p.platform_labels = {"Production run of the new tiling on the CPU node", "cuda on H100",
+                       "hip on MI100"};
+  p.scores[0].applications = 1;
+  p.scores[0].ran = 2;
+  const std::string svg = efficiency_heat_map_svg(p);
+  EXPECT_EQ(svg.find('~'), std::string::npos) << svg;
+  for (const char* line : {">Production run of the<", ">new tiling on the CPU<", ">node<",
+                           ">n/a: one application for<", ">the problem<", ">incomplete 2/3 (0.491<",
+                           ">over those)<", ">0.90 (n/a)<"})
+    EXPECT_NE(svg.find(line), std::string::npos) << line << "\n" << svg;
+}
+
+// The captions sit above their figures; a section over one platform has no PP figures, and says
+// why.
+TEST(PortabilityFigures, CaptionsAboveAndNoFiguresForOnePlatform) {
+  Portability p = three_platforms();
+  const std::string html = portability_section(p);
+  EXPECT_NE(html.find("<figure class=\"plot\" id=\"pp-heat-map\"><figcaption>efficiency heat "
+                      "map</figcaption><svg"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<figure class=\"plot cascade\"><figcaption>cascade: "
+                      "matmul/float32/256</figcaption><svg"),
+            std::string::npos)
+      << html;
+  p.platforms.resize(1);
+  p.entries.resize(1);
+  p.scores[0].ran = p.scores[0].platforms = 1;
+  const std::string one = portability_section(p);
+  EXPECT_EQ(one.find("<svg"), std::string::npos) << one;
+  EXPECT_NE(one.find("PP: n/a: one platform (openmp on CPU &lt;A&gt;)"), std::string::npos) << one;
 }
 
 TEST(PortabilityFigures, SectionHasAHeatMapAndACascadePerProblem) {

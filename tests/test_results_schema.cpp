@@ -226,6 +226,33 @@ std::string cell_from_end(const std::string& line, std::ptrdiff_t k) {
   return cells.at(cells.size() - std::size_t(k));
 }
 
+// Issue 41: an uncertain ceiling's range is in both files (ceiling_low, ceiling_high), null where
+// the ceiling is certain, and reads back the same.
+TEST(ResultsSchema, UncertainCeilingRangeInBothFiles) {
+  Case ax = table_case("axpby", "flat", 8, 8);
+  Case ax2 = table_case("axpby", "flat", 16, 16);
+  ax2.index = 1;
+  const Plan plan = plan_for({ax, ax2});
+  CaseResult uncertain = result_of(ax);
+  uncertain.ceiling = 62.6;
+  uncertain.ceiling_low = 4.2;
+  uncertain.ceiling_high = 62.6;
+  const TempDir tmp;
+  const Written w = write(tmp, plan, {uncertain, result_of(ax2)});
+  EXPECT_EQ(w.doc["results"].at(0)["ceiling_low"], 4.2);
+  EXPECT_EQ(w.doc["results"].at(0)["ceiling_high"], 62.6);
+  EXPECT_TRUE(w.doc["results"].at(1)["ceiling_low"].is_null());
+  EXPECT_TRUE(w.doc["results"].at(1)["ceiling_high"].is_null());
+  ASSERT_EQ(w.csv_lines.size(), 3u);
+  EXPECT_EQ(cell_from_end(w.csv_lines[1], 2), "4.2");
+  EXPECT_EQ(cell_from_end(w.csv_lines[1], 1), "62.6");
+  EXPECT_EQ(cell_from_end(w.csv_lines[2], 1), "");
+  const compare::Run run = compare::load_run(w.dir);
+  ASSERT_EQ(run.rows.size(), 2u);
+  EXPECT_EQ(run.rows[0].number("ceiling_high"), 62.6);
+  EXPECT_EQ(run.rows[1].number("ceiling_high"), 0);
+}
+
 // A real matmul run: m stays the integer 256 and the flop count 2 m n k = 33554432 keeps every
 // digit (schema 1 wrote 256.0 and 33554400).
 TEST(ResultsSchema, MatmulRowIsTypedAndExact) {
@@ -270,10 +297,12 @@ TEST(ResultsSchema, MatmulRowIsTypedAndExact) {
       names.push_back(f.name);
   EXPECT_EQ(split(w.csv_lines[0]), names);
   // The newest columns (issue 28, then what held the clock down and the launches per sample:
-  // issue 26), appended after the energy columns (issue 26).
-  EXPECT_EQ(std::vector<std::string>(names.end() - 5, names.end()),
-            (std::vector<std::string>{"energy_note", "ceiling_source", "team_size_ran",
-                                      "clock_limit", "launches_per_sample"}));
+  // issue 26, then an uncertain ceiling's range: issue 41), appended after the energy columns
+  // (issue 26).
+  EXPECT_EQ(
+      std::vector<std::string>(names.end() - 7, names.end()),
+      (std::vector<std::string>{"energy_note", "ceiling_source", "team_size_ran", "clock_limit",
+                                "launches_per_sample", "ceiling_low", "ceiling_high"}));
   // Columns are appended: the references (issue 17), shape (issue 12), then the rounds and the
   // host's load (issue 22).
   const auto shape_at = std::find(names.begin(), names.end(), "shape");
@@ -442,12 +471,12 @@ TEST(ResultsSchema, EnergyColumnsInBothFiles) {
             (std::vector<std::string>{"energy_j", "power_w", "rate_per_watt", "rate_per_watt_unit",
                                       "energy_window_s", "energy_counter", "energy_note",
                                       "ceiling_source", "team_size_ran", "clock_limit",
-                                      "launches_per_sample"}));
-  EXPECT_EQ(cell_from_end(w.csv_lines[1], 11), "0.25"); // energy_j
-  EXPECT_EQ(cell_from_end(w.csv_lines[2], 11), "");
-  EXPECT_EQ(cell_from_end(w.csv_lines[2], 5), "no energy counter: no powercap package zones");
-  EXPECT_EQ(cell_from_end(w.csv_lines[1], 2), "power cap"); // clock_limit
-  EXPECT_EQ(cell_from_end(w.csv_lines[2], 2), "");
+                                      "launches_per_sample", "ceiling_low", "ceiling_high"}));
+  EXPECT_EQ(cell_from_end(w.csv_lines[1], 13), "0.25"); // energy_j
+  EXPECT_EQ(cell_from_end(w.csv_lines[2], 13), "");
+  EXPECT_EQ(cell_from_end(w.csv_lines[2], 7), "no energy counter: no powercap package zones");
+  EXPECT_EQ(cell_from_end(w.csv_lines[1], 4), "power cap"); // clock_limit
+  EXPECT_EQ(cell_from_end(w.csv_lines[2], 4), "");
   const compare::Run run = compare::load_run(w.dir);
   ASSERT_EQ(run.rows.size(), 2u);
   EXPECT_EQ(run.rows[0].fields["power_w"], 500.0);

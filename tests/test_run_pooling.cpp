@@ -236,6 +236,36 @@ TEST(RunPooling, BusyRowsAreFlagged) {
   EXPECT_NE(to_markdown(c).find(" (busy) |"), std::string::npos) << to_markdown(c);
 }
 
+// Issue 41: a row whose ceiling is uncertain (results' ceiling_low and ceiling_high) is marked in
+// the markdown, the CSV, the warnings and the portability table, with its range; a comparison
+// whose rows are all certain shows no mark and no legend.
+TEST(RunPooling, RowsOfUncertainCeilingsAreMarked) {
+  nlohmann::json r = row(reps_of({1.0e-3}), {1.0e-3});
+  r["ceiling"] = "copy bandwidth";
+  r["ceiling_value"] = 200.0;
+  r["ceiling_unit"] = "GB/s";
+  r["ceiling_level"] = "L1";
+  const compare::Run certain = run_of("a", "h16", "certain", r);
+  r["ceiling_low"] = 4.2;
+  r["ceiling_high"] = 200.0;
+  const compare::Run uncertain = run_of("b", "h2", "uncertain", r);
+  const Comparison c = compare_runs({certain, uncertain}, {});
+  EXPECT_EQ(cell(c, 0).ceiling_uncertain, "");
+  EXPECT_EQ(cell(c, 1).ceiling_uncertain, "uncertain 4.2-200.0 GB/s");
+  EXPECT_TRUE(has_warning(c, "ceiling uncertain 4.2-200.0 GB/s (its estimates did not agree"));
+  const std::string md = to_markdown(c);
+  EXPECT_EQ(md.find(" (uncertain ceiling)"), md.rfind(" (uncertain ceiling)")) << md; // one row
+  EXPECT_NE(md.find(" (uncertain ceiling) |"), std::string::npos) << md;
+  EXPECT_NE(md.find(kUncertainLegend), std::string::npos) << md;
+  const std::string csv = to_csv(c);
+  EXPECT_NE(csv.find(",busy,ceiling_uncertain\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",false,uncertain 4.2-200.0 GB/s\n"), std::string::npos) << csv;
+
+  const Comparison none =
+      compare_runs({certain, run_of("c", "h2", "other", row(reps_of({2e-3}), {2e-3}))}, {});
+  EXPECT_EQ(to_markdown(none).find("uncertain"), std::string::npos) << to_markdown(none);
+}
+
 } // namespace
 } // namespace compare
 

@@ -314,6 +314,12 @@ Comparison compare_runs(const std::vector<Run>& given, const Options& given_opt)
       if (opt.keep_rows)
         line.cells[i].row = *row;
       describe_spread(line.cells[i], *row, runs[i], opt.with_transfers); // run_pooling.hpp
+      if (!line.cells[i].ceiling_uncertain.empty())
+        notes.push_back({"ceiling " + line.cells[i].ceiling_uncertain +
+                             " (its estimates did not agree, or its level read slower than a "
+                             "farther one) in " +
+                             run_name(c, i),
+                         case_name(line)});
       if (line.cells[i].busy)
         notes.push_back({"busy host around the case (1-minute load average above the host's "
                          "CPUs, so its times include other work) in " +

@@ -78,6 +78,8 @@ struct Cell {
   double cv = -1;
   bool cv_of_rounds = false;
   bool busy = false;
+  // "uncertain LOW-HIGH UNIT" where the row's ceiling is uncertain (row_ceiling_uncertain); "".
+  std::string ceiling_uncertain;
   Row row; // the row measured, with Options::keep_rows; else empty
 };
 

@@ -305,7 +305,20 @@ void describe_spread(Cell& cell, const Row& row, const Run& run, bool with_trans
   cell.cv = coefficient_of_variation(of_rounds ? cell.rounds : cell.times);
   cell.cv_of_rounds = of_rounds;
   cell.busy = row_busy(row, run);
+  cell.ceiling_uncertain = row_ceiling_uncertain(row);
 }
+
+std::string row_ceiling_uncertain(const Row& row) {
+  const double low = row.number("ceiling_low"), high = row.number("ceiling_high");
+  if (!(high > 0))
+    return "";
+  return uncertain_text(low, high) + (row.ceiling_unit.empty() ? "" : " " + row.ceiling_unit);
+}
+
+const char* const kUncertainLegend =
+    "(uncertain ceiling): the row's ceiling did not settle (its estimates never agreed, or its "
+    "memory level read slower than a farther one also when measured again), so its share of the "
+    "ceiling is uncertain; the range is in the warnings.";
 
 bool row_busy(const Row& row, const Run& run) {
   return host_busy(number_field(row, "host_load", -1), run.host_cpus);
@@ -372,11 +385,12 @@ std::string spread_text(const Cell& cell) {
 
 std::string across_runs_csv(const Cell& cell, bool baseline) {
   if (!cell.present)
-    return ",,,,";
+    return ",,,,,";
   static const char* const kTests[] = {"", "rounds", "repetitions", "ranges"};
   return std::string(baseline ? "" : mark(cell)) + "," + (baseline ? "" : kTests[int(cell.test)]) +
          "," + std::to_string(cell.rounds.size()) + "," +
-         (cell.cv >= 0 ? fmt("%.6g", cell.cv) : "") + "," + (cell.busy ? "true" : "false");
+         (cell.cv >= 0 ? fmt("%.6g", cell.cv) : "") + "," + (cell.busy ? "true" : "false") + "," +
+         cell.ceiling_uncertain;
 }
 
 std::string significance_legend(std::size_t baseline) {

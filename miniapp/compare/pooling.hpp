@@ -58,6 +58,11 @@ double welch_log_p(const std::vector<double>& a, const std::vector<double>& b);
 bool row_busy(const Row& row, const Run& run);
 // The sentence that explains the mark, for the legends of the tables that show it.
 extern const char* const kBusyLegend;
+// Where the row's ceiling is uncertain (results columns ceiling_low and ceiling_high, written
+// since issue 41; run/ceilings.hpp): "uncertain LOW-HIGH UNIT"; else "". Tables mark such a row
+// "(uncertain ceiling)", explained by kUncertainLegend.
+std::string row_ceiling_uncertain(const Row& row);
+extern const char* const kUncertainLegend;
 
 // Fills a cell's across-run facts from its row: units, spread (of the units with 2 or more, else
 // of the repetitions), and whether its host was busy (core/host_load.hpp).
@@ -73,7 +78,7 @@ std::vector<std::string> judge(Cell& cell, const Cell& base, const std::string& 
 const char* mark(const Cell& cell);
 // "12% (3 rounds)", "4% (10 reps)", or "-" where unknown.
 std::string spread_text(const Cell& cell);
-// The CSV cells mark, test (rounds, repetitions, ranges), rounds, cv, busy.
+// The CSV cells mark, test (rounds, repetitions, ranges), rounds, cv, busy, ceiling_uncertain.
 std::string across_runs_csv(const Cell& cell, bool baseline);
 // The legend of the marks, for the markdown and HTML tables.
 std::string significance_legend(std::size_t baseline);

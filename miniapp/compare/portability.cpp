@@ -3,6 +3,7 @@
 #include "core/sinks.hpp"
 #include "compare/tables.hpp"
 #include "core/text.hpp"
+#include "compare/pooling.hpp"
 #include "results/references.hpp"
 
 #include <algorithm>
@@ -34,6 +35,31 @@ std::string PpScore::text(double pp) const {
     return value;
   return "incomplete " + std::to_string(ran) + "/" + std::to_string(platforms) + " (" + value +
          " over those)";
+}
+
+std::string PpScore::arch_na() const {
+  return platforms < 2 ? "n/a: one platform" : "";
+}
+
+std::string PpScore::app_na() const {
+  if (platforms < 2)
+    return arch_na();
+  return one_application() ? "n/a: one application for the problem" : "";
+}
+
+std::string PpScore::app_text() const {
+  return app_na().empty() ? text(app_pp) : app_na();
+}
+
+std::string PpScore::arch_text() const {
+  if (!arch_na().empty())
+    return arch_na();
+  return text(arch_pp) + (arch_uncertain && arch_pp >= 0 ? " (from an uncertain ceiling)" : "");
+}
+
+const std::string& Portability::label(std::size_t i) const {
+  return i < platform_labels.size() && !platform_labels[i].empty() ? platform_labels[i]
+                                                                   : platforms.at(i);
 }
 
 namespace {
@@ -84,14 +110,22 @@ std::string platform_of(const Run& run) {
 
 Portability performance_portability(const std::vector<Run>& runs, bool with_transfers) {
   Portability out;
-  for (const auto& run : runs)
-    if (std::find(out.platforms.begin(), out.platforms.end(), platform_of(run)) ==
-        out.platforms.end())
-      out.platforms.push_back(platform_of(run));
   const auto platform_index = [&](const std::string& p) {
     return std::size_t(std::find(out.platforms.begin(), out.platforms.end(), p) -
                        out.platforms.begin());
   };
+  std::vector<std::vector<std::string>> labels; // each platform's runs' labels, once each
+  for (const auto& run : runs) {
+    const std::size_t i = platform_index(platform_of(run));
+    if (i == out.platforms.size()) {
+      out.platforms.push_back(platform_of(run));
+      labels.emplace_back();
+    }
+    if (std::find(labels[i].begin(), labels[i].end(), run.label()) == labels[i].end())
+      labels[i].push_back(run.label());
+  }
+  for (const auto& l : labels)
+    out.platform_labels.push_back(join(l, " + "));
 
   // The best (shortest) time of each application for each problem on each platform, over runs;
   // a failure counts only where no run of it succeeded there.
@@ -106,6 +140,8 @@ Portability performance_portability(const std::vector<Run>& runs, bool with_tran
       if (!e.failed) {
         const double pct = references::pct_of_ceiling(row);
         e.arch_eff = with_transfers || pct < 0 ? -1 : pct / 100;
+        if (e.arch_eff >= 0)
+          e.ceiling_uncertain = row_ceiling_uncertain(row); // report/run_pooling.hpp
       }
       auto [at, inserted] = best.emplace(Key{problem, app, platform}, e);
       if (!inserted && (at->second.failed || (!e.failed && e.fom < at->second.fom)))
@@ -134,10 +170,15 @@ Portability performance_portability(const std::vector<Run>& runs, bool with_tran
     s.platforms = out.platforms.size();
     ++s.ran;
     s.failed = s.failed || e.failed;
+    s.arch_uncertain = s.arch_uncertain || !e.ceiling_uncertain.empty();
     app_effs[pa].push_back(e.app_eff);
     arch_effs[pa].push_back(e.arch_eff);
   }
+  std::map<std::string, std::size_t> applications; // of each problem
+  for (const auto& [pa, s] : scores)
+    ++applications[pa.first];
   for (auto& [pa, s] : scores) {
+    s.applications = applications[pa.first];
     s.app_pp = harmonic_pp(app_effs[pa]);
     const auto& arch = arch_effs[pa];
     s.arch_pp = std::any_of(arch.begin(), arch.end(), [](double e) { return e < 0; })
@@ -158,10 +199,16 @@ const PpEntry* entry_of(const Portability& p, const PpScore& s, const std::strin
 std::string portability_csv(const Portability& p) {
   std::ostringstream os;
   os << "problem,application,platform,fom,app eff,arch eff\n";
-  for (const auto& e : p.entries)
+  for (const auto& e : p.entries) {
+    const auto s = std::find_if(p.scores.begin(), p.scores.end(), [&](const PpScore& x) {
+      return x.problem == e.problem && x.application == e.application;
+    });
+    const bool app_na = s != p.scores.end() && s->one_application(); // empty: not a number
     os << for_csv_cell(e.problem) << ',' << for_csv_cell(e.application) << ','
-       << for_csv_cell(e.platform) << ',' << fmt("%.9g", e.fom) << ',' << fmt("%.6g", e.app_eff)
-       << ',' << (e.arch_eff < 0 ? std::string() : fmt("%.6g", e.arch_eff)) << '\n';
+       << for_csv_cell(e.platform) << ',' << fmt("%.9g", e.fom) << ','
+       << (app_na ? std::string() : fmt("%.6g", e.app_eff)) << ','
+       << (e.arch_eff < 0 ? std::string() : fmt("%.6g", e.arch_eff)) << '\n';
+  }
   return os.str();
 }
 
@@ -169,13 +216,16 @@ std::string portability_markdown(const Portability& p) {
   std::ostringstream os;
   os << "# Performance portability\n\nPlatforms (H): ";
   for (std::size_t i = 0; i < p.platforms.size(); ++i)
-    os << (i ? ", " : "") << markdown_cell(p.platforms[i]);
+    os << (i ? "; " : "") << markdown_cell(p.label(i))
+       << (p.label(i) == p.platforms[i] ? "" : " (" + markdown_cell(p.platforms[i]) + ")");
   os << "\n\nPP = |H| / sum of 1/e over H (docs/compare.md). Application efficiency: the best time "
         "for the problem on the platform, across the applications and runs compared, over this "
-        "time. Architectural efficiency: rate over the ceiling measured in the same run.\n\n"
+        "time. Architectural efficiency: rate over the ceiling measured in the same run. PP needs "
+        "two platforms and application efficiency two applications of the problem (with one, "
+        "each is 1 by construction): n/a otherwise.\n\n"
         "| problem | application | PP (application eff.) | PP (architectural eff.) |";
-  for (const auto& platform : p.platforms)
-    os << " " << markdown_cell(platform) << " app / arch |";
+  for (std::size_t i = 0; i < p.platforms.size(); ++i)
+    os << " " << markdown_cell(p.label(i)) << " app / arch |";
   os << "\n|---|---|---|---|";
   for (std::size_t i = 0; i < p.platforms.size(); ++i)
     os << "---|";
@@ -183,7 +233,7 @@ std::string portability_markdown(const Portability& p) {
   bool above_one = false;
   for (const auto& s : p.scores) {
     os << "| " << markdown_cell(s.problem) << " | " << markdown_cell(s.application) << " | "
-       << s.text(s.app_pp) << " | " << s.text(s.arch_pp) << " |";
+       << s.app_text() << " | " << s.arch_text() << " |";
     for (const auto& platform : p.platforms) {
       const PpEntry* e = entry_of(p, s, platform);
       if (!e)
@@ -192,9 +242,11 @@ std::string portability_markdown(const Portability& p) {
         os << " failed |";
       else {
         above_one = above_one || e->arch_eff > 1;
-        os << " " << fmt("%.3f", e->app_eff) << " / "
+        os << " " << (s.one_application() ? std::string("n/a") : fmt("%.3f", e->app_eff)) << " / "
            << (e->arch_eff < 0 ? std::string("-") : fmt("%.3f", e->arch_eff))
-           << (e->arch_eff > 1 ? " (>1)" : "") << " |";
+           << (e->arch_eff > 1 ? " (>1)" : "")
+           << (e->ceiling_uncertain.empty() ? "" : " (ceiling " + e->ceiling_uncertain + ")")
+           << " |";
       }
     }
     os << "\n";

@@ -10,6 +10,8 @@
 //                             applications and runs, over this application's time there;
 //   PP = |H| / sum over H of 1/e_i, H the platforms of the compared runs: 0 when the application
 //   failed (or is unsupported) on one of them, "incomplete k/|H|" when it did not run on all.
+// PP needs two platforms and application efficiency two applications of the problem: with one,
+// each is 1 by construction, so it is given as "n/a" with the reason instead.
 // Efficiencies above 1 (a rate above its ceiling) are kept as they are and flagged, never clipped.
 // docs/compare.md defines each number.
 #include "compare/compare.hpp"
@@ -31,24 +33,42 @@ struct PpEntry {
   double app_eff = 0;   // application efficiency (0 when failed)
   double arch_eff = -1; // architectural efficiency; < 0 when the row has no ceiling in its unit
   bool failed = false;  // status error, invalid or unsupported on this platform
+  // "uncertain LOW-HIGH UNIT" where arch_eff is of an uncertain ceiling (run/ceilings.hpp); "".
+  std::string ceiling_uncertain;
 };
 
 // PP of one application for one problem over the platform set.
 struct PpScore {
   std::string problem, application;
   std::size_t ran = 0, platforms = 0; // platforms with an entry, of all compared
+  std::size_t applications = 0;       // applications of the problem, over every platform
   bool failed = false;                // failed on a platform: PP is 0
   double app_pp = 0;                  // over the platforms that ran it
   double arch_pp = -1;                // < 0 where an architectural efficiency is missing
+  bool arch_uncertain = false;        // one of its architectural efficiencies is of an uncertain
+                                      // ceiling: arch_text() says so
   bool complete() const { return ran == platforms; }
   // "0.600", "0 (failed on a platform)", "incomplete 2/3 (0.750 over those)"
   std::string text(double pp) const;
+  // Why a PP means nothing here ("n/a: one platform", "n/a: one application for the problem");
+  // "" where it means something. The application efficiency of each platform is n/a too where
+  // app_na() names the one application.
+  std::string app_na() const;
+  std::string arch_na() const;
+  bool one_application() const { return applications < 2; }
+  // text() of the PP, or the reason it is n/a.
+  std::string app_text() const;
+  std::string arch_text() const;
 };
 
 struct Portability {
   std::vector<std::string> platforms; // in the order of the runs
-  std::vector<PpEntry> entries;       // problem, application, then platform order
-  std::vector<PpScore> scores;        // problem, then application order
+  // Each platform's runs by their labels (--name, --label; joined by " + "): what headers show.
+  std::vector<std::string> platform_labels;
+  std::vector<PpEntry> entries; // problem, application, then platform order
+  std::vector<PpScore> scores;  // problem, then application order
+  // platform_labels[i], or the platform where there are no labels.
+  const std::string& label(std::size_t i) const;
 };
 
 // The entry of one score's problem and application on `platform`; null where it did not run there.

@@ -171,8 +171,10 @@ std::string to_markdown(const Comparison& c) {
         continue;
       }
       os << " " << rate_str(cell.rate) << (cell.valid == "true" ? "" : " (!)")
-         << (cell.busy ? " (busy)" : "") << " | " << ms(cell.t_median) << " [" << ms(cell.t_min)
-         << ", " << ms(cell.t_max) << "] | " << spread_text(cell) << " |";
+         << (cell.busy ? " (busy)" : "")
+         << (cell.ceiling_uncertain.empty() ? "" : " (uncertain ceiling)") << " | "
+         << ms(cell.t_median) << " [" << ms(cell.t_min) << ", " << ms(cell.t_max) << "] | "
+         << spread_text(cell) << " |";
     }
     for (std::size_t i = 0; i < nr; ++i) {
       if (i == b)
@@ -185,6 +187,12 @@ std::string to_markdown(const Comparison& c) {
     }
     os << "\n";
   }
+  const bool uncertain = std::any_of(c.lines.begin(), c.lines.end(), [](const Line& l) {
+    return std::any_of(l.cells.begin(), l.cells.end(),
+                       [](const Cell& x) { return x.present && !x.ceiling_uncertain.empty(); });
+  });
+  if (uncertain)
+    os << "\n" << kUncertainLegend << "\n";
   energy_markdown(os, c);
   if (c.warnings.empty()) {
     os << "\nNo warnings: the runs share their config hash and case parameters, and every row is "
@@ -205,7 +213,8 @@ std::string to_csv(const Comparison& c) {
   os << "case,family,variant,precision,m,n,k,tile,run,run_label,backend,device,host,ranks,threads,"
         "baseline,with_transfers,measure,unit,rate,time_min_s,time_median_s,time_max_s,ratio_to_"
         "baseline,"
-        "within_noise,p_value,valid,notes,run_warnings,case_id,mark,test,rounds,cv,busy\n";
+        "within_noise,p_value,valid,notes,run_warnings,case_id,mark,test,rounds,cv,busy,"
+        "ceiling_uncertain\n";
   // Run-level warnings once per run (on its first row), not on every row.
   std::vector<std::string> run_notes(c.runs.size());
   for (std::size_t i = 0; i < c.runs.size(); ++i)

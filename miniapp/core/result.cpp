@@ -1,5 +1,7 @@
 #include "core/result.hpp"
 
+#include "core/text.hpp"
+
 #include <algorithm>
 #include <numeric>
 
@@ -18,6 +20,10 @@ const char* to_string(Status s) {
   default:
     return "interrupted";
   }
+}
+
+std::string uncertain_text(double low, double high) {
+  return "uncertain " + fmt("%.1f", low) + "-" + fmt("%.1f", high);
 }
 
 Stats summarize(std::vector<double> v) {

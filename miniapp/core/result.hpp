@@ -42,6 +42,9 @@ struct Stats {
 };
 Stats summarize(std::vector<double> samples);
 
+// How an uncertain ceiling is marked wherever it is shown: "uncertain LOW-HIGH" (one decimal).
+std::string uncertain_text(double low, double high);
+
 // The energy of a case's launches, from the counter of core/energy.hpp read around its timed
 // launches (run/energy_window.hpp). joules < 0: not measured, and `note` says why (no counter on
 // this machine, a window too short for the counter's update interval, several ranks).
@@ -82,6 +85,11 @@ struct CaseResult {
   // "measured" in this run or "reused" from the ceiling cache (`reuse_ceilings: true`); "" when
   // the row has no ceiling.
   std::string ceiling_source;
+  // An uncertain ceiling's range (its estimates did not settle, or its level read slower than a
+  // farther one also when measured again: run/ceilings.hpp); both 0 when it is certain. `ceiling`
+  // is then the largest figure taken.
+  double ceiling_low = 0, ceiling_high = 0;
+  bool ceiling_uncertain() const { return ceiling_high > 0; }
   // Multi-rank runs (run/driver.cpp): compute/h2d/d2h/total above are then
   // the slowest rank's per repetition; these spread each rank's median over the ranks.
   struct Spread {

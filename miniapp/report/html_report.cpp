@@ -121,6 +121,9 @@ void comparison_table(std::ostringstream& os, const compare::Comparison& c) {
         os << " <span class=\"invalid\" title=\"valid=" << html_escape(cell.valid)
            << "\">(!)</span>";
       os << busy_mark_html(cell.busy); // compare/pooling.hpp: load above the host's CPUs
+      if (!cell.ceiling_uncertain.empty())
+        os << " <span class=\"range\" title=\"" << html_escape(cell.ceiling_uncertain)
+           << "\">(uncertain ceiling)</span>";
       os << "</td><td class=\"num\">" << compare::ms(cell.t_median)
          << " <span class=\"range spread\">[" << compare::ms(cell.t_min) << ", "
          << compare::ms(cell.t_max) << "]";
@@ -204,8 +207,8 @@ void plots_section(std::ostringstream& os, const ReportOptions& opt) {
     return;
   os << "<div class=\"plots\">\n";
   for (const auto& p : opt.plots)
-    os << "<figure class=\"plot\">" << p.svg << "<figcaption>" << html_escape(p.name)
-       << "</figcaption></figure>\n";
+    os << "<figure class=\"plot\"><figcaption>" << html_escape(p.name) << "</figcaption>" << p.svg
+       << "</figure>\n"; // the caption above: below, it reads as the next figure's title
   os << "</div>\n";
 }
 

@@ -60,6 +60,20 @@ void text(std::ostringstream& os, double x, double y, const std::string& s,
      << extra << ">" << html_escape(s) << "</text>\n";
 }
 
+// `s` in lines of at most `width` characters, broken at spaces (a longer word is a line of its
+// own, whole): labels are never cut.
+std::vector<std::string> wrapped(const std::string& s, std::size_t width) {
+  std::vector<std::string> lines;
+  std::istringstream words(s);
+  for (std::string w; words >> w;) {
+    if (!lines.empty() && lines.back().size() + 1 + w.size() <= width)
+      lines.back() += " " + w;
+    else
+      lines.push_back(w);
+  }
+  return lines;
+}
+
 void open_svg(std::ostringstream& os, double w, double h, const std::string& title) {
   os << "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " << num(w) << " " << num(h)
      << "\" width=\"" << num(w) << "\" height=\"" << num(h)
@@ -181,45 +195,56 @@ std::string cascade_svg(const Portability& p, const std::string& problem) {
     const double y = key_y + 16 * double(i);
     os << "<rect x=\"" << num(left) << "\" y=\"" << num(y - 10) << "\" width=\"12\" height=\"12\" "
        << "fill=\"" << series_colour(i) << "\"/>\n";
-    text(os, left + 18, y, std::to_string(i + 1) + ": " + p.platforms[i]);
+    text(os, left + 18, y, std::to_string(i + 1) + ": " + p.label(i));
   }
   os << "</svg>\n";
   return os.str();
 }
 
 std::string efficiency_heat_map_svg(const Portability& p) {
-  const double label_w = 330, cell_w = 150, row_h = 22, top = 62;
+  const double label_w = 330, cell_w = 150, row_h = 22, line_h = 14;
   const std::size_t np = p.platforms.size(), cols = np + 2; // + PP of both efficiencies
+  constexpr std::size_t kChars = 24;                        // of 11-pixel text in a cell
+  // Each column's header whole, in as many lines as it takes: a run's label, or PP and which.
+  std::vector<std::vector<std::string>> headers;
+  std::size_t header_lines = 1;
+  for (std::size_t i = 0; i < cols; ++i) {
+    headers.push_back(i < np    ? wrapped(p.label(i), kChars)
+                      : i == np ? std::vector<std::string>{"PP", "(architectural)"}
+                                : std::vector<std::string>{"PP", "(application)"});
+    header_lines = std::max(header_lines, headers.back().size());
+  }
+  // Each row as tall as its longest PP text, wrapped like the headers.
+  std::vector<std::size_t> row_lines;
+  for (const auto& s : p.scores)
+    row_lines.push_back(std::max<std::size_t>(
+        {1, wrapped(s.arch_text(), kChars).size(), wrapped(s.app_text(), kChars).size()}));
+  const double top = 30 + line_h * double(header_lines) + 8;
+  std::vector<double> row_y{top};
+  for (const std::size_t lines : row_lines)
+    row_y.push_back(row_y.back() + row_h + line_h * double(lines - 1));
   const double width = label_w + cell_w * double(cols) + 10;
-  const double height = top + row_h * double(p.scores.size()) + 40;
+  const double height = row_y.back() + 40;
   std::ostringstream os;
   open_svg(os, width, height, "efficiencies by platform");
   text(os, 4, 18, "Architectural efficiency (application efficiency in brackets) and PP", "start",
        " font-weight=\"bold\"");
   for (std::size_t i = 0; i < cols; ++i) {
     const double x = label_w + cell_w * (double(i) + 0.5);
-    // "backend on device" in two lines, each cut to the cell
-    std::string first = i == np ? "PP" : i == np + 1 ? "PP" : p.platforms[i], second;
-    if (i >= np)
-      second = i == np ? "(architectural)" : "(application)";
-    else if (const auto on = first.find(" on "); on != std::string::npos) {
-      second = first.substr(on + 1);
-      first.resize(on);
-    }
-    const auto cut = [](const std::string& t) { return t.size() > 24 ? t.substr(0, 23) + "~" : t; };
-    text(os, x, top - 24, cut(first), "middle", " font-size=\"11\"");
-    text(os, x, top - 10, cut(second), "middle", " font-size=\"11\"");
+    const std::vector<std::string>& h = headers[i];
+    for (std::size_t k = 0; k < h.size(); ++k) // bottom-aligned above the cells
+      text(os, x, top - 10 - line_h * double(h.size() - 1 - k), h[k], "middle",
+           " font-size=\"11\"");
   }
   for (std::size_t r = 0; r < p.scores.size(); ++r) {
     const auto& s = p.scores[r];
-    const double y = top + row_h * double(r);
+    const double y = row_y[r], h = row_y[r + 1] - row_y[r];
     text(os, 4, y + 15, s.problem + "  " + s.application, "start", " font-size=\"11\"");
     for (std::size_t i = 0; i < cols; ++i) {
       const double x = label_w + cell_w * double(i);
       std::string label, fill = "#f2f2f2", ink = "#333";
       if (i >= np) {
-        label = s.text(i == np ? s.arch_pp : s.app_pp);
-        label = label.size() > 24 ? label.substr(0, 23) + "~" : label;
+        label = i == np ? s.arch_text() : s.app_text();
       } else {
         const PpEntry* e = compare::entry_of(p, s, p.platforms[i]);
         if (!e) {
@@ -234,13 +259,16 @@ std::string efficiency_heat_map_svg(const Portability& p) {
           fill = blue_scale(t);
           ink = t > 0.55 ? "white" : "#111";
           label = (e->arch_eff < 0 ? std::string("-") : fmt("%.2f", e->arch_eff)) +
-                  (e->arch_eff > 1 ? " >1" : "") + " (" + fmt("%.2f", e->app_eff) + ")";
+                  (e->arch_eff > 1 ? " >1" : "") + " (" +
+                  (s.one_application() ? std::string("n/a") : fmt("%.2f", e->app_eff)) + ")";
         }
       }
       os << "<rect x=\"" << num(x + 1) << "\" y=\"" << num(y + 1) << "\" width=\""
-         << num(cell_w - 2) << "\" height=\"" << num(row_h - 2) << "\" fill=\"" << fill << "\"/>\n";
-      text(os, x + cell_w / 2, y + 15, label, "middle",
-           (" font-size=\"11\" fill=\"" + ink + "\"").c_str());
+         << num(cell_w - 2) << "\" height=\"" << num(h - 2) << "\" fill=\"" << fill << "\"/>\n";
+      const std::vector<std::string> lines = wrapped(label, kChars);
+      for (std::size_t k = 0; k < lines.size(); ++k)
+        text(os, x + cell_w / 2, y + 15 + line_h * double(k), lines[k], "middle",
+             (" font-size=\"11\" fill=\"" + ink + "\"").c_str());
     }
   }
   text(os, 4, height - 14,
@@ -268,12 +296,18 @@ std::string portability_section(const Portability& p) {
     os << "<p class=\"note\">No rows to compare.</p>\n</section>\n";
     return os.str();
   }
-  os << "<figure class=\"plot\" id=\"pp-heat-map\">" << efficiency_heat_map_svg(p)
-     << "<figcaption>efficiency heat map</figcaption></figure>\n<div class=\"plots\">\n";
+  if (p.platforms.size() < 2) { // PP over one platform is 1 by construction: no figure of it
+    os << "<p class=\"note\">PP: n/a: one platform (" << html_escape(p.label(0))
+       << "). PP compares platforms; a report over runs of two or more has it.</p>\n</section>\n";
+    return os.str();
+  }
+  // Captions above their figures: a caption below one reads as the next figure's title.
+  os << "<figure class=\"plot\" id=\"pp-heat-map\"><figcaption>efficiency heat map</figcaption>"
+     << efficiency_heat_map_svg(p) << "</figure>\n<div class=\"plots\">\n";
   const std::vector<std::string> problems = portability_problems(p);
   for (std::size_t i = 0; i < problems.size() && i < kMaxCascades; ++i)
-    os << "<figure class=\"plot cascade\">" << cascade_svg(p, problems[i])
-       << "<figcaption>cascade: " << html_escape(problems[i]) << "</figcaption></figure>\n";
+    os << "<figure class=\"plot cascade\"><figcaption>cascade: " << html_escape(problems[i])
+       << "</figcaption>" << cascade_svg(p, problems[i]) << "</figure>\n";
   os << "</div>\n";
   if (problems.size() > kMaxCascades)
     os << "<p class=\"note\">" << problems.size() - kMaxCascades

@@ -157,8 +157,8 @@ std::string scaling_section(const std::vector<ScalingPoint>& points, bool weak) 
     os << "<p class=\"note\">No point has valid results yet.</p>\n</section>\n";
     return os.str();
   }
-  os << "<div class=\"plots\"><figure>" << scaling_svg(rows, weak)
-     << "<figcaption>scaling</figcaption></figure></div>\n"
+  os << "<div class=\"plots\"><figure><figcaption>scaling</figcaption>" << scaling_svg(rows, weak)
+     << "</figure></div>\n"
      << "<table id=\"scaling-table\">\n<tr><th>system</th><th>case</th><th>nodes</th>"
         "<th>ranks</th><th>time (ms)</th><th>efficiency</th></tr>\n";
   bool any_busy = false;

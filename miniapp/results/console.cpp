@@ -30,6 +30,13 @@ std::string busy_mark(const CaseResult& r, bool& any) {
   any = true;
   return ", busy";
 }
+// ", ceiling uncertain LOW-HIGH" after a row whose ceiling is uncertain; notes that one was.
+std::string uncertain_mark(const CaseResult& r, bool measured, bool& any) {
+  if (!measured || !(r.ceiling > 0) || !r.ceiling_uncertain())
+    return "";
+  any = true;
+  return ", ceiling " + uncertain_text(r.ceiling_low, r.ceiling_high) + " " + r.ceiling_unit;
+}
 } // namespace
 
 Parallelism describe_parallelism(int ranks, const std::string& backend) {
@@ -139,7 +146,6 @@ void print_results_table(std::ostream& os, const Plan& plan, const std::vector<C
       // Above 100%: the row beat the ceiling measured for it (see the footnote).
       const bool over = r.pct_of_ceiling > 100;
       above = above || over;
-      uncertain = uncertain || r.ceiling_name.find("uncertain") != std::string::npos;
       pct = fmt("%.1f", r.pct_of_ceiling) + (over ? "*" : " ") + legend.letter(r);
     }
     // An in-place case (axpby R = A) moves a third less data than out of place: say which it is.
@@ -156,7 +162,7 @@ void print_results_table(std::ostream& os, const Plan& plan, const std::vector<C
        << std::right << std::setw(13) << (measured ? fmt("%.4e", r.compute.median) : "-")
        << std::setw(12) << (measured && r.gflops > 0 ? fmt("%.2f", r.gflops) : "-") << std::setw(11)
        << (measured ? fmt("%.2f", r.gbs) : "-") << std::setw(11) << pct << "  " << std::left
-       << valid << busy_mark(r, busy) << "\n";
+       << valid << busy_mark(r, busy) << uncertain_mark(r, measured, uncertain) << "\n";
     if (!r.message.empty() && r.status != Status::ok)
       os << "    " << for_terminal(r.message) << "\n";
   }
@@ -172,8 +178,10 @@ void print_results_table(std::ostream& os, const Plan& plan, const std::vector<C
           "beat the vendor library (a few percent: timing noise; more: the ceiling's measurement "
           "was disturbed)\n";
   if (uncertain)
-    os << "%ceiling uncertain: the vendor GEMM's estimates did not agree within 5% (the range "
-          "given); the % is of the largest\n";
+    os << "ceiling uncertain LOW-HIGH: the ceiling's estimates did not agree (within 10% for a "
+          "level's bandwidth, 5% for the vendor GEMM), or its level read slower than a farther "
+          "one also when measured again; the % is of the figure in the %ceiling legend (the "
+          "ceilings below say which)\n";
   print_energy(os, rows);
 }
 

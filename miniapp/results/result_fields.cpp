@@ -188,6 +188,15 @@ std::vector<ResultField> make_fields() {
   add("launches_per_sample", T::integer, [](const CaseResult& r, auto&) {
     return r.launches_per_sample > 0 ? json(r.launches_per_sample) : json();
   });
+  // issue 41: an uncertain ceiling's range (its estimates did not agree, or its level read slower
+  // than a farther one also when measured again; run/ceilings.hpp); null where it is certain.
+  // ceiling_value is then the largest figure taken.
+  add("ceiling_low", T::number, [](const CaseResult& r, auto&) {
+    return r.ceiling_uncertain() ? json(r.ceiling_low) : json();
+  });
+  add("ceiling_high", T::number, [](const CaseResult& r, auto&) {
+    return r.ceiling_uncertain() ? json(r.ceiling_high) : json();
+  });
   return f;
 }
 } // namespace

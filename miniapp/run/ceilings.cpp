@@ -121,26 +121,102 @@ std::string MeasuredCeilings::level_key(std::size_t level) const {
   return levels_[level].name + " copy bandwidth [GB/s]";
 }
 
-double MeasuredCeilings::level_gbs(std::size_t level, double rate) {
-  if (cache_ && level_measures_[level] == 0 && !level_reused_[level])
-    if (const auto v = cache_->get(level_key(level))) {
-      level_gbs_[level] = *v;
-      level_reused_[level] = true;
-    }
-  // Measured the first time, and again (at most kRemeasures times, the largest kept) when a row
-  // beats it by more than 5%: another process on the cores during the measurement leaves a ceiling
-  // below what the level delivers (a reused figure too: it then counts as measured).
-  while ((level_measures_[level] == 0 && !level_reused_[level]) ||
-         (rate > 1.05 * level_gbs_[level] && level_measures_[level] <= kRemeasures)) {
-    ++level_measures_[level];
-    level_reused_[level] = false;
-    const std::uint64_t ws = measuring_working_set(levels_, level);
-    level_gbs_[level] =
-        std::max(level_gbs_[level], timed([&] { return measures_.bandwidth_gbs(ws); }));
-    if (cache_ && level_gbs_[level] > 0)
-      cache_->put(level_key(level), level_gbs_[level]);
+void MeasuredCeilings::measure_level(std::size_t i) {
+  LevelCeiling& l = level_[i];
+  const std::uint64_t ws = measuring_working_set(levels_, i);
+  const StableEstimate e = timed([&] {
+    return estimate_until_stable([&] { return measures_.bandwidth_gbs(ws); }, kLevelTolerance,
+                                 kLevelTries, measures_.level_seconds);
+  });
+  ++l.measures;
+  l.reused = false;
+  if (!(e.value > 0))
+    return;
+  // The range of every estimate taken; the larger figure is kept: another process on the cores
+  // leaves an estimate low, never high.
+  const bool first = !(l.gbs > 0);
+  l.low = first ? e.low : std::min(l.low, e.low);
+  l.high = first ? e.high : std::max(l.high, e.high);
+  if (e.value > l.gbs) {
+    l.gbs = e.value;
+    l.stable = e.stable;
   }
-  return level_gbs_[level];
+  if (cache_ && !l.uncertain() && l.gbs > 0) // an uncertain figure is not worth keeping
+    cache_->put(level_key(i), l.gbs);
+}
+
+void MeasuredCeilings::measure_levels() {
+  levels_ = measures_.levels();
+  if (levels_.empty())
+    levels_ = {{"memory", 0}};
+  level_.assign(levels_.size(), LevelCeiling{});
+  for (std::size_t i = 0; i < levels_.size(); ++i) {
+    if (cache_)
+      if (const auto v = cache_->get(level_key(i))) {
+        level_[i] = LevelCeiling{*v, *v, *v, true, false, 0, true};
+        continue;
+      }
+    measure_level(i);
+  }
+  order_levels();
+}
+
+void MeasuredCeilings::order_levels() {
+  const std::size_t n = level_.size();
+  // Each pair of a level slower than a farther one (both measured) by more than two estimates of
+  // one level may differ: closer than that, the two are equal as far as the estimates can tell.
+  const auto inverted = [&] {
+    std::vector<std::pair<std::size_t, std::size_t>> pairs;
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = i + 1; j < n; ++j)
+        if (level_[i].gbs > 0 && level_[j].gbs > 0 &&
+            level_[i].gbs * (1 + kLevelTolerance) < level_[j].gbs)
+          pairs.emplace_back(i, j);
+    return pairs;
+  };
+  // Measured again, once: the slower reading of a pair is usually the disturbed one, but which
+  // level was disturbed is not known, so both are.
+  std::vector<bool> again(n, false);
+  for (const auto& [i, j] : inverted())
+    if (!level_[i].inverted && !level_[j].inverted)
+      again[i] = again[j] = true;
+  for (std::size_t i = 0; i < n; ++i)
+    if (again[i])
+      measure_level(i);
+  for (const auto& [i, j] : inverted()) {
+    for (const std::size_t k : {i, j}) {
+      level_[k].inverted = true;
+      level_[k].low = std::min({level_[k].low, level_[i].low, level_[j].low});
+      level_[k].high = std::max({level_[k].high, level_[i].high, level_[j].high});
+    }
+  }
+  // Never a closer level slower than a farther one as a ceiling (also within the tolerance): a
+  // farther level's figure is what the closer one delivers at least (its data passes through it).
+  double farther = 0;
+  for (std::size_t i = n; i-- > 0;) {
+    if (!(level_[i].gbs > 0))
+      continue;
+    level_[i].gbs = std::max(level_[i].gbs, farther);
+    farther = level_[i].gbs;
+  }
+  const double memory = level_.back().gbs;
+  for (std::size_t i = 0; i + 1 < n; ++i)
+    levels_[i].holds = !(memory > 0 && level_[i].gbs > 0 && level_[i].gbs <= memory);
+}
+
+double MeasuredCeilings::level_gbs(std::size_t level, double rate) {
+  // Measured again (at most kRemeasures times, the largest kept) when a row beats it by more
+  // than 5%: another process on the cores during the measurement leaves a ceiling below what the
+  // level delivers (a reused figure too: it then counts as measured).
+  bool again = false;
+  while (level_[level].gbs > 0 && rate > 1.05 * level_[level].gbs &&
+         level_[level].measures <= kRemeasures) {
+    measure_level(level);
+    again = true;
+  }
+  if (again)
+    order_levels();
+  return level_[level].gbs;
 }
 
 void MeasuredCeilings::attach(CaseResult& r, const std::string& backend) {
@@ -183,57 +259,69 @@ void MeasuredCeilings::attach(CaseResult& r, const std::string& backend) {
         g = e;
     }
     if (g.value > 0) {
-      r.ceiling_name = g.stable ? "vendor GEMM"
-                                : "vendor GEMM (uncertain: " + fmt("%.1f", g.low) + " to " +
-                                      fmt("%.1f", g.high) + ")";
+      r.ceiling_name = "vendor GEMM";
+      r.ceiling_low = g.stable ? 0 : g.low;
+      r.ceiling_high = g.stable ? 0 : g.high;
       r.ceiling = g.value;
       r.ceiling_unit = "GFLOP/s";
       r.pct_of_ceiling = 100.0 * r.gflops / g.value;
       r.ceiling_source = vendor_reused_.count(key) ? "reused" : "measured";
     }
   } else {
-    if (levels_.empty()) {
-      levels_ = measures_.levels();
-      if (levels_.empty())
-        levels_ = {{"memory", 0}};
-      level_gbs_.assign(levels_.size(), 0.0);
-      level_measures_.assign(levels_.size(), 0);
-      level_reused_.assign(levels_.size(), false);
-    }
-    const std::size_t level = level_for(levels_, r.work.bytes);
-    const double gbs = level_gbs(level, r.gbs);
-    if (!(gbs > 0))
+    if (levels_.empty())
+      measure_levels();
+    std::size_t level = level_for(levels_, r.work.bytes);
+    level_gbs(level, r.gbs);
+    // Measured again, a level may have fallen to memory's figure and so no longer hold the case.
+    if (const std::size_t now = level_for(levels_, r.work.bytes); now != level)
+      level_gbs(level = now, r.gbs);
+    const LevelCeiling& l = level_[level];
+    if (!(l.gbs > 0))
       return; // nothing measurable: no ceiling rather than an infinite percentage
     r.ceiling_name = "copy bandwidth";
     r.ceiling_level = levels_[level].name;
-    r.ceiling = gbs;
+    r.ceiling = l.gbs;
     r.ceiling_unit = "GB/s";
-    r.pct_of_ceiling = 100.0 * r.gbs / gbs;
-    r.ceiling_source = level_reused_[level] ? "reused" : "measured";
+    r.pct_of_ceiling = 100.0 * r.gbs / l.gbs;
+    r.ceiling_source = l.reused ? "reused" : "measured";
+    r.ceiling_low = l.uncertain() ? l.low : 0;
+    r.ceiling_high = l.uncertain() ? l.high : 0;
   }
 }
 
 void MeasuredCeilings::print(std::ostream& os) const {
   std::vector<std::string> measured, reused; // what, for the closing line
-  for (std::size_t i = 0; i < level_gbs_.size(); ++i) {
-    if (!(level_gbs_[i] > 0))
+  for (std::size_t i = 0; i < level_.size(); ++i) {
+    const LevelCeiling& c = level_[i];
+    if (!(c.gbs > 0))
       continue;
     const MemoryLevel& l = levels_[i];
-    (level_reused_[i] ? reused : measured).push_back(l.name + " copy bandwidth");
-    if (level_reused_[i]) {
-      os << "ceiling: " << l.name << " copy bandwidth " << fmt("%.1f", level_gbs_[i]) << " GB/s on "
-         << backend_ << " (reused from " << cache_->path() << ")\n";
-      continue;
-    }
-    os << "ceiling: " << l.name << " copy bandwidth " << fmt("%.1f", level_gbs_[i]) << " GB/s on "
-       << backend_ << " (bytes read + written"
-       << (l.bytes > 0 ? "; working sets up to " +
-                             fmt("%.0f", kLevelHoldsFactor * double(l.bytes) / 1024) + " KiB"
-                       : std::string())
-       << (level_measures_[i] > 1
-               ? ", the largest of " + std::to_string(level_measures_[i]) + " measurements"
-               : std::string())
-       << ")\n";
+    (c.reused ? reused : measured).push_back(l.name + " copy bandwidth");
+    os << "ceiling: " << l.name << " copy bandwidth " << fmt("%.1f", c.gbs) << " GB/s on "
+       << backend_;
+    if (c.reused)
+      os << " (reused from " << cache_->path() << ")";
+    else
+      os << " (bytes read + written"
+         << (l.bytes > 0 ? "; working sets up to " +
+                               fmt("%.0f", kLevelHoldsFactor * double(l.bytes) / 1024) + " KiB"
+                         : std::string())
+         << (l.reported_bytes > 0
+                 ? " (reported " + fmt("%.0f", double(l.reported_bytes) / 1024) +
+                       " KiB, more than " + fmt("%.0f", double(kMostCacheBytesPerCpu) / 1024) +
+                       " KiB a CPU)"
+                 : std::string())
+         << (c.measures > 1 ? ", the largest of " + std::to_string(c.measures) + " measurements"
+                            : std::string())
+         << ")";
+    if (c.uncertain())
+      os << " " << uncertain_text(c.low, c.high) << ": "
+         << (c.inverted ? "slower than a farther level, also when measured again"
+                        : "its estimates did not agree within " +
+                              fmt("%.0f", 100 * kLevelTolerance) + "%");
+    if (!l.holds)
+      os << "; no faster than memory, so its working sets are charged to memory";
+    os << "\n";
   }
   for (const auto& [key, g] : vendor_) {
     if (g.value <= 0)
@@ -249,8 +337,8 @@ void MeasuredCeilings::print(std::ostream& os) const {
     else if (g.stable)
       os << " (" << g.tries << " estimates)\n";
     else
-      os << " uncertain: " << g.tries << " estimates from " << fmt("%.1f", g.low) << " to "
-         << fmt("%.1f", g.high) << " never agreed within 5%\n";
+      os << " " << uncertain_text(g.low, g.high) << ": " << g.tries
+         << " estimates never agreed within 5%\n";
   }
   const auto list = [](const std::vector<std::string>& v) {
     std::string out;

@@ -1,9 +1,11 @@
 #pragma once
 // Ceilings measured in the same process as the kernels, so every rate can be stated as a ratio:
-//   level bandwidth  for each memory level a case's working set lives in (run/memory_levels.hpp:
-//                    L1, L2, L3 and memory on the host, L2 and device memory on GPUs), the faster
-//                    of a copy and an add kernel inside that level (run/level_bandwidth.hpp),
-//                    bytes read plus written
+//   level bandwidth  for each memory level (run/memory_levels.hpp: L1, L2, L3 and memory on the
+//                    host, L2 and device memory on GPUs), the faster of a copy and an add kernel
+//                    inside that level (run/level_bandwidth.hpp), bytes read plus written;
+//                    estimated until two consecutive estimates agree within 10%, every level at
+//                    the first streaming case, and checked against physics: a closer level is
+//                    never slower than a farther one
 //   vendor           the vendor GEMM (cuBLAS / OpenBLAS) at the same size and precision,
 //                    estimated until two consecutive estimates agree (run/stable_estimate.hpp)
 //   transfer         host-to-device bandwidth from pinned host memory (GPU backends)
@@ -42,17 +44,26 @@ StableEstimate measure_vendor_gemm(const Case& of, const std::string& backend);
 // What MeasuredCeilings measures with: the backend's own by default, stand-ins in tests.
 struct CeilingMeasures {
   std::function<std::vector<MemoryLevel>()> levels;
-  std::function<double(std::uint64_t working_set_bytes)> bandwidth_gbs;
-  std::function<StableEstimate(const Case&)> vendor_gflops; // throws when there is none
+  std::function<double(std::uint64_t working_set_bytes)> bandwidth_gbs; // one estimate
+  std::function<StableEstimate(const Case&)> vendor_gflops;             // throws when there is none
+  // How long one level's estimates may go on once two are taken (run/stable_estimate.hpp).
+  double level_seconds = 1.0;
 };
+
+// A level's estimates agree when within 10% of each other (a vendor GEMM's within 5%; issue 41:
+// one config's L3 ceiling read 8.5 GB/s in one run and 69.3 in the next, taken as truth both
+// times). At most kLevelTries estimates, and no more once MeasuredCeilings' level_seconds pass.
+inline constexpr double kLevelTolerance = 0.10;
+inline constexpr int kLevelTries = 5;
 CeilingMeasures measures_on(const std::string& backend);
 
 class MeasuredCeilings : public CeilingProvider {
 public:
   explicit MeasuredCeilings(std::string backend);
   MeasuredCeilings(std::string backend, CeilingMeasures measures);
-  // Sets ceiling_name, ceiling_level, ceiling, ceiling_unit and pct_of_ceiling. The working set
-  // is r.work.bytes; each level and each GEMM shape is measured the first time a case needs it.
+  // Sets ceiling_name, ceiling_level, ceiling, ceiling_unit and pct_of_ceiling, and
+  // ceiling_low and ceiling_high where the ceiling is uncertain. The working set is r.work.bytes;
+  // every level is measured at the first streaming case, each GEMM shape at the first case of it.
   void attach(CaseResult& r, const std::string& backend) override;
   // Ceilings found in `cache` are reused instead of measured (still measured again when a row
   // beats one), and each one measured is stored there (`reuse_ceilings: true`).
@@ -63,6 +74,22 @@ public:
   double measuring_seconds() const { return measuring_s_; }
 
 private:
+  // One level's ceiling: the estimate kept and whether it can be trusted.
+  struct LevelCeiling {
+    double gbs = 0;           // 0: not measured (or nothing measurable)
+    double low = 0, high = 0; // the range of the estimates (of both levels of an inverted pair)
+    bool stable = true;       // consecutive estimates agreed within kLevelTolerance
+    bool inverted = false;    // slower than a farther level, also when measured again
+    int measures = 0;         // stable estimates taken
+    bool reused = false;      // the figure came from the cache (and was not beaten)
+    bool uncertain() const { return !stable || inverted; }
+  };
+  void measure_levels();                 // every level, then order_levels()
+  void measure_level(std::size_t level); // estimated until stable; the larger figure kept
+  // A closer level slower than a farther one is measured again; still slower, both are
+  // uncertain and the closer one is given the farther one's figure. Levels no faster than
+  // memory then take no working set (MemoryLevel::holds).
+  void order_levels();
   // The level's bandwidth for a row of `rate` GB/s (see the .cpp: measured again when beaten).
   double level_gbs(std::size_t level, double rate);
   std::string level_key(std::size_t level) const; // the cache's name of a level's ceiling
@@ -74,9 +101,7 @@ private:
   std::string backend_;
   CeilingMeasures measures_;
   std::vector<MemoryLevel> levels_; // empty until a case needs a level
-  std::vector<double> level_gbs_;   // 0: not measured
-  std::vector<int> level_measures_; // how often each level was measured
-  std::vector<bool> level_reused_;  // its figure came from the cache (and was not beaten)
+  std::vector<LevelCeiling> level_; // one per level
   using GemmKey = std::tuple<int, std::int64_t, std::int64_t, std::int64_t>;
   std::map<GemmKey, StableEstimate> vendor_;
   std::set<GemmKey> vendor_reused_;

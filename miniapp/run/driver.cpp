@@ -346,6 +346,16 @@ private:
       r.ceiling_source = local.ceiling_source;
       r.pct_of_ceiling = 100.0 * (r.ceiling_unit == "GB/s" ? r.gbs : r.gflops) / sum;
     }
+    // Uncertain on any rank: the range of the sum, each certain rank adding its own figure.
+    const bool uncertain = comm_.reduce(local.ceiling_uncertain() ? 1.0 : 0.0, ReduceOp::max) > 0;
+    const double low = comm_.reduce(local.ceiling_uncertain() ? local.ceiling_low : local.ceiling,
+                                    ReduceOp::sum),
+                 high = comm_.reduce(local.ceiling_uncertain() ? local.ceiling_high : local.ceiling,
+                                     ReduceOp::sum);
+    if (least > 0 && uncertain) {
+      r.ceiling_low = low;
+      r.ceiling_high = high;
+    }
   }
 
   const Plan& plan_;

@@ -15,7 +15,13 @@ std::vector<MemoryLevel> host_levels(const std::vector<CacheLevel>& caches, int 
     if (c.bytes_each == 0 || c.depth <= 0)
       continue;
     const int used = std::max(1, std::min(threads, c.instances));
-    levels.push_back({"L" + std::to_string(c.depth), c.bytes_each * std::uint64_t(used)});
+    const std::uint64_t each =
+        c.cpus_each > 0 ? std::min(c.bytes_each, kMostCacheBytesPerCpu * std::uint64_t(c.cpus_each))
+                        : c.bytes_each;
+    MemoryLevel l{"L" + std::to_string(c.depth), each * std::uint64_t(used)};
+    if (each < c.bytes_each)
+      l.reported_bytes = c.bytes_each * std::uint64_t(used);
+    levels.push_back(l);
   }
   levels.push_back({"memory", 0});
   return levels;
@@ -34,7 +40,7 @@ std::vector<MemoryLevel> gpu_levels(std::uint64_t l2_bytes) {
 
 std::size_t level_for(const std::vector<MemoryLevel>& levels, double working_set_bytes) {
   for (std::size_t i = 0; i + 1 < levels.size(); ++i)
-    if (working_set_bytes <= kLevelHoldsFactor * double(levels[i].bytes))
+    if (levels[i].holds && working_set_bytes <= kLevelHoldsFactor * double(levels[i].bytes))
       return i;
   return levels.empty() ? 0 : levels.size() - 1;
 }
@@ -60,6 +66,8 @@ std::vector<CacheLevel> host_caches() {
         if (have_binding && o->cpuset && !hwloc_bitmap_intersects(o->cpuset, bound))
           continue;
         level.bytes_each = std::max<std::uint64_t>(level.bytes_each, o->attr->cache.size);
+        if (o->cpuset)
+          level.cpus_each = std::max(level.cpus_each, hwloc_bitmap_weight(o->cpuset));
         ++level.instances;
       }
       if (level.instances > 0 && level.bytes_each > 0)

@@ -14,7 +14,16 @@ struct CacheLevel {
   int depth = 0; // 1 = L1, 2 = L2, ...
   std::uint64_t bytes_each = 0;
   int instances = 1;
+  int cpus_each = 0; // CPUs that share one such cache (hwloc's cpuset); 0: unknown
 };
+
+// The most cache one CPU (hardware thread) is taken to have of one level. The most of any CPU we
+// know is 24 MiB (AMD EPYC 9184X: 96 MiB of L3 for each 2 cores, 4 threads); a hypervisor may
+// report its host's whole cache to each virtual CPU: the 2-core development VM lists two L3s of
+// 508 MiB, one per CPU, and charged 192 MB arrays that streamed from memory to an L3 ceiling
+// measured at 4 MiB (69.3 GB/s: the case read 7.8% of it). A level reported larger is taken as
+// this much per CPU.
+inline constexpr std::uint64_t kMostCacheBytesPerCpu = std::uint64_t(32) << 20;
 
 struct MemoryLevel {
   std::string name;        // "L1", "L2", "L3", "memory"
@@ -22,11 +31,15 @@ struct MemoryLevel {
   // The working set its bandwidth is measured on where measuring_working_set's rule does not
   // fit; 0: that rule.
   std::uint64_t measured_at = 0;
+  std::uint64_t reported_bytes = 0; // what the topology said, where `bytes` is less (see above)
+  // Whether the level takes working sets: a cache level that measured no faster than memory
+  // serves a case nothing memory does not (run/ceilings.cpp clears it), so its cases go further.
+  bool holds = true;
 };
 
 // The host's cache levels, smallest first, then "memory". A level's capacity is one cache times
 // the caches the backend's `threads` can use (a private L2 per core gives two threads twice the
-// room; a shared L3 gives them one L3).
+// room; a shared L3 gives them one L3), one cache at most kMostCacheBytesPerCpu per CPU sharing it.
 std::vector<MemoryLevel> host_levels(const std::vector<CacheLevel>& caches, int threads);
 // L2 of `l2_bytes` (none when 0), then "memory".
 std::vector<MemoryLevel> gpu_levels(std::uint64_t l2_bytes);
@@ -39,7 +52,8 @@ std::vector<MemoryLevel> gpu_levels(std::uint64_t l2_bytes);
 inline constexpr double kLevelHoldsFactor = 2.0;
 
 // Index in `levels` of the smallest level that holds `working_set_bytes` (at most
-// kLevelHoldsFactor x its capacity); the last level (memory) holds everything.
+// kLevelHoldsFactor x its capacity) and takes working sets (`holds`); the last level (memory)
+// holds everything.
 std::size_t level_for(const std::vector<MemoryLevel>& levels, double working_set_bytes);
 
 // The data cache levels hwloc reports for the CPUs this process may run on (empty when hwloc

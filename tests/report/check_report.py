@@ -150,7 +150,9 @@ def check_table1(chrome, page):
     heat = dom.find("figure", inside_id="pp-heat-map")
     check(heat and all(f"axpby/float32/{n}x{n}" in heat[0]["text"]
                        for n in (128, 256, 512, 1024, 2048, 4096)), "a heat map row per problem")
-    check(all(w in heat[0]["text"] for w in ("PP", "cuda", "on NVIDIA H100")), "the heat map columns")
+    # Headers are the runs' labels, wrapped over several lines (never cut): one text per line.
+    heads = " ".join(e["text"] for e in dom.find("text", inside_id="pp-heat-map"))
+    check(all(w in heads for w in ("PP", "cuda", "on NVIDIA H100")), f"the heat map columns {heads}")
     cascades = [e["text"] for e in dom.find("figcaption", inside_id="portability")
                 if e["text"].startswith("cascade: ")]
     check(len(cascades) == 6, f"cascade captions {cascades}")
