@@ -76,6 +76,20 @@ void check_run_directory_inputs(const RunArgs& args) {
                               "' is not a job id (letters, digits, '_', '.', '+', '-'); it "
                               "becomes part of the run directory's name");
 }
+// What each rank's arguments make the ranks do together (run/rank_agreement.hpp), compared before
+// the config is read; --print, --quiet, --label, --references and --db act on rank 0 alone.
+std::vector<ArgumentChoice> collective_choices(const RunArgs& args) {
+  const auto given = [](const std::string& v) {
+    return v.empty() ? std::string("none") : "'" + v + "'";
+  };
+  std::string sets;
+  for (const std::string& item : args.overrides)
+    sets += (sets.empty() ? "'" : " '") + item + "'";
+  return {{"--resume", given(args.resume)},
+          {"--output-dir", given(args.output_dir)},
+          {"--set", sets.empty() ? "none" : sets},
+          {"--rounds", std::to_string(std::max(1, args.rounds))}};
+}
 } // namespace
 
 // Loads and expands the config; sizes are checked against the backend's memory (per rank).
@@ -259,6 +273,8 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
   int code = kOk;
   std::string msg;
   RunExtras extras; // --references, --db
+  if (const int differ = agree_on_arguments(mpi, collective_choices(args)))
+    return differ;
   try {
     check_run_directory_inputs(args);
     plan = load_plan(args, mpi);
