@@ -1,14 +1,36 @@
 #include "jobs/study_state.hpp"
 
 #include "config/config.hpp"
+#include "config/limits.hpp"
 #include "config/read_text.hpp"
 #include "core/files.hpp"
+#include "core/sinks.hpp"
 
 #include <nlohmann/json.hpp>
+
+#include <cstdint>
 
 namespace miniapp::jobs {
 
 using json = nlohmann::json;
+
+namespace {
+
+// The state is a file like any input: anyone may have edited it. A count outside what `study
+// submit` writes (a node count of 2^30 made `collect`'s scaling plot loop for ever; 0 gave an
+// efficiency of -nan) is refused, naming the file.
+int read_count(const json& point, const char* key, std::size_t index, const std::string& path) {
+  const json& v = point.at(key);
+  const std::int64_t max = config::limits::kMaxJobCount;
+  if (!v.is_number_integer() || v.get<std::int64_t>() < 1 || v.get<std::int64_t>() > max)
+    throw config::ConfigError(path + ": point " + std::to_string(index + 1) + "'s " + key + " " +
+                              for_terminal(v.dump()) + " is not a count from 1 to " +
+                              std::to_string(max) + "; the state was not written by `miniapp " +
+                              "study submit`: remove the study's directory and submit again");
+  return int(v.get<std::int64_t>());
+}
+
+} // namespace
 
 std::string study_state_path(const Study& s) {
   return (s.directory.empty() ? std::string(".") : s.directory) + "/study-state.json";
@@ -44,11 +66,22 @@ StudyState load_study_state(const std::string& path) {
     st.study_file = doc.at("study_file").get<std::string>();
     st.scheduler = doc.at("scheduler").get<std::string>();
     st.weak = doc.at("scaling").get<std::string>() == "weak";
-    for (const json& p : doc.at("points")) {
+    const json& points = doc.at("points");
+    if (!points.is_array() || points.size() > config::limits::kMaxStudyPoints)
+      throw config::ConfigError(path + ": \"points\" is not a list of at most " +
+                                std::to_string(config::limits::kMaxStudyPoints) +
+                                " points; the state was not written by `miniapp study submit`");
+    for (const json& p : points) {
+      const std::size_t i = st.points.size();
+      const std::string point = "point " + std::to_string(i + 1) + "'s ";
       PointState ps;
       ps.point.system = p.at("system").get<std::string>();
-      ps.point.nodes = p.at("nodes").get<int>();
-      ps.point.ranks_per_node = p.at("ranks_per_node").get<int>();
+      ps.point.nodes = read_count(p, "nodes", i, path);
+      ps.point.ranks_per_node = read_count(p, "ranks_per_node", i, path);
+      if (std::int64_t(ps.point.nodes) * ps.point.ranks_per_node > config::limits::kMaxJobRanks)
+        throw config::ConfigError(path + ": " + point + "nodes x ranks_per_node is more than " +
+                                  std::to_string(config::limits::kMaxJobRanks) +
+                                  " ranks; the state was not written by `miniapp study submit`");
       ps.system_name = p.at("system_name").get<std::string>();
       ps.script = p.at("script").get<std::string>();
       ps.output_dir = p.at("output_dir").get<std::string>();
