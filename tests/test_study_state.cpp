@@ -1,5 +1,6 @@
 // A study's state file read back (jobs/study_state.hpp) is an input like any other (issue 42):
-// every count range-checked; anything else refused with one sentence naming the file.
+// every count range-checked, every path it names for the study to write, read or submit under
+// the study's directory; anything else refused with one sentence naming the file.
 #include "config/config.hpp"
 #include "jobs/study_state.hpp"
 
@@ -90,6 +91,30 @@ TEST_F(StudyStateFile, CountsOutsideTheirRangeAreRefused) {
   for (int i = 0; i < 1001; ++i)
     doc["points"].push_back(written()["points"][0]);
   EXPECT_NE(refusal(doc).find("at most 1000 points"), std::string::npos);
+}
+
+// `study resubmit` handed sbatch whatever script the state named, and `collect` imported whatever
+// directory it named (another study's run, any directory).
+TEST_F(StudyStateFile, PathsOutsideTheStudysDirectoryAreRefused) {
+  const std::string outside = std::filesystem::path(dir).parent_path().string();
+  for (const std::string& bad :
+       {std::string("/tmp/evil.sh"), dir + "/../evil.sh", std::string("point-1.sh"),
+        std::string(""), dir, dir + "/", outside, dir + "x/point-1.sh"})
+    for (const char* key : {"script", "output_dir"}) {
+      json doc = written();
+      doc["points"][0][key] = bad;
+      const std::string why = refusal(doc);
+      EXPECT_EQ(why.rfind(path + ": point 1's " + key + " '", 0), 0u) << bad << ": " << why;
+      EXPECT_NE(why.find("' lies outside the study's directory " + dir + ";"), std::string::npos)
+          << why;
+    }
+  json doc = written();
+  doc["collect"]["script"] = "/bin/true";
+  EXPECT_NE(refusal(doc).find("the collect script '/bin/true' lies outside"), std::string::npos);
+  // Inside, however written, is inside.
+  doc = written();
+  doc["points"][0]["script"] = dir + "/results/../point-1.sh";
+  EXPECT_EQ(refusal(doc), "");
 }
 
 } // namespace

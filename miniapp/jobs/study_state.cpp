@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <filesystem>
 
 namespace miniapp::jobs {
 
@@ -28,6 +29,23 @@ int read_count(const json& point, const char* key, std::size_t index, const std:
                               std::to_string(max) + "; the state was not written by `miniapp " +
                               "study submit`: remove the study's directory and submit again");
   return int(v.get<std::int64_t>());
+}
+
+// A path the state names for the study to read, write or submit (a job script, a results
+// directory): it must lie under the directory holding the state, the study's, or `resubmit` would
+// hand sbatch any script and `collect` import any directory. Compared as written (absolute and
+// normal), so "dir/../elsewhere" is elsewhere.
+std::string inside(const json& holder, const char* key, const std::string& what,
+                   const std::string& dir, const std::string& path) {
+  const std::string value = holder.at(key).get<std::string>();
+  const std::string normal = std::filesystem::path(value).lexically_normal().string();
+  if (value.empty() || value[0] != '/' || normal.size() <= dir.size() + 1 ||
+      normal.compare(0, dir.size() + 1, dir + "/") != 0)
+    throw config::ConfigError(path + ": " + what + " '" + for_terminal(value) +
+                              "' lies outside the study's directory " + for_terminal(dir) +
+                              "; the state was not written by `miniapp study submit` for this "
+                              "study: remove the study's directory and submit again");
+  return value;
 }
 
 } // namespace
@@ -59,6 +77,11 @@ StudyState load_study_state(const std::string& path) {
   if (!path_exists(path))
     throw config::ConfigError(path + ": no such file: the study has not been submitted "
                                      "(miniapp study submit STUDY)");
+  std::error_code ec;
+  const std::string dir =
+      std::filesystem::absolute(path, ec).lexically_normal().parent_path().string();
+  if (ec)
+    throw config::ConfigError(path + ": cannot tell the study's directory (" + ec.message() + ")");
   try {
     const json doc = json::parse(config::read_text_file(path, "study state"));
     StudyState st;
@@ -83,12 +106,12 @@ StudyState load_study_state(const std::string& path) {
                                   std::to_string(config::limits::kMaxJobRanks) +
                                   " ranks; the state was not written by `miniapp study submit`");
       ps.system_name = p.at("system_name").get<std::string>();
-      ps.script = p.at("script").get<std::string>();
-      ps.output_dir = p.at("output_dir").get<std::string>();
+      ps.script = inside(p, "script", point + "script", dir, path);
+      ps.output_dir = inside(p, "output_dir", point + "output_dir", dir, path);
       ps.jobs = p.at("jobs").get<std::vector<std::string>>();
       st.points.push_back(std::move(ps));
     }
-    st.collect_script = doc.at("collect").at("script").get<std::string>();
+    st.collect_script = inside(doc.at("collect"), "script", "the collect script", dir, path);
     st.collect_jobs = doc.at("collect").at("jobs").get<std::vector<std::string>>();
     return st;
   } catch (const json::exception& e) {

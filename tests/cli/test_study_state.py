@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """A study's state file (study-state.json) read back by `study status`, `resubmit` and `collect`
-is an input like any other (issue 42): an edited count ends the command with exit 2 and one
-sentence naming the file; nothing is imported or written, and nothing hangs.
+is an input like any other (issue 42): an edited count or path ends the command with exit 2 and
+one sentence naming the file; nothing is submitted, imported or written, and nothing hangs.
 
 Run by ctest (label config) as: test_study_state.py TEST_NAME, with the environment of
 test_cli.py (MINIAPP, MINIAPP_SOURCE_DIR).
@@ -77,6 +77,54 @@ def test_study_state_counts():
                              "not a count from 1 to 1000000")
                 expect("-nan" not in out, "no efficiency of -nan", out)
             state["points"][0][key] = 1
+
+
+def fake_slurm(tmp):
+    """squeue and sacct saying job 11 failed; an sbatch that logs what it is handed."""
+    bin_dir = os.path.join(tmp, "bin")
+    os.mkdir(bin_dir)
+    log = os.path.join(tmp, "sbatch.log")
+    for name, body in (("squeue", 'echo "11|FAILED"'), ("sacct", 'echo "11|FAILED"'),
+                       ("sbatch", f'echo "$@" >>"{log}"; echo 99')):
+        path = os.path.join(bin_dir, name)
+        with open(path, "w") as f:
+            f.write("#!/bin/sh\n" + body + "\n")
+        os.chmod(path, 0o755)
+    return dict(os.environ, PATH=bin_dir + os.pathsep + os.environ["PATH"]), log
+
+
+def test_study_state_paths():
+    with tempfile.TemporaryDirectory() as tmp:
+        study, state_file, state = make_study(tmp)
+        env, log = fake_slurm(tmp)
+        # resubmit handed sbatch whatever script the state named.
+        evil = os.path.join(tmp, "evil.sh")
+        written = state["points"][0]["script"]
+        state["points"][0]["script"] = evil
+        write(state_file, state)
+        code, out, err = run(["study", "resubmit", study, "--kokkos-num-threads=1"], env)
+        expect(code == 2, "a script outside the study's directory exits 2", code, out, err)
+        one_sentence(err, state_file + ": point 1's script '" + evil + "' lies outside")
+        expect(not os.path.exists(log), "sbatch was not run", open(log).read()
+               if os.path.exists(log) else "")
+        # collect imported whatever directory the state named: another study's run, say.
+        state["points"][0]["script"] = written
+        other = os.path.join(tmp, "other-run")
+        os.rename(state["points"][0]["output_dir"], other)
+        state["points"][0]["output_dir"] = os.path.join(tmp, "s", "..", "other-run")
+        write(state_file, state)
+        code, out, err = run(["study", "collect", study, "--kokkos-num-threads=1"])
+        expect(code == 2, "a results directory outside the study's exits 2", code, out, err)
+        one_sentence(err, "point 1's output_dir", "lies outside the study's directory")
+        expect(not os.path.exists(os.path.join(tmp, "s", "history.db")), "nothing imported")
+        # The state as submit wrote it resubmits the failed point: its own script.
+        state["points"][0]["output_dir"] = os.path.join(tmp, "s", "results", "point-1")
+        write(state_file, state)
+        code, out, err = run(["study", "resubmit", study, "--kokkos-num-threads=1"], env)
+        expect(code == 0, "the state as written resubmits", code, out, err)
+        with open(log) as f:
+            handed = f.read()
+        expect(written in handed and evil not in handed, "sbatch got the study's script", handed)
 
 
 if __name__ == "__main__":
