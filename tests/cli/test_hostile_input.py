@@ -225,6 +225,17 @@ def test_set_items_limit():
                f"500, {full} KB for 1000")
 
 
+def test_resume_empty_directory():
+    # issue 42: `--resume ''` started a new run instead of being refused.
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = small_config(tmp)
+        code, out, err = run(["run", cfg, "--quiet", "--kokkos-num-threads=1", "--resume", ""],
+                             cwd=tmp)
+        expect(code == 2, "--resume '' exits 2", code, err)
+        one_sentence(err, "--resume '' names no directory")
+        expect(os.listdir(tmp) == ["c.yaml"], "no run directory made", os.listdir(tmp))
+
+
 if __name__ == "__main__":
     globals()["test_" + sys.argv[1]]()
     print("ok:", sys.argv[1])
