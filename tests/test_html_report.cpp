@@ -334,6 +334,19 @@ TEST(Scaling, SectionDrawsALinePerSystemAndCaseAndEscapesNames) {
   EXPECT_NE(scaling_section({}, true).find("No point has valid results yet"), std::string::npos);
 }
 
+// issue 42: a point of 2^30 ranks (an edited study state) made the axis loop's int wrap to 0 and
+// double for ever; one of 0 ranks gave an efficiency of -nan.
+TEST(Scaling, RankCountsAtTheEdgesEndTheAxisAndGiveNoNan) {
+  const auto at = [](double t) { return run("openmp", "cpu", {row(64, {t, t, t})}); };
+  const std::vector<ScalingPoint> huge = {{"a", 1, 1, at(2.0)}, {"a", 1 << 30, 1 << 30, at(1.0)}};
+  const std::string html = scaling_section(huge, false);
+  EXPECT_LT(html.size(), 100000u);
+  EXPECT_NE(html.find(">1073741824</text>"), std::string::npos) << "the axis reaches 2^30";
+  const auto rows = scaling_rows({{"a", 0, 0, at(2.0)}, {"a", 1, 2, at(1.0)}}, false);
+  ASSERT_EQ(rows.size(), 1u) << "the point of 0 ranks is left out";
+  EXPECT_DOUBLE_EQ(rows[0].efficiency, 1.0);
+}
+
 } // namespace
 } // namespace report
 } // namespace miniapp

@@ -129,6 +129,22 @@ class Rounds(unittest.TestCase):
         md = run("compare", a, b, tile2, "--ignore-param", "tile").stdout
         self.assertIn("2 runs pooled (same config hash, label and host)", md)
 
+    def test_a_run_given_again_is_counted_once(self):
+        # issue 42: three copies of one run were "3 runs" a side, identical rounds, p = 0 and `*`.
+        a, tile2 = self.dirs["a"], self.dirs["tile2"]
+        db = os.path.join(self.tmp, "history.db")
+        run("db", "import", a, "--db", db)
+        p = run("compare", a, a, tile2, tile2, tile2, "--ignore-param", "tile", "--db", db,
+                "--select", "run=*", "--format", "csv")
+        rows = list(csv.DictReader(io.StringIO(p.stdout)))
+        self.assertEqual({r["run"] for r in rows}, {"1", "2"})
+        for r in rows:  # each side one run's rounds, not three copies of them
+            self.assertEqual(r["rounds"], ROUNDS, r)
+        self.assertIn(f"run 2 ({a}) is run 1 ({a}) again (run id ", p.stderr)
+        self.assertRegex(p.stderr, r"run 6 \(.*\) is run 1 \(")  # the same run through --db
+        md = run("compare", a, a, a, "--db", db, "--select", "run=*").stdout
+        self.assertNotIn("runs pooled", md)
+
     def test_one_round_each_leaves_the_run_to_run_spread_unknown(self):
         d = os.path.join(self.tmp, "single")
         run("run", CONFIG, "--set", "cases.0.tile=2", "--output-dir", d, "--quiet")

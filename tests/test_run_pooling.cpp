@@ -56,9 +56,13 @@ TEST(RunPooling, WelchOnLogTimes) {
   // Only the ratio matters: the same times in other units give the same p.
   EXPECT_NEAR(welch_log_p(exp_of({-7, -6.9, -6.8}), exp_of({-6, -5.9, -5.8})), p_df4(t), 1e-9);
   EXPECT_NEAR(welch_log_p({1, 2, 4}, {1, 2, 4}), 1.0, 1e-12);
-  EXPECT_EQ(welch_log_p({1, 1, 1}, {2, 2, 2}), 0); // no spread on either side, different times
-  EXPECT_EQ(welch_log_p({1}, {2, 3}), -1);         // too few
-  EXPECT_EQ(welch_log_p({0, 1}, {2, 3}), -1);      // not a time
+  // A side whose rounds all took the same time (copies of one run) has no known noise: no p,
+  // never p = 0 (issue 42: "0.98x * (p 0)").
+  EXPECT_EQ(welch_log_p({1, 1, 1}, {2, 2, 2}), -1);
+  EXPECT_EQ(welch_log_p({1, 1, 1}, {1.9, 2, 2.1}), -1);
+  EXPECT_EQ(welch_log_p({1, 1, 1}, {1, 1, 1}), -1);
+  EXPECT_EQ(welch_log_p({1}, {2, 3}), -1);    // too few
+  EXPECT_EQ(welch_log_p({0, 1}, {2, 3}), -1); // not a time
   // Three rounds against three are enough for p < 0.05 (the exact U test's best is 0.1).
   EXPECT_LT(welch_log_p({1.0, 1.1, 0.95}, {0.25, 0.27, 0.26}), kAlpha);
   EXPECT_GT(smallest_p(3, 3), kAlpha);
@@ -224,6 +228,60 @@ TEST(RunPooling, FewerRoundsLeaveTheSpreadUnknown) {
   ASSERT_EQ(pooled.runs.size(), 2u);
   EXPECT_EQ(cell(pooled, 1).test, compare::Test::rounds);
   EXPECT_STREQ(mark(cell(pooled, 1)), "*");
+}
+
+Run with_id(Run r, const std::string& id) {
+  r.metadata["run_id"] = id;
+  return r;
+}
+
+// issue 42: `compare A A A B B B` pooled one run into "3 runs" a side, whose identical rounds
+// gave variance 0 and p = 0: `*`. A run given again (its directory twice, a copy, or the same run
+// through --db) is one run, counted once, with a warning that says so.
+TEST(RunPooling, ARunGivenAgainIsCountedOnce) {
+  const compare::Run a = with_id(with_rounds("a", "h16", "tile 16", {1.0e-3}), "vm-1");
+  const compare::Run b = with_id(with_rounds("b", "h2", "tile 2", {0.98e-3}), "vm-2");
+  compare::Run a_copy = a;
+  a_copy.source = "copy-of-a";
+  const Pooling p = pool_runs({a, a_copy, a, b, b, b}, 4);
+  ASSERT_EQ(p.runs.size(), 2u);
+  EXPECT_EQ(p.members[0], (std::vector<std::size_t>{0}));
+  EXPECT_EQ(p.members[1], (std::vector<std::size_t>{3}));
+  EXPECT_EQ(p.baseline, 1u); // the given baseline was a repeat of b
+  EXPECT_EQ(p.runs[0].source, "a");
+  ASSERT_EQ(p.repeats.size(), 4u);
+  EXPECT_EQ(p.repeats[0], "run 2 (copy-of-a) is run 1 (a) again (run id vm-1): counted once");
+  const Comparison c = compare_runs({a, a_copy, a, b, b, b}, {});
+  ASSERT_EQ(c.runs.size(), 2u);
+  EXPECT_EQ(cell(c, 1).rounds.size(), 1u);
+  EXPECT_NE(cell(c, 1).test, compare::Test::rounds);
+  EXPECT_STRNE(mark(cell(c, 1)), "*");
+  EXPECT_TRUE(has_warning(c, "run 6 (b) is run 4 (b) again (run id vm-2): counted once"));
+  // Runs of one experiment with ids of their own still pool; runs made before ids are told
+  // apart by their start time.
+  EXPECT_EQ(pool_runs({a, with_id(a, "vm-3"), with_id(a, "vm-4")}, 0).members[0].size(), 3u);
+  compare::Run old = a;
+  old.metadata.erase("run_id");
+  old.metadata["start_time"] = "2026-11-01T10:00:00Z";
+  compare::Run later = old;
+  later.metadata["start_time"] = "2026-11-01T11:00:00Z";
+  EXPECT_EQ(pool_runs({old, old, later}, 0).members[0].size(), 2u);
+  // Without an id or a start time (a results.csv alone) nothing tells two runs apart: both count.
+  compare::Run plain = a;
+  plain.metadata.erase("run_id");
+  EXPECT_EQ(pool_runs({plain, plain}, 0).members[0].size(), 2u);
+}
+
+// Three rounds a side, but one side's rounds all alike: its noise is unknown, so the rounds
+// decide nothing and the warning says why.
+TEST(RunPooling, RoundsThatNeverVaryDecideNothing) {
+  const Comparison c = compare_runs({with_rounds("a", "h16", "tile 16", {1.0e-3, 1.0e-3, 1.0e-3}),
+                                     with_rounds("b", "h2", "tile 2", {0.98e-3, 0.98e-3, 0.98e-3})},
+                                    {});
+  EXPECT_NE(cell(c, 1).test, compare::Test::rounds);
+  EXPECT_NE(cell(c, 1).p_value, 0);
+  EXPECT_STRNE(mark(cell(c, 1)), "*");
+  EXPECT_TRUE(has_warning(c, "the rounds of one side all took the same time")) << c.warnings[0];
 }
 
 TEST(RunPooling, BusyRowsAreFlagged) {

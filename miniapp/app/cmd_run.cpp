@@ -61,6 +61,9 @@ config::ExperimentConfig read_config(const RunArgs& args, const Communicator& mp
 // are checked by its loader), and results.json records it: text that is not UTF-8 could not be
 // written there, and a job id is one name, never a path. Refused before any work.
 void check_run_directory_inputs(const RunArgs& args) {
+  if (args.resume_given && args.resume.empty()) // it started a new run
+    throw config::ConfigError("miniapp: --resume '' names no directory; give the results "
+                              "directory of the run to continue");
   for (const auto& [option, dir] :
        {std::pair{"--output-dir", &args.output_dir}, std::pair{"--resume", &args.resume}})
     if (!config::first_invalid_utf8(*dir).is_null())
@@ -75,6 +78,20 @@ void check_run_directory_inputs(const RunArgs& args) {
     throw config::ConfigError("miniapp: " + job_var + " '" + utf8_clean(id) +
                               "' is not a job id (letters, digits, '_', '.', '+', '-'); it "
                               "becomes part of the run directory's name");
+}
+// What each rank's arguments make the ranks do together (run/rank_agreement.hpp), compared before
+// the config is read; --print, --quiet, --label, --references and --db act on rank 0 alone.
+std::vector<ArgumentChoice> collective_choices(const RunArgs& args) {
+  const auto given = [](const std::string& v) {
+    return v.empty() ? std::string("none") : "'" + v + "'";
+  };
+  std::string sets;
+  for (const std::string& item : args.overrides)
+    sets += (sets.empty() ? "'" : " '") + item + "'";
+  return {{"--resume", args.resume_given && args.resume.empty() ? "''" : given(args.resume)},
+          {"--output-dir", given(args.output_dir)},
+          {"--set", sets.empty() ? "none" : sets},
+          {"--rounds", std::to_string(std::max(1, args.rounds))}};
 }
 } // namespace
 
@@ -260,6 +277,8 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
   int code = kOk;
   std::string msg;
   RunExtras extras; // --references, --db
+  if (const int differ = agree_on_arguments(mpi, collective_choices(args)))
+    return differ;
   try {
     check_run_directory_inputs(args);
     plan = load_plan(args, mpi);
@@ -328,16 +347,18 @@ void add_run_command(CLI::App& app, std::vector<Command>& commands, const Comman
   auto* output_dir = run->add_option("--output-dir", args->output_dir,
                                      "Exact run directory to create (must not exist); default: "
                                      "<output.directory>/<name>-<UTC time>[-job<SLURM_JOB_ID>]");
-  run->add_option("--resume", args->resume,
-                  "Continue an earlier run of the same experiment in its results directory DIR: "
-                  "run only the cases DIR lacks (missing, interrupted, or failed: invalid or "
-                  "error), each new row replacing a failed one, and add them to DIR's results; "
-                  "refused (exit 2) when CONFIG with its --set items, the rank count or --rounds "
-                  "differ from that run's; nothing left to run: exit 0. A job script made with "
-                  "`jobscript --output-dir DIR` passes --resume DIR when DIR holds results, so a "
-                  "resubmitted or requeued job resumes (docs/jobs.md, \"Resuming\")")
-      ->type_name("DIR")
-      ->excludes(output_dir);
+  auto* resume =
+      run->add_option(
+             "--resume", args->resume,
+             "Continue an earlier run of the same experiment in its results directory DIR: "
+             "run only the cases DIR lacks (missing, interrupted, or failed: invalid or "
+             "error), each new row replacing a failed one, and add them to DIR's results; "
+             "refused (exit 2) when CONFIG with its --set items, the rank count or --rounds "
+             "differ from that run's; nothing left to run: exit 0. A job script made with "
+             "`jobscript --output-dir DIR` passes --resume DIR when DIR holds results, so a "
+             "resubmitted or requeued job resumes (docs/jobs.md, \"Resuming\")")
+          ->type_name("DIR")
+          ->excludes(output_dir);
   run->add_flag("--print", args->print, "Print result matrices up to 16x16");
   run->add_flag("--quiet", args->quiet, "Do not print the plan before running");
   run->add_option("--label", args->label,
@@ -356,8 +377,10 @@ void add_run_command(CLI::App& app, std::vector<Command>& commands, const Comman
   run->add_option("--db", args->db,
                   "Record every row in this history database (SQLite) as it is written");
 
-  commands.push_back(
-      {run, Needs::ranks, [args](const MpiEnv* mpi) { return cmd_run(*args, *mpi); }});
+  commands.push_back({run, Needs::ranks, [args, resume](const MpiEnv* mpi) {
+                        args->resume_given = resume->count() > 0;
+                        return cmd_run(*args, *mpi);
+                      }});
 }
 
 void add_validate_command(CLI::App& app, std::vector<Command>& commands) {

@@ -20,6 +20,7 @@ struct RunArgs {
   std::vector<std::string> overrides;
   std::string output_dir; // exact run directory (must not exist); empty = under output.directory
   std::string resume;     // --resume DIR: an earlier run's results directory (app/run_resume.hpp)
+  bool resume_given = false; // --resume was on the command line (`--resume ''` is refused)
   bool print = false;
   bool quiet = false;
   int ranks = 0;     // validate --ranks N: check the plan for N ranks; 0 = the ranks running

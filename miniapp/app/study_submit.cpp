@@ -21,11 +21,19 @@ namespace miniapp {
 
 namespace {
 
+// The files of the study itself, from the study, never from its state (which anyone may edit):
+// the study file the collect job names, and the collect script written and submitted.
+void derive_study_files(jobs::StudyState& state, const jobs::Study& st) {
+  state.study_file = absolute_path(st.file);
+  state.collect_script = study_directory(st) + "/collect.sh";
+}
+
 // The collect job: `miniapp study collect STUDY` after every job of `after`, on one core of the
 // first system (its partition, account, modules).
 std::string submit_collect(jobs::StudyState& state, const jobs::Study& st, const PreparedJob& first,
                            const StudyArgs& args, const std::vector<std::string>& after) {
   const jobs::Scheduler& sched = jobs::site_scheduler();
+  derive_study_files(state, st);
   jobs::HelperJob h;
   h.name = "miniapp-" + st.name + "-collect";
   h.time = st.time.empty() ? "00:10:00" : st.time;
@@ -64,10 +72,9 @@ int study_submit(const StudyArgs& args) {
   const std::string dir = study_directory(st);
   jobs::StudyState state;
   state.study = st.name;
-  state.study_file = absolute_path(st.file);
+  derive_study_files(state, st);
   state.scheduler = sched.name();
   state.weak = st.scaling == jobs::Scaling::weak;
-  state.collect_script = dir + "/collect.sh";
   std::vector<std::string> ids;
   try {
     make_dirs(dir + "/results");

@@ -189,6 +189,7 @@ Comparison compare_runs(const std::vector<Run>& given, const Options& given_opt)
   // ---
   Comparison c;
   c.options = opt;
+  c.run_warnings = pooling.repeats; // a run given twice: counted once
   for (const auto& r : runs) {
     Run id = r;
     id.rows.clear();

@@ -5,6 +5,7 @@
 #include "core/result.hpp"
 #include "core/text.hpp"
 #include "compare/mann_whitney.hpp"
+#include "results/run_id.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -195,19 +196,35 @@ double incomplete_beta(double a, double b, double x) {
 
 } // namespace
 
+std::string run_identity(const Run& r) {
+  if (!r.metadata.is_object() ||
+      (!r.metadata.contains("run_id") && !r.metadata.contains("start_time")))
+    return "";
+  return run_id_of({{"metadata", r.metadata}, {"config", {{"name", r.experiment}}}});
+}
+
 Pooling pool_runs(const std::vector<Run>& given, std::size_t baseline) {
   Pooling p;
   std::map<std::string, std::size_t> pool_of;
+  std::map<std::string, std::size_t> first_of; // key and run id -> the given run that brought it
   for (std::size_t i = 0; i < given.size(); ++i) {
     const std::string key = pool_key(given[i]);
-    const auto it = key.empty() ? pool_of.end() : pool_of.find(key);
-    if (it != pool_of.end()) {
+    const std::string id = key.empty() ? "" : run_identity(given[i]);
+    const auto seen = id.empty() ? first_of.end() : first_of.find(key + "\n" + id);
+    if (seen != first_of.end()) {
+      p.repeats.push_back("run " + std::to_string(i + 1) + " (" + given[i].source + ") is run " +
+                          std::to_string(seen->second + 1) + " (" + given[seen->second].source +
+                          ") again (run id " + id + "): counted once");
+    } else if (const auto it = key.empty() ? pool_of.end() : pool_of.find(key);
+               it != pool_of.end()) {
       p.members[it->second].push_back(i);
     } else {
       if (!key.empty())
         pool_of[key] = p.members.size();
       p.members.push_back({i});
     }
+    if (!id.empty())
+      first_of.emplace(key + "\n" + id, i);
     if (i == baseline)
       p.baseline = key.empty() ? p.members.size() - 1 : pool_of[key];
   }
@@ -287,8 +304,8 @@ double welch_log_p(const std::vector<double>& a, const std::vector<double>& b) {
   const double sa = variance_of(la, ma) / double(la.size()),
                sb = variance_of(lb, mb) / double(lb.size());
   const double se2 = sa + sb;
-  if (se2 <= 0) // every round alike on both sides
-    return ma == mb ? 1 : 0;
+  if (sa <= 0 || sb <= 0) // a side's rounds all alike: its noise is unknown (run_pooling.hpp)
+    return -1;
   // Welch-Satterthwaite, within its bounds (min(n) - 1 to n1 + n2 - 2) also where a tiny
   // variance's square underflows (0 / 0: the lower bound, the cautious one).
   const double lowest = double(std::min(la.size(), lb.size()) - 1),
@@ -332,7 +349,7 @@ std::vector<std::string> judge(Cell& cell, const Cell& base, const std::string& 
   std::vector<std::string> notes;
   if (cell.rounds.size() >= kMinRounds && base.rounds.size() >= kMinRounds) {
     cell.p_value = welch_log_p(cell.rounds, base.rounds);
-    if (cell.p_value >= 0) { // else a round's time is not one (<= 0): as without rounds
+    if (cell.p_value >= 0) { // else a side's noise is unknown: as without rounds
       cell.test = Test::rounds;
       cell.within_noise = cell.p_value >= kAlpha;
       return notes;
@@ -341,11 +358,14 @@ std::vector<std::string> judge(Cell& cell, const Cell& base, const std::string& 
   const auto count = [](std::size_t n) {
     return std::to_string(n) + (n == 1 ? " round" : " rounds");
   };
+  const bool enough = cell.rounds.size() >= kMinRounds && base.rounds.size() >= kMinRounds;
   notes.push_back("run-to-run spread unknown (" + count(base.rounds.size()) + " in " + base_name +
-                  ", " + count(cell.rounds.size()) + " in " + name + "; a test across runs needs " +
-                  std::to_string(kMinRounds) +
-                  " or more a side: miniapp run --rounds N, or more runs): the mark is from the "
-                  "repetitions within the runs");
+                  ", " + count(cell.rounds.size()) + " in " + name +
+                  (enough ? "; the rounds of one side all took the same time, or a time is not "
+                            "positive"
+                          : "; a test across runs needs " + std::to_string(kMinRounds) +
+                                " or more a side: miniapp run --rounds N, or more runs") +
+                  "): the mark is from the repetitions within the runs");
   cell.p_value = mann_whitney_p(cell.times, base.times);
   if (cell.p_value < 0) {
     cell.test = Test::ranges;

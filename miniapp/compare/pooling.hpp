@@ -23,14 +23,22 @@ constexpr std::size_t kMinRounds = 3;
 // never pooled).
 std::string pool_key(const Run& r);
 
+// The run's id (report/run_id.hpp) where its metadata tells it (a run id, or a start time for runs
+// made before ids), else "": a results.csv alone or a miniapp-bench file is never taken for
+// another run.
+std::string run_identity(const Run& r);
+
 struct Pooling {
   std::vector<Run> runs;    // one per key, in the order its first run was given
   std::size_t baseline = 0; // the pooled run holding the given baseline
   std::vector<std::vector<std::size_t>> members; // per pooled run, the given runs it holds
+  std::vector<std::string> repeats; // one warning per given run that repeats a member's run id
 };
 // Runs with one key become one: their rows (joined on the case id, else on family, variant,
 // precision, size and tile) pool their repetitions and rounds; times, rates, validity and host
-// load are recomputed over them. Runs alone in their key are kept as given.
+// load are recomputed over them. Runs alone in their key are kept as given. A run given again
+// (its directory twice, a copy of it, or the same run from the history database) is one run:
+// counted once, else three copies of one run were "3 runs" whose identical rounds gave p = 0.
 Pooling pool_runs(const std::vector<Run>& given, std::size_t baseline);
 
 // Tuning parameters `compare --ignore-param` accepts, and a case id without one's segment
@@ -50,7 +58,9 @@ double coefficient_of_variation(const std::vector<double>& v);
 double student_t_p(double t, double df);
 // Welch's t test on the logarithms of two samples of times (a ratio of times is what differs,
 // and run-to-run noise is multiplicative): the two-sided p, or -1 when either has fewer than 2
-// values or a value <= 0.
+// values or a value <= 0, or when a side's values are all equal (its noise is then unknown, not
+// zero: rounds timed alike, copies of one round, say nothing about how far another run could
+// differ, so no p, least of all p = 0).
 double welch_log_p(const std::vector<double>& a, const std::vector<double>& b);
 
 // Whether the host was busy around the row's case: its sampled load (results column host_load)

@@ -67,6 +67,8 @@ constexpr int kMaxRounds = 1000;
 // Nodes, and ranks, cores or GPUs per node, that a system profile, a study or `miniapp jobscript`
 // may name.
 constexpr int kMaxJobCount = 1000000;
+// Ranks of one job (nodes x ranks per node), so a rank count is an int with room to spare.
+constexpr std::int64_t kMaxJobRanks = 1000000;
 
 // Points of one study file (systems x nodes x ranks per node): each is a job submitted at once.
 constexpr std::uint64_t kMaxStudyPoints = 1000;

@@ -1,9 +1,11 @@
 #include "jobs/jobscript.hpp"
 
+#include "config/limits.hpp"
 #include "config/yaml_strict.hpp"
 #include "jobs/shell_context.hpp"
 
 #include <cctype>
+#include <cstdint>
 #include <cstring>
 #include <stdexcept>
 
@@ -219,8 +221,9 @@ JobLayout layout_job(const SystemProfile& sys, const JobRequest& req) {
   if (l.ranks_per_node > sys.cores_per_node)
     throw ConfigError(std::to_string(l.ranks_per_node) + " ranks per node exceed the " +
                       std::to_string(sys.cores_per_node) + " cores per node" + on);
-  if (static_cast<long long>(l.nodes) * l.ranks_per_node > 1000000)
-    throw ConfigError("--nodes x ranks per node is more than 1000000 ranks");
+  if (std::int64_t(l.nodes) * l.ranks_per_node > config::limits::kMaxJobRanks)
+    throw ConfigError("--nodes x ranks per node is more than " +
+                      std::to_string(config::limits::kMaxJobRanks) + " ranks");
   l.cpus_per_task = sys.cores_per_node / l.ranks_per_node;
   l.time = req.time.empty() ? sys.time : req.time;
   if (!valid_slurm_time(l.time))

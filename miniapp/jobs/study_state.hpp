@@ -30,7 +30,9 @@ struct StudyState {
 
 std::string study_state_path(const Study& s);
 void save_study_state(const std::string& path, const StudyState& state);
-// Throws config::ConfigError("path: ...") for a missing or malformed file.
+// Throws config::ConfigError("path: ...") for a missing or malformed file, a count out of range
+// (nodes, ranks_per_node: 1 to kMaxJobCount; at most kMaxStudyPoints points), or a job script,
+// results directory or collect script outside the directory holding the file (the study's).
 StudyState load_study_state(const std::string& path);
 
 } // namespace miniapp::jobs

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <sstream>
 #include <tuple>
@@ -28,7 +29,9 @@ struct SeriesKey {
 
 std::vector<ScalingRow> scaling_rows(const std::vector<ScalingPoint>& points, bool weak) {
   std::map<SeriesKey, std::vector<ScalingRow>> series;
-  for (const ScalingPoint& p : points)
+  for (const ScalingPoint& p : points) {
+    if (p.ranks < 1) // no time per rank, no efficiency (the state's counts are checked on reading)
+      continue;
     for (std::size_t i = 0; i < p.run.rows.size(); ++i) {
       const compare::Row& r = p.run.rows[i];
       if (r.valid == "false" || !(r.time_median > 0) || !std::isfinite(r.time_median))
@@ -42,6 +45,7 @@ std::vector<ScalingRow> scaling_rows(const std::vector<ScalingPoint>& points, bo
       rows.push_back({p.system, r.case_id.empty() ? key.kind : r.case_id, p.nodes, p.ranks,
                       r.time_median, -1, compare::row_busy(r, p.run)});
     }
+  }
   std::vector<ScalingRow> out;
   for (auto& [key, rows] : series) {
     std::sort(rows.begin(), rows.end(), [](const ScalingRow& a, const ScalingRow& b) {
@@ -80,7 +84,7 @@ std::string scaling_svg(const std::vector<ScalingRow>& rows, bool weak) {
   const double legend_h = 16.0 * double(lines.size()) + 20;
   const double w = left + 2 * panel_w + gap + 30, h = top + panel_h + 50 + legend_h;
   const double xr = std::log2(double(std::max(2, max_ranks)));
-  const auto x_of = [&](double x0, int ranks) { return x0 + panel_w * std::log2(ranks) / xr; };
+  const auto x_of = [&](double x0, double ranks) { return x0 + panel_w * std::log2(ranks) / xr; };
   const auto y_time = [&](double t) {
     return top + panel_h * (1 - std::log(t / t_lo) / std::log(t_hi / t_lo));
   };
@@ -100,7 +104,9 @@ std::string scaling_svg(const std::vector<ScalingRow>& rows, bool weak) {
     os << "<text x=\"" << fmt("%.1f", x0 + panel_w / 2) << "\" y=\"" << fmt("%.1f", top - 12)
        << "\" text-anchor=\"middle\">"
        << (panel == 0 ? "median kernel time (s, log)" : "parallel efficiency") << "</text>\n";
-    for (int ranks = 1; ranks <= max_ranks; ranks *= 2)
+    // 64 bits: an int doubling past 2^30 wrapped to 0 and never passed max_ranks (a loop without
+    // end, the page growing ~60 MB/s, for a point of 2^30 ranks).
+    for (std::int64_t ranks = 1; ranks <= max_ranks; ranks *= 2)
       os << "<text x=\"" << fmt("%.1f", x_of(x0, ranks)) << "\" y=\""
          << fmt("%.1f", top + panel_h + 16) << "\" text-anchor=\"middle\">" << ranks << "</text>\n";
     os << "<text x=\"" << fmt("%.1f", x0 + panel_w / 2) << "\" y=\""

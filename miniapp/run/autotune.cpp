@@ -23,10 +23,15 @@
 namespace miniapp {
 
 std::string autotune_cache_path() {
-  if (const char* d = env::value("MINIAPP_CACHE_DIR"))
-    return std::string(d) + "/autotune.json";
-  const char* home = env::value("HOME");
-  return std::string(home ? home : ".") + "/.cache/miniapp/autotune.json";
+  // Set but empty is unset: "" + "/autotune.json" put both caches in the filesystem's root.
+  const auto set = [](const char* name) {
+    const char* v = env::value(name);
+    return v && *v ? std::string(v) : std::string();
+  };
+  if (const std::string dir = set("MINIAPP_CACHE_DIR"); !dir.empty())
+    return dir + "/autotune.json";
+  const std::string home = set("HOME");
+  return (home.empty() ? std::string(".") : home) + "/.cache/miniapp/autotune.json";
 }
 
 std::vector<int> tile_candidates(const Case& c, bool gpu) {

@@ -1,5 +1,6 @@
 #include "run/rank_agreement.hpp"
 
+#include "core/sinks.hpp"
 #include "kernels/kernel_case.hpp"
 #include "plan/config_hash.hpp"
 #include "run/exit_code.hpp"
@@ -27,6 +28,46 @@ Outcome agree_phase(const Communicator& comm, const char* phase, int code,
                 << comm.size() << " ranks stop with exit code " << o.code << std::endl;
   }
   return o;
+}
+
+namespace {
+// The values, each after its length ("3:abc"), so no value can pass for two.
+std::string encode(const std::vector<ArgumentChoice>& choices) {
+  std::string out;
+  for (const ArgumentChoice& c : choices)
+    out += std::to_string(c.value.size()) + ":" + c.value;
+  return out;
+}
+std::vector<std::string> decode(const std::string& text) {
+  std::vector<std::string> out;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t colon = text.find(':', at);
+    if (colon == std::string::npos)
+      break;
+    const std::size_t n = std::stoul(text.substr(at, colon - at));
+    out.push_back(text.substr(colon + 1, n));
+    at = colon + 1 + n;
+  }
+  return out;
+}
+} // namespace
+
+int agree_on_arguments(const Communicator& comm, const std::vector<ArgumentChoice>& choices) {
+  if (comm.size() == 1)
+    return kOk;
+  const std::vector<std::string> root = decode(comm.broadcast(encode(choices)));
+  std::string why;
+  for (std::size_t i = 0; i < choices.size() && why.empty(); ++i) {
+    const std::string& theirs = i < root.size() ? root[i] : std::string("none");
+    if (choices[i].value != theirs)
+      why = "miniapp: rank " + std::to_string(comm.rank()) + "'s " + choices[i].option + " (" +
+            for_terminal(choices[i].value) + ") differs from rank 0's (" + for_terminal(theirs) +
+            "); start every rank with the same arguments";
+  }
+  const Outcome o = comm.agree(why.empty() ? kOk : kConfigError, why);
+  if (o.code && comm.rank() == 0)
+    std::cerr << o.message << std::endl;
+  return o.code;
 }
 
 int agree_on_experiment(const Communicator& comm, const Plan& plan, int rounds) {

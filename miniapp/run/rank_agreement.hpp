@@ -7,6 +7,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace miniapp {
 
@@ -18,6 +19,19 @@ std::string failure_text(const std::exception& e);
 // rank failed alike (a config error is printed once).
 Outcome agree_phase(const Communicator& comm, const char* phase, int code,
                     const std::string& message);
+
+// An option of the command line that changes what the ranks do together, and its value as a
+// message shows it: {"--resume", "'DIR'"}, {"--resume", "none"}, {"--rounds", "3"}.
+struct ArgumentChoice {
+  std::string option, value;
+};
+
+// Collective, the first of a run (before the config is read): every rank must have been started
+// with rank 0's choices, or the ranks take different paths through the collectives that follow;
+// a rank given --resume DIR alone read DIR and waited in a broadcast the others never made (a
+// hang until killed). 0 when all agree, else kConfigError (2) on every rank with one sentence
+// from rank 0 naming the first option that differs and both values.
+int agree_on_arguments(const Communicator& comm, const std::vector<ArgumentChoice>& choices);
 
 // Collective, after the config phase: every rank must have expanded the same experiment (one
 // config text, but each rank's own --set items), or their collectives would not match (a hang,

@@ -225,6 +225,41 @@ def test_set_items_limit():
                f"500, {full} KB for 1000")
 
 
+def test_resume_empty_directory():
+    # issue 42: `--resume ''` started a new run instead of being refused.
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = small_config(tmp)
+        code, out, err = run(["run", cfg, "--quiet", "--kokkos-num-threads=1", "--resume", ""],
+                             cwd=tmp)
+        expect(code == 2, "--resume '' exits 2", code, err)
+        one_sentence(err, "--resume '' names no directory")
+        expect(os.listdir(tmp) == ["c.yaml"], "no run directory made", os.listdir(tmp))
+
+
+def test_cache_dir_empty():
+    # issue 42: MINIAPP_CACHE_DIR set but empty wrote /ceilings.json in the filesystem's root; an
+    # empty HOME did the same. Empty is unset; without HOME the caches go to ./.cache/miniapp.
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = small_config(tmp)
+        with open(cfg, "a") as f:
+            f.write("reuse_ceilings: true\n")
+        home = os.path.join(tmp, "home")
+        os.mkdir(home)
+        cases = ((dict(os.environ, MINIAPP_CACHE_DIR="", HOME=home), home + "/.cache/miniapp"),
+                 ({k: v for k, v in os.environ.items()
+                   if k not in ("MINIAPP_CACHE_DIR", "HOME")}, tmp + "/.cache/miniapp"),
+                 (dict(os.environ, MINIAPP_CACHE_DIR="", HOME=""), tmp + "/.cache/miniapp"))
+        for i, (env, cache) in enumerate(cases):
+            code, out, err = run(["run", cfg, "--quiet", "--kokkos-num-threads=1",
+                                  "--output-dir", os.path.join(tmp, f"run{i}")], env, tmp)
+            expect(code == 0, "the run", code, err)
+            expect(os.path.isfile(cache + "/ceilings.json"), f"ceilings stored in {cache}",
+                   os.listdir(tmp), err)
+            for d in (home, tmp):
+                if os.path.isdir(d + "/.cache"):
+                    subprocess.run(["rm", "-rf", d + "/.cache"], check=True)
+
+
 if __name__ == "__main__":
     globals()["test_" + sys.argv[1]]()
     print("ok:", sys.argv[1])
