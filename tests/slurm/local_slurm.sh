@@ -41,7 +41,7 @@ local_slurm_start() {
     local_slurm_log "must run as root (slurmd starts jobs as their users; SlurmUser=root)"
     return 1
   fi
-  mkdir -p "$d"/{munge,munge-key,state,spool,log,run}
+  mkdir -p "$d"/{munge,munge-key,state,spool,log,run,tmp}
   chmod 755 "$d"
   chown munge:munge "$d/munge" "$d/munge-key"
   chmod 755 "$d/munge" # the socket: every client must reach it
@@ -89,6 +89,10 @@ SchedulerType=sched/backfill
 ReturnToService=2
 StateSaveLocation=$d/state
 SlurmdSpoolDir=$d/spool
+# The steps' temporary files (PMIx's spmix_appdir_<uid>_<job>.<step>) here, not in /tmp: job ids
+# start at 1 in every test cluster, and a directory another one left in /tmp (a parallel or
+# killed test) made step 1.0 fail with "File exists" ("task 0 launch failed").
+TmpFS=$d/tmp
 SlurmctldPidFile=$d/run/slurmctld.pid
 SlurmdPidFile=$d/run/slurmd.pid
 SlurmctldLogFile=$d/log/slurmctld.log
