@@ -22,11 +22,13 @@ bool gpu_backend(const std::string& b) {
 
 Rates default_rates(const std::string& backend) {
   Rates r;
-  // Costs that are not a kernel's, measured on the development machine (2 cores, OpenMP,
-  // 2026-11-29, quiet): a process outside its cases 0.4 s (Kokkos, hwloc, the host BLAS check,
-  // the results files); one ceiling 0.6 s (a level's copy and add kernels, a GEMM shape's
-  // estimates); a case's host work 0.2 GB/s of its bytes (quickstart: 1.0 s of set-up, checked
-  // run, validation and reset for axpby's 192 MB).
+  // Costs that are not a kernel's, for a host without calibration records. Measured on the
+  // development machine (2 cores, OpenMP, 2026-11-29) at a load of 7-15, no quiet run being
+  // available: a process outside its cases 0.4-0.5 s (Kokkos, hwloc, the host BLAS check, the
+  // results files; load-independent); one ceiling 0.5-2.7 s. A case's host work (inputs set up,
+  // checked run, validation, reset: page faults and memsets, expensive on this VM) read
+  // 0.006-0.018 GB/s at those loads; 0.2 GB/s is an assumed quiet figure (quickstart's 192 MB per
+  // case in 1 s), which a host's first run replaces with its own.
   r.start_s = 0.4;
   r.case_s = 0.05;
   r.ceiling_s = 0.6;
