@@ -27,7 +27,10 @@ Rates unit_rates() {
   r.gflops = 1; // 1 GFLOP/s: a 512^3 product (0.27 GFLOP) takes 0.27 s
   r.gbs = 1;
   r.host_gbs = 1;
+  r.setup_gbs = 1;
   r.reference_gflops = 1;
+  r.start_s = 0.5;
+  r.ceiling_s = 2;
   return r;
 }
 
@@ -43,7 +46,8 @@ TEST(Estimate, MatmulModelIsFlopsOverRatePerLaunchPlusTheReference) {
   const PlanEstimate unchecked =
       estimate_plan(plan_of(matmul + "validation: {enabled: false}\n"), unit_rates());
   EXPECT_NEAR(e.cases[0].seconds - unchecked.cases[0].seconds, kernel, 1e-9);
-  EXPECT_GT(e.seconds, e.cases[0].seconds); // the start-up is counted once
+  EXPECT_DOUBLE_EQ(e.seconds, e.cases[0].seconds + 0.5); // the start-up is counted once
+  EXPECT_DOUBLE_EQ(estimate_plan(p, unit_rates(), {}, 1, 2).seconds, e.seconds + 2 * 2.0);
 }
 
 TEST(Estimate, MeasuredMedianReplacesTheModelledKernel) {

@@ -73,8 +73,9 @@ void check_program_backend(const jobs::SystemProfile& sys, const JobscriptArgs& 
                             " preset, or name such a build with --miniapp PATH");
 }
 
+// The profile's rates, else this host's calibration (the rates it measured; docs/jobs.md).
 Rates system_rates(const jobs::SystemProfile& sys) {
-  Rates r = default_rates(sys.backend);
+  Rates r = host_rates(sys.backend);
   if (sys.gflops > 0 || sys.gbs > 0)
     r.source = "rates of system profile " + sys.name;
   if (sys.gflops > 0)

@@ -7,6 +7,7 @@
 #include "app/commands.hpp"
 #include "app/load_plan.hpp"
 #include "app/run_extras.hpp"
+#include "app/run_calibration.hpp"
 #include "app/run_resume.hpp"
 #include "app/time_estimate.hpp"
 
@@ -133,10 +134,10 @@ int cmd_validate(const RunArgs& args, const MpiEnv& mpi) {
     if (mpi.rank() == 0) {
       print_plan(std::cout, plan);
       // This machine's runs only: another host's kernel times say nothing about this one.
-      const Rates host_rates = default_rates(plan.backend);
+      const Rates rates_here = host_rates(plan.backend);
       print_estimate(std::cout, plan,
-                     estimate_time(plan, host_rates, plan.backend, args.db, host_name()),
-                     host_rates);
+                     estimate_time(plan, rates_here, plan.backend, args.db, host_name()),
+                     rates_here);
       if (!args.rates.empty() && plan.ranks > 1)
         parallel::print_summa_model(std::cout, plan, rates);
     }
@@ -322,11 +323,17 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
   if (plan.settings.reuse_ceilings)
     ceilings.reuse_from(CeilingCache(ceiling_cache_path(), ceiling_machine_key(plan.backend)));
   WriterSink sink(args, plan, mpi, extras, resume);
+  RunClock clock(sink, ceilings); // where the time goes: this host's calibration of estimates
+  const bool calibrates = mpi.size() == 1 && !resume.active;
+  const double estimated_s = calibrates ? estimate_time(to_run, host_rates(plan.backend),
+                                                        plan.backend, "", "", args.rounds)
+                                              .seconds
+                                        : 0;
   DriverOptions opt;
   opt.print = args.print;
   opt.fault = &fault;
   opt.rounds = args.rounds;
-  const RunOutcome out = run_experiment(to_run, mpi, sink, ceilings, opt);
+  const RunOutcome out = run_experiment(to_run, mpi, clock, clock, opt);
   if (out.failed_code)
     return out.failed_code;
   code = exit_code(out.results, out.interrupted);
@@ -334,6 +341,8 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
     print_summary(plan, mpi, out.results, out.interrupted, code, ceilings,
                   sink.writer().directory(), resume.kept.size());
     code = extras.finish(sink.writer(), code, std::cout, std::cerr); // 5 when a row is below
+    if (calibrates && !out.interrupted)
+      record_run_time(std::cout, to_run, args.rounds, out.results, clock, estimated_s);
   }
   return code;
 }

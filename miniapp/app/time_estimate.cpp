@@ -3,11 +3,38 @@
 #include "config/config.hpp"
 #include "history/db.hpp"
 #include "history/medians.hpp"
+#include "kernels/families.hpp"
+#include "run/calibration_store.hpp"
+#include "run/memory_levels.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <thread>
 
 namespace miniapp {
+
+Rates host_rates(const std::string& backend) {
+  return calibrated_rates(default_rates(backend),
+                          load_calibration(calibration_path(), calibration_machine_key(backend)));
+}
+
+int plan_ceilings(const Plan& plan) {
+  const bool gpu = plan.backend == "cuda" || plan.backend == "hip";
+  std::vector<MemoryLevel> levels;
+  if (!gpu)
+    levels = host_levels(host_caches(), int(std::max(1u, std::thread::hardware_concurrency())));
+  if (levels.empty())
+    levels = {{"memory", 0}};
+  const double ranks = std::max(1, plan.ranks);
+  return ceilings_needed(plan, [&](const Case& c) {
+    if (family(c.family).ceiling == Ceiling::vendor_gemm) // none for int32 (run/ceilings.cpp)
+      return c.precision == Precision::int32
+                 ? std::string()
+                 : std::string(to_string(c.precision)) + " gemm " + std::to_string(c.m) + "x" +
+                       std::to_string(c.n) + "x" + std::to_string(c.k);
+    return levels[level_for(levels, double(case_bytes(c)) / ranks)].name;
+  });
+}
 
 PlanEstimate estimate_time(const Plan& plan, const Rates& rates, const std::string& backend,
                            const std::string& db, const std::string& host, int rounds) {
@@ -19,7 +46,8 @@ PlanEstimate estimate_time(const Plan& plan, const Rates& rates, const std::stri
       throw config::ConfigError(std::string("--db: ") + e.what());
     }
   }
-  return estimate_plan(plan, rates, measured, rounds);
+  const int ceilings = plan.settings.reuse_ceilings ? 0 : plan_ceilings(plan);
+  return estimate_plan(plan, rates, measured, rounds, ceilings);
 }
 
 int stop_signal_margin_s(const PlanEstimate& estimate, double limit_s) {

@@ -1,11 +1,19 @@
 #pragma once
 // A plan's time estimate (plan/estimate.hpp) with the kernel times the history database holds for
-// the same cases, backend and rank count: what `validate`, `jobscript` and `study plan` print.
+// the same cases, backend and rank count, with the ceilings the run will measure (none where the
+// config reuses them): what `validate`, `jobscript` and `study plan` print.
 #include "plan/estimate.hpp"
 
 #include <string>
 
 namespace miniapp {
+
+// The model's rates for `backend`, calibrated by this host's earlier runs where it has records
+// (run/calibration_store.hpp).
+Rates host_rates(const std::string& backend);
+// The ceilings a run of the plan measures on this host: distinct memory levels of its cases'
+// working sets, and distinct GEMM shapes.
+int plan_ceilings(const Plan& plan);
 
 // db: the history database ("" = the model only); host: a glob over its runs' hosts ("" = any).
 // A database that cannot be read throws config::ConfigError (the user named it).

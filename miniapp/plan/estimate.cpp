@@ -7,20 +7,12 @@
 #include <cmath>
 #include <cstdio>
 #include <ostream>
+#include <set>
 #include <sstream>
 
 namespace miniapp {
 
 namespace {
-
-// Costs that are not a kernel's, measured on the development machine (2 cores, OpenMP): a
-// process's start (Kokkos, metadata, the results files) and a case's fixed part (its ceiling
-// lookup, allocation, the row written).
-constexpr double kStartSeconds = 0.5;
-constexpr double kCaseSeconds = 0.05;
-// Host passes over a case's elements besides the kernel: random inputs set up, the result read
-// back and checked against the host reference (the memory-bound families' validation).
-constexpr double kHostPasses = 4;
 
 bool gpu_backend(const std::string& b) {
   return b == "cuda" || b == "hip";
@@ -30,18 +22,29 @@ bool gpu_backend(const std::string& b) {
 
 Rates default_rates(const std::string& backend) {
   Rates r;
+  // Costs that are not a kernel's, for a host without calibration records. Measured on the
+  // development machine (2 cores, OpenMP, 2026-11-29) at a load of 7-15, no quiet run being
+  // available: a process outside its cases 0.4-0.5 s (Kokkos, hwloc, the host BLAS check, the
+  // results files; load-independent); one ceiling 0.5-2.7 s. A case's host work (inputs set up,
+  // checked run, validation, reset: page faults and memsets, expensive on this VM) read
+  // 0.006-0.018 GB/s at those loads; 0.2 GB/s is an assumed quiet figure (quickstart's 192 MB per
+  // case in 1 s), which a host's first run replaces with its own.
+  r.start_s = 0.4;
+  r.case_s = 0.05;
+  r.ceiling_s = 0.6;
+  r.setup_gbs = 0.2;
   if (gpu_backend(backend)) {
     r.gflops = 20000; // an SGEMM well below an H100's 51 TFLOP/s (tiled kernels are slower)
     r.gbs = 1500;
-    r.host_gbs = 5; // pageable copies and host-side set-up
+    r.host_gbs = 5; // pageable copies
     r.reference_gflops = 5;
-    r.source = "model rates for one GPU";
+    r.source = "built-in model rates for one GPU";
   } else {
     r.gflops = 20;
     r.gbs = 8;
     r.host_gbs = 2;
     r.reference_gflops = 1;
-    r.source = "model rates for a CPU node";
+    r.source = "built-in model rates for a CPU node";
   }
   return r;
 }
@@ -50,13 +53,37 @@ double required_limit_seconds(double estimate_s) {
   return estimate_s * kTimeMarginFactor + kTimeMarginSeconds;
 }
 
+double launches_seconds(const Plan& plan, double kernel, int rounds) {
+  const auto& s = plan.settings;
+  const bool gpu = gpu_backend(plan.backend);
+  double warmup = std::max(1, s.warmup) * kernel;
+  if (plan.ranks == 1) // untimed launches last at least warmup_seconds (core/timing.hpp)
+    warmup = std::max(warmup, warmup_seconds);
+  double launched = s.repetitions * kernel;
+  // One rank: samples of at least kernel_sample_seconds, kernel_span_seconds in all
+  // (core/timing.hpp).
+  if (plan.ranks == 1)
+    launched = std::max(s.repetitions * std::max(kernel, kernel_sample_seconds),
+                        kernel_span_seconds(gpu, s.energy));
+  return std::max(1, rounds) * (warmup + launched);
+}
+
+int ceilings_needed(const Plan& plan, const std::function<std::string(const Case&)>& key) {
+  std::set<std::string> keys;
+  for (const Case& c : plan.cases)
+    if (std::string k = key(c); !k.empty())
+      keys.insert(std::move(k));
+  return int(keys.size());
+}
+
 PlanEstimate estimate_plan(const Plan& plan, const Rates& rates,
-                           const std::map<std::string, double>& measured_median_s, int rounds) {
+                           const std::map<std::string, double>& measured_median_s, int rounds,
+                           int ceilings) {
   const auto& s = plan.settings;
   const double ranks = std::max(1, plan.ranks);
   const bool gpu = gpu_backend(plan.backend);
   PlanEstimate out;
-  out.seconds = kStartSeconds;
+  out.seconds = rates.start_s;
   for (const Case& c : plan.cases) {
     const Family& f = family(c.family);
     // One rank's share: SUMMA and local blocks divide the work evenly over the grid.
@@ -71,24 +98,15 @@ PlanEstimate estimate_plan(const Plan& plan, const Rates& rates,
     }
     const double copies = gpu ? 2 * bytes / (rates.host_gbs * 1e9) : 0.0; // upload + download
     const int launches = std::max(1, s.warmup) + s.repetitions;
-    double warmup = std::max(1, s.warmup) * kernel;
-    if (plan.ranks == 1) // untimed launches last at least warmup_seconds (core/timing.hpp)
-      warmup = std::max(warmup, warmup_seconds);
-    double launched = s.repetitions * kernel;
-    // One rank: samples of at least kernel_sample_seconds, kernel_span_seconds in all
-    // (core/timing.hpp).
-    if (plan.ranks == 1)
-      launched = std::max(s.repetitions * std::max(kernel, kernel_sample_seconds),
-                          kernel_span_seconds(gpu, s.energy));
-    const double timed = launched + launches * copies;
-    double check = 0;
-    if (s.validate)
-      check = flops > 0 ? flops / (rates.reference_gflops * 1e9) : 0.0;
-    const double host = kHostPasses * bytes / (rates.host_gbs * 1e9);
-    e.seconds = kCaseSeconds + host + check + std::max(1, rounds) * (warmup + timed);
+    const double timed =
+        launches_seconds(plan, kernel, rounds) + std::max(1, rounds) * launches * copies;
+    const double check = s.validate && flops > 0 ? flops / (rates.reference_gflops * 1e9) : 0.0;
+    e.seconds = rates.case_s + bytes / (rates.setup_gbs * 1e9) + check + timed;
     out.seconds += e.seconds;
     out.cases.push_back(e);
   }
+  out.ceilings_s = std::max(0, ceilings) * rates.ceiling_s;
+  out.seconds += out.ceilings_s;
   return out;
 }
 
@@ -136,10 +154,21 @@ void print_estimate(std::ostream& os, const Plan& plan, const PlanEstimate& e, c
        << (e.cases[i].measured ? " (measured kernel time)" : " (model)") << "\n";
     any_model = any_model || !e.cases[i].measured;
   }
-  os << "estimated time: " << format_seconds(e.seconds) << " (" << e.seconds << " s)";
+  os << "estimated time: " << format_seconds(e.seconds) << " (" << e.seconds << " s";
+  if (e.ceilings_s > 0)
+    os << ", of which ceilings " << format_seconds(e.ceilings_s);
+  os << "); " << r.source;
   if (any_model)
-    os << "; model: " << r.gflops << " GFLOP/s, " << r.gbs << " GB/s, host " << r.host_gbs
-       << " GB/s, host reference " << r.reference_gflops << " GFLOP/s (" << r.source << ")";
+    os << ": " << r.gflops << " GFLOP/s, " << r.gbs << " GB/s";
+  os << ", set-up " << r.setup_gbs << " GB/s, start " << r.start_s << " s";
+  if (!r.errors.empty()) {
+    // The error of the estimates made before those runs: |measured / estimated - 1|.
+    double worst = 0;
+    for (double x : r.errors)
+      worst = std::max(worst, std::abs(x - 1));
+    os << "; error on the last " << r.errors.size() << " run(s): within "
+       << std::lround(100 * worst) << "%";
+  }
   os << "\n";
 }
 

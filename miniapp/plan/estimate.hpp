@@ -2,24 +2,35 @@
 // How long a plan will run: each case's seconds and the total, for `validate`, `jobscript` (which
 // refuses a --time below it) and `study plan`. A case's kernel time comes from a measured median
 // when the caller has one (the history database: the same case, backend and rank count), else from
-// a model: its flops and bytes over the system's rates. Around the kernel: the inputs' set-up, the
-// warm-up (at least core/timing.hpp's warmup_seconds on one rank), the repetitions, the host
-// reference of the validation and the ceilings measured beside it. docs/jobs.md states the error.
+// a model: its flops and bytes over the rates. Around the kernel: the inputs' set-up with the
+// validation, the warm-up (at least core/timing.hpp's warmup_seconds on one rank), the
+// repetitions, and the ceilings measured for the cases. The rates are the model's defaults or a
+// calibration of this host by its earlier runs (plan/calibration.hpp). docs/jobs.md states the
+// error.
 #include "plan/plan.hpp"
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
 namespace miniapp {
 
-// Rates a case runs at on one rank (the model's denominators).
+// Rates a case runs at on one rank (the model's denominators), and a run's fixed costs.
 struct Rates {
   double gflops = 0;   // compute-bound kernels (matmul), GFLOP/s
   double gbs = 0;      // memory-bound kernels, GB/s
-  double host_gbs = 0; // host work per element: input set-up, validation, host<->device copies
+  double host_gbs = 0; // host<->device copies (GPU backends), GB/s
+  // A case's bytes per second of its host work besides the timed launches: the inputs allocated
+  // and set up, the checked run with its validation, the inputs reset.
+  double setup_gbs = 0;
   double reference_gflops = 0; // the host reference product of matmul's validation (float64)
-  std::string source;          // where they come from, for the printout
+  double case_s = 0;    // a case's fixed host work (allocation, a launch of each kind, its row)
+  double start_s = 0;   // a process's time outside its cases (start-up, results written)
+  double ceiling_s = 0; // one ceiling measured (a memory level, a GEMM shape)
+  std::string source;   // where they come from, for the printout
+  // Measured over estimated wall time of the earlier runs a calibration comes from (newest last).
+  std::vector<double> errors;
 };
 // The model's rates for a backend's node (cuda and hip: one GPU; openmp: a small CPU node).
 Rates default_rates(const std::string& backend);
@@ -30,14 +41,23 @@ struct CaseEstimate {
 };
 struct PlanEstimate {
   std::vector<CaseEstimate> cases; // in plan order
-  double seconds = 0;              // the whole run: start-up plus every case
+  double ceilings_s = 0;           // the ceilings measured (counted once in the total)
+  double seconds = 0;              // the whole run: start-up, every case and the ceilings
 };
 
 // measured_median_s: a case id's measured median kernel time (seconds per launch) at this plan's
-// backend and rank count; cases not in it are modelled.
+// backend and rank count; cases not in it are modelled. ceilings: how many ceilings the run will
+// measure (distinct memory levels and GEMM shapes; ceilings_needed()).
 PlanEstimate estimate_plan(const Plan& plan, const Rates& rates,
                            const std::map<std::string, double>& measured_median_s = {},
-                           int rounds = 1);
+                           int rounds = 1, int ceilings = 0);
+
+// The seconds of a case's warm-up and timed launches, `kernel_s` a launch (core/timing.hpp's
+// rules).
+double launches_seconds(const Plan& plan, double kernel_s, int rounds);
+// How many ceilings a run of the plan measures: the distinct keys of its cases, `key` naming the
+// ceiling a case is judged by (its memory level, or its GEMM shape); "" for none.
+int ceilings_needed(const Plan& plan, const std::function<std::string(const Case&)>& key);
 
 // The margin a job's time limit must leave above the estimate: limit >= estimate * factor + slack.
 inline constexpr double kTimeMarginFactor = 1.5;

@@ -3,8 +3,12 @@
 # study_slurm_test.sh):
 # a scratch directory, pass/fail counting, the daemons of local_slurm.sh started (a machine that
 # cannot start them FAILS the test, it never passes silently) and stopped at exit on success and
-# failure, and waiting for jobs with one deadline inside ctest's TIMEOUT, so that the EXIT trap
-# always gets to stop the daemons. Sourced with the test's name and its deadline in seconds:
+# failure, and waiting for jobs by their Slurm states. A running job is waited for until its own
+# time limit (from its StartTime and TimeLimit) and a minute more, the time Slurm takes to end it:
+# no wait depends on how fast this machine is (a machine 3x slower, under a load of twice its
+# cores, ends a job later, and still inside its limit). One last deadline, inside ctest's TIMEOUT,
+# only keeps a stuck test from being killed before the EXIT trap stops the daemons. Sourced with
+# the test's name and that deadline in seconds:
 #   source slurm_test_lib.sh NAME SECONDS     (as root; KEEP_SCRATCH=1 keeps the scratch directory)
 # shellcheck source=tests/slurm/local_slurm.sh
 source "$(dirname "${BASH_SOURCE[0]}")/local_slurm.sh"
@@ -13,6 +17,9 @@ CHECK_NAME=$1
 # shellcheck source=tests/slurm/check_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 chmod 755 "$scratch" # munged runs as user munge
+# The jobs' runs record their time in the scratch directory's cache, not the user's (estimates then
+# start from the built-in model: run/calibration_store.hpp).
+export MINIAPP_CACHE_DIR="$scratch/cache"
 slurm_test_finish() {
   local rc=$?
   local_slurm_stop
@@ -32,17 +39,50 @@ echo "Slurm up in $(($(date +%s) - started)) s"
 
 # field ID KEY: one field of `scontrol show job` (records live MinJobAge=3600 s).
 field() { scontrol show job -o "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
-# wait_job ID: until the job has left PENDING/RUNNING/COMPLETING, at most until $deadline.
+# slurm_seconds TIME: seconds of a Slurm TimeLimit (MM:SS, HH:MM:SS, D-HH:MM:SS); UNLIMITED and
+# anything else: the test's last deadline.
+slurm_seconds() {
+  local t=$1 days=0 parts
+  [[ $t == *-* ]] && days=${t%%-*} t=${t#*-}
+  IFS=: read -r -a parts <<<"$t"
+  case ${#parts[@]} in
+  2) echo $((days * 86400 + 10#${parts[0]} * 60 + 10#${parts[1]})) ;;
+  3) echo $((days * 86400 + 10#${parts[0]} * 3600 + 10#${parts[1]} * 60 + 10#${parts[2]})) ;;
+  *) echo $((deadline - started)) ;;
+  esac
+}
+# Past its time limit Slurm ends a job within its check interval (30 s) and KillWait (5 s,
+# local_slurm.sh), then runs the epilog: a minute in all.
+slurm_end_slack=60
+# wait_job ID: until the job has left PENDING/RUNNING/COMPLETING. A running job past its time
+# limit with the slack is stuck (fails); a pending one waits for the jobs before it, each bounded
+# by its own limit.
 wait_job() {
-  local state
+  local state start until
   while (($(date +%s) < deadline)); do
     state=$(field "$1" JobState)
     case "$state" in
-    PENDING | RUNNING | COMPLETING | CONFIGURING | "") sleep 0.5 ;;
+    PENDING | CONFIGURING | "")
+      # A limit above the partition's never starts: say so rather than wait for the deadline.
+      if [[ $(field "$1" Reason) == PartitionTimeLimit ]]; then
+        fail "job $1 pends forever: its time limit is above the partition's"
+        return 1
+      fi
+      sleep 0.5
+      ;;
+    RUNNING | COMPLETING)
+      start=$(date -d "$(field "$1" StartTime)" +%s)
+      until=$((start + $(slurm_seconds "$(field "$1" TimeLimit)") + slurm_end_slack))
+      if (($(date +%s) > until)); then
+        fail "job $1 still $state $((until - start)) s after it started: past its time limit"
+        return 1
+      fi
+      sleep 0.5
+      ;;
     *) return 0 ;;
     esac
   done
-  fail "job $1 still ${state:-unknown} at the test's deadline ($((deadline - started)) s after start)"
+  fail "job $1 still ${state:-unknown} at the test's last deadline ($((deadline - started)) s after start)"
   return 1
 }
 # check_job ID STATE [EXITCODE]: the job ended in STATE (with ExitCode code:signal).

@@ -1,6 +1,8 @@
 #!/bin/bash
 # Time estimates (plan/estimate.hpp): `validate` prints each case's and the total, from the model
-# or from the history database's kernel times of the same case on this host; `jobscript` refuses a
+# or from the history database's kernel times of the same case on this host, and says where its
+# rates come from: the built-in model, then this host's calibration once a run recorded it (with
+# that run's error); `run` says where its time went; `jobscript` refuses a
 # --time below the estimate with its margin (exit 2, one sentence) unless --force, and refuses a
 # list of node counts with a sentence pointing at studies.
 # Usage: time_estimate_checks.sh MINIAPP
@@ -9,6 +11,7 @@ MINIAPP=$(realpath "$1")
 CHECK_NAME=estimate
 # shellcheck source=tests/slurm/check_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
+export MINIAPP_CACHE_DIR="$scratch/cache" # no calibration yet: the built-in model
 
 cat >"$scratch/tiny.yaml" <<'YAML'
 name: tiny
@@ -24,7 +27,7 @@ YAML
 # validate: one estimate line per case, and the total.
 "$MINIAPP" validate "$scratch/tiny.yaml" >"$scratch/v.out"
 if [[ $(grep -c '^  \[[12]\] estimated .* (model)$' "$scratch/v.out") -eq 2 ]] &&
-  grep -q '^estimated time: .* s (.* s); model: ' "$scratch/v.out"; then
+  grep -q '^estimated time: .* s (.* s[^)]*); built-in model rates for a CPU node: ' "$scratch/v.out"; then
   pass "validate prints each case's estimate and the total"
 else
   fail "validate's estimate lines: $(cat "$scratch/v.out")"
@@ -32,7 +35,19 @@ fi
 
 # The history database: after a run of the same cases on this host is imported, the estimate
 # takes their measured kernel times.
-"$MINIAPP" run "$scratch/tiny.yaml" --output-dir "$scratch/run1" >/dev/null 2>&1
+"$MINIAPP" run "$scratch/tiny.yaml" --output-dir "$scratch/run1" >"$scratch/run1.out" 2>&1
+if grep -q '^time: .* (estimated .*): start-up and results .*, ceilings ' "$scratch/run1.out"; then
+  pass "run says where its time went: $(grep '^time: ' "$scratch/run1.out")"
+else
+  fail "run's time line: $(cat "$scratch/run1.out")"
+fi
+"$MINIAPP" validate "$scratch/tiny.yaml" >"$scratch/vcal.out"
+if grep -q '; calibrated on this host from 1 earlier run(s).*; error on the last 1 run(s): within [0-9]*%$' \
+  "$scratch/vcal.out" && [[ -f $MINIAPP_CACHE_DIR/estimates.json ]]; then
+  pass "after a run, validate estimates from this host's calibration: $(grep '^estimated' "$scratch/vcal.out")"
+else
+  fail "validate after a run: $(cat "$scratch/vcal.out")"
+fi
 "$MINIAPP" db import --db "$scratch/h.db" "$scratch/run1" >/dev/null
 "$MINIAPP" validate "$scratch/tiny.yaml" --db "$scratch/h.db" >"$scratch/vdb.out"
 if [[ $(grep -c 'estimated .* (measured kernel time)$' "$scratch/vdb.out") -eq 2 ]]; then

@@ -1,0 +1,122 @@
+#include "app/run_calibration.hpp"
+
+#include "app/time_estimate.hpp"
+#include "core/host_load.hpp"
+#include "plan/estimate.hpp"
+#include "run/calibration_store.hpp"
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <unistd.h>
+
+namespace miniapp {
+
+double seconds_since_process_start() {
+  // Field 22 of /proc/self/stat: the start in clock ticks since boot; /proc/uptime: now since boot.
+  std::ifstream stat("/proc/self/stat"), up("/proc/uptime");
+  std::string line;
+  double uptime = 0;
+  if (!std::getline(stat, line) || !(up >> uptime))
+    return 0;
+  const auto close = line.rfind(')'); // the command name may hold spaces and parentheses
+  if (close == std::string::npos)
+    return 0;
+  std::istringstream rest(line.substr(close + 2));
+  std::string field;
+  for (int i = 3; i < 22 && rest >> field; ++i) {
+  }
+  double ticks = 0;
+  if (!(rest >> ticks))
+    return 0;
+  const long hz = sysconf(_SC_CLK_TCK);
+  return hz > 0 ? std::max(0.0, uptime - ticks / double(hz)) : 0;
+}
+
+void RunClock::open(const RunSetup& setup) {
+  sink_.open(setup);
+  last_ = std::chrono::steady_clock::now(); // the run directory made, the plan printed
+}
+
+double RunClock::lap() {
+  const auto now = std::chrono::steady_clock::now();
+  const double s = std::chrono::duration<double>(now - last_).count();
+  last_ = now;
+  return s;
+}
+
+void RunClock::add(const CaseResult& r) {
+  CaseTiming t;
+  t.wall_s = lap();
+  t.ceiling_s = ceiling_pending_;
+  ceiling_pending_ = 0;
+  cases_.push_back(t);
+  sink_.add(r);
+}
+
+void RunClock::update(std::size_t index, const CaseResult& r) {
+  const double s = lap();
+  if (index < cases_.size()) {
+    cases_[index].wall_s += s;
+    cases_[index].ceiling_s += ceiling_pending_;
+  }
+  ceiling_pending_ = 0;
+  sink_.update(index, r);
+}
+
+void RunClock::attach(CaseResult& r, const std::string& backend) {
+  const auto start = std::chrono::steady_clock::now();
+  ceilings_.attach(r, backend);
+  ceiling_pending_ +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::vector<CaseTiming> RunClock::timings(const std::vector<CaseResult>& results) const {
+  std::vector<CaseTiming> out = cases_;
+  for (std::size_t i = 0; i < out.size() && i < results.size(); ++i)
+    out[i].kernel_s = results[i].compute.median;
+  return out;
+}
+
+double RunClock::cases_seconds() const {
+  double s = 0;
+  for (const CaseTiming& t : cases_)
+    s += t.wall_s;
+  return s;
+}
+
+void record_run_time(std::ostream& os, const Plan& plan, int rounds,
+                     const std::vector<CaseResult>& results, const RunClock& clock,
+                     double estimated_s) {
+  const double total = seconds_since_process_start();
+  const std::vector<CaseTiming> cases = clock.timings(results);
+  if (plan.ranks != 1 || !(total > 0) || results.size() != plan.cases.size() ||
+      cases.size() != results.size())
+    return;
+  bool busy = false;
+  for (const CaseResult& r : results) {
+    if (r.status != Status::ok)
+      return;
+    busy = busy || host_busy(r.host_load, int(std::thread::hardware_concurrency()));
+  }
+  const double outside = std::max(0.0, total - clock.cases_seconds());
+  double ceilings = 0, launches = 0;
+  for (const CaseTiming& t : cases) {
+    ceilings += t.ceiling_s;
+    launches += launches_seconds(plan, t.kernel_s, rounds);
+  }
+  const double host = std::max(0.0, clock.cases_seconds() - ceilings - launches);
+  os << "time: " << format_seconds(total) << " (estimated " << format_seconds(estimated_s)
+     << "): start-up and results " << format_seconds(outside) << ", cases' set-up and validation "
+     << format_seconds(host) << ", launches " << format_seconds(launches) << ", ceilings "
+     << format_seconds(ceilings) << "\n";
+  // `ceilings` counts what the estimate will count: a run that reused them measured none.
+  RunRecord rec =
+      fit_run(plan, cases, outside, plan.settings.reuse_ceilings ? 0 : plan_ceilings(plan), rounds);
+  rec.error = estimated_s > 0 ? total / estimated_s : 0;
+  rec.busy = busy;
+  store_calibration(calibration_path(), calibration_machine_key(plan.backend), rec);
+}
+
+} // namespace miniapp

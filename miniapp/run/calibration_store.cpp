@@ -1,0 +1,149 @@
+#include "run/calibration_store.hpp"
+
+#include "core/device_info.hpp"
+#include "core/files.hpp"
+#include "run/ceiling_cache.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <system_error>
+#include <thread>
+
+namespace miniapp {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Each field with the most a measurement can give: an hour of start-up or of one ceiling, the
+// fastest rates of any node by a factor of ten, a run 1000x slower than its estimate.
+struct Field {
+  const char* name;
+  double RunRecord::*member;
+  double most;
+};
+constexpr Field kFields[] = {
+    {"start_s", &RunRecord::start_s, 3600},
+    {"case_s", &RunRecord::case_s, 3600},
+    {"setup_gbs", &RunRecord::setup_gbs, 1e5},
+    {"reference_gflops", &RunRecord::reference_gflops, 1e6},
+    {"gbs", &RunRecord::gbs, 1e5},
+    {"gflops", &RunRecord::gflops, 1e7},
+    {"ceiling_s", &RunRecord::ceiling_s, 3600},
+    {"error", &RunRecord::error, 1000},
+};
+
+nlohmann::json load_file(const std::string& path) {
+  std::error_code ec;
+  const fs::file_status st = fs::symlink_status(path, ec);
+  if (ec || !fs::is_regular_file(st))
+    return nlohmann::json::object();
+  const std::uintmax_t size = fs::file_size(path, ec);
+  if (ec || size > kCalibrationFileBytes)
+    return nlohmann::json::object();
+  std::ifstream in(path, std::ios::binary);
+  std::string text(kCalibrationFileBytes + 1, '\0');
+  in.read(text.data(), std::streamsize(text.size()));
+  text.resize(std::size_t(in.gcount()));
+  if (text.size() > kCalibrationFileBytes) // grew between the check and the read
+    return nlohmann::json::object();
+  // Nesting is bounded by the size; nlohmann's parser is recursive, so deep nesting is refused.
+  int depth = 0, deepest = 0;
+  for (char c : text) {
+    depth += c == '[' || c == '{' ? 1 : c == ']' || c == '}' ? -1 : 0;
+    deepest = std::max(deepest, depth);
+  }
+  if (deepest > 8)
+    return nlohmann::json::object();
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  return j.is_object() ? j : nlohmann::json::object();
+}
+
+std::optional<RunRecord> record_of(const nlohmann::json& j) {
+  if (!j.is_object())
+    return std::nullopt;
+  RunRecord r;
+  for (const Field& f : kFields) {
+    const auto v = j.find(f.name);
+    if (v == j.end() || !v->is_number())
+      return std::nullopt;
+    const double x = v->get<double>();
+    if (!std::isfinite(x) || x < 0 || x > f.most)
+      return std::nullopt;
+    r.*f.member = x;
+  }
+  const auto busy = j.find("busy");
+  if (busy == j.end() || !busy->is_boolean())
+    return std::nullopt;
+  r.busy = busy->get<bool>();
+  return r;
+}
+
+nlohmann::json json_of(const RunRecord& r) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const Field& f : kFields)
+    j[f.name] = std::isfinite(r.*f.member) ? std::clamp(r.*f.member, 0.0, f.most) : 0.0;
+  j["busy"] = r.busy;
+  return j;
+}
+
+} // namespace
+
+std::string calibration_path() {
+  return (fs::path(ceiling_cache_path()).parent_path() / "estimates.json").string();
+}
+
+std::string calibration_machine_key(const std::string& backend) {
+  return host_name() + "|" + backend +
+         "|cpus=" + std::to_string(std::thread::hardware_concurrency());
+}
+
+std::vector<RunRecord> load_calibration(const std::string& path, const std::string& key) {
+  const nlohmann::json j = load_file(path);
+  const auto runs = j.find(key);
+  std::vector<RunRecord> out;
+  if (runs == j.end() || !runs->is_array())
+    return out;
+  const std::size_t n = runs->size();
+  for (std::size_t i = n > kCalibrationRuns ? n - kCalibrationRuns : 0; i < n; ++i)
+    if (auto r = record_of((*runs)[i]))
+      out.push_back(*r);
+  return out;
+}
+
+bool store_calibration(const std::string& path, const std::string& key, const RunRecord& record) {
+  const nlohmann::json old = load_file(path);
+  nlohmann::json j = nlohmann::json::object();
+  // Every machine's records as load_calibration() reads them (typed, in range), so the file
+  // written holds nothing it would not read back.
+  const auto records = [&](const std::string& k) {
+    nlohmann::json runs = nlohmann::json::array();
+    for (const RunRecord& r : load_calibration(path, k))
+      runs.push_back(json_of(r));
+    return runs;
+  };
+  for (auto it = old.begin(); it != old.end() && j.size() + 1 < kCalibrationMachines; ++it)
+    if (it.key() != key && it.key().size() <= 1024)
+      if (nlohmann::json runs = records(it.key()); !runs.empty())
+        j[it.key()] = runs;
+  nlohmann::json runs = records(key);
+  runs.push_back(json_of(record));
+  while (runs.size() > kCalibrationRuns)
+    runs.erase(runs.begin());
+  j[key] = runs;
+  try {
+    make_dirs(fs::path(path).parent_path().string());
+    write_file_atomically(path,
+                          j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  } catch (const std::exception&) {
+    return false;
+  }
+  return true;
+}
+
+} // namespace miniapp
