@@ -22,8 +22,8 @@ RULES = [
 # The writers of each sink, and what each must call. results.csv (results_writer.cpp) is a data
 # file the program reads back: csv_escape there, the cells as they are.
 WRITERS = {
-    os.path.join("report", "compare_tables.cpp"): ["for_terminal(", "for_csv_cell"],
-    os.path.join("report", "console.cpp"): ["for_terminal("],
+    os.path.join("compare", "tables.cpp"): ["for_terminal(", "for_csv_cell"],
+    os.path.join("results", "console.cpp"): ["for_terminal("],
     os.path.join("app", "cmd_history.cpp"): ["for_terminal(", "for_csv_cell("],
     os.path.join("app", "cmd_compare.cpp"): ["for_terminal("],
     os.path.join("app", "cmd_db.cpp"): ["for_terminal("],
@@ -39,8 +39,8 @@ TERMINAL_MESSAGES = [os.path.join("app", name) for name in
                      ("cmd_compare.cpp", "cmd_history.cpp", "cmd_db.cpp", "cmd_report.cpp",
                       "run_command.cpp")]
 RAW_MESSAGE = re.compile(r"<<\s*(e\.what\(\)|message\b|why\b|[\w.]*plots_note\b|r\.source\b)")
-CSV_DATA_FILES = {os.path.join("report", "results_writer.cpp"),
-                  os.path.join("report", "results_writer.hpp")}
+CSV_DATA_FILES = {os.path.join("results", "results_writer.cpp"),
+                  os.path.join("results", "results_writer.hpp")}
 
 problems = []
 for root, _, files in os.walk(src):
