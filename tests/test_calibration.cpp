@@ -16,6 +16,7 @@
 #include <fstream>
 #include <string>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 
 namespace miniapp {
@@ -145,6 +146,24 @@ protected:
   }
   std::string dir, path;
 };
+
+// A sanitized build's records must not calibrate the README build: they ran 4.4x slower
+// (run/calibration_store.hpp). This test is compiled with the same flags as the library, so the
+// asan preset checks the sanitized key and the README build the plain one.
+TEST(CalibrationKey, SanitizedAndUnoptimisedBuildsKeepRecordsOfTheirOwn) {
+  const std::string key = calibration_machine_key("openmp");
+  const std::string plain = "|openmp|cpus=" + std::to_string(std::thread::hardware_concurrency());
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  const std::string suffix = "|build=sanitized";
+#elif !defined(__OPTIMIZE__)
+  const std::string suffix = "|build=unoptimized";
+#else
+  const std::string suffix;
+#endif
+  EXPECT_EQ(build_flavour_suffix(), suffix);
+  ASSERT_GE(key.size(), plain.size() + suffix.size()) << key;
+  EXPECT_EQ(key.substr(key.size() - plain.size() - suffix.size()), plain + suffix) << key;
+}
 
 TEST_F(Store, StoredRecordsReadBackNewestLastAtMostEight) {
   for (int i = 1; i <= 10; ++i) {

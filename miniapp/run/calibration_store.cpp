@@ -98,9 +98,28 @@ std::string calibration_path() {
   return (fs::path(ceiling_cache_path()).parent_path() / "estimates.json").string();
 }
 
+// GCC defines __SANITIZE_ADDRESS__ / __SANITIZE_THREAD__; clang answers __has_feature.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define MINIAPP_SANITIZED_BUILD 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define MINIAPP_SANITIZED_BUILD 1
+#endif
+#endif
+
+std::string build_flavour_suffix() {
+#if defined(MINIAPP_SANITIZED_BUILD)
+  return "|build=sanitized";
+#elif !defined(__OPTIMIZE__)
+  return "|build=unoptimized";
+#else
+  return "";
+#endif
+}
+
 std::string calibration_machine_key(const std::string& backend) {
   return host_name() + "|" + backend +
-         "|cpus=" + std::to_string(std::thread::hardware_concurrency());
+         "|cpus=" + std::to_string(std::thread::hardware_concurrency()) + build_flavour_suffix();
 }
 
 std::vector<RunRecord> load_calibration(const std::string& path, const std::string& key) {
