@@ -1,4 +1,5 @@
 #include "core/case_fields.hpp"
+#include "core/case_field_rows.hpp"
 #include "core/text.hpp"
 
 #include "core/case_limits.hpp"
@@ -32,161 +33,228 @@ bool is_auto(const json& v) {
 // and in_place appear where the case's variant reads the parameter (Case::params_used, from the
 // family table), which is where every id before this rule had them. Likewise the hash pieces
 // reproduce the text every earlier config was hashed from (resume compares the hashes).
-// Row fields, in order (case_fields.hpp): name, type, param, get, id, column, sweep, min, max,
-// takes_auto, set, hash, default_value, unset_text, id_segment, swept_first, words.
+// Each row names its fields (core/case_field_rows.hpp; case_fields.hpp says what each means).
 const std::vector<CaseField>& case_fields() {
+  using Row = CaseFieldRow;
   static const std::vector<CaseField> fields = {
-      {"family", FieldType::text, Param{}, [](const Case& c) { return json(c.family); },
-       [](std::ostream& os, const Case& c) { os << c.family; }, true, false, 0, 0, false,
-       [](Case& c, const json& v) { c.family = text_of(v); },
-       [](std::ostream& os, const Case& c) { os << c.family; }},
-      {"variant", FieldType::text, Param{}, [](const Case& c) { return json(c.variant); },
-       [](std::ostream& os, const Case& c) { os << "/" << c.variant; }, true, true, 0, 0, false,
-       [](Case& c, const json& v) { c.variant = text_of(v); },
-       [](std::ostream& os, const Case& c) { os << " " << c.variant; }},
-      {"precision", FieldType::text, Param{},
-       [](const Case& c) { return json(to_string(c.precision)); },
-       [](std::ostream& os, const Case& c) { os << "/" << to_string(c.precision); }, true, true, 0,
-       0, false, [](Case& c, const json& v) { parse_precision(text_of(v), c.precision); },
-       [](std::ostream& os, const Case& c) { os << " " << to_string(c.precision); }, 0, nullptr,
-       nullptr, true,
-       [] {
-         std::vector<std::string> names;
-         for (Precision p : kPrecisions)
-           names.push_back(to_string(p));
-         return names;
-       }},
-      {"m", FieldType::integer, Param{}, [](const Case& c) { return json(c.m); },
-       [](std::ostream& os, const Case& c) { os << "/" << c.m; }, true, true, 1, lim::kMaxDimension,
-       false, [](Case& c, const json& v) { c.m = v.get<std::int64_t>(); },
-       [](std::ostream& os, const Case& c) { os << " m=" << c.m; }},
-      {"n", FieldType::integer, Param{}, [](const Case& c) { return json(c.n); },
-       [](std::ostream& os, const Case& c) { os << "x" << c.n; }, true, true, 1, lim::kMaxDimension,
-       false, [](Case& c, const json& v) { c.n = v.get<std::int64_t>(); },
-       [](std::ostream& os, const Case& c) { os << " n=" << c.n; }},
-      {"k", FieldType::integer, Param::k, [](const Case& c) { return json(c.k); },
-       [](std::ostream& os, const Case& c) {
-         if (c.uses(Param::k))
-           os << "x" << c.k;
-       },
-       true, true, 1, lim::kMaxDimension, false,
-       [](Case& c, const json& v) { c.k = v.get<std::int64_t>(); },
-       [](std::ostream& os, const Case& c) { os << " k=" << c.k; }, 0, "n"},
-      {"tile", FieldType::integer, Param::tile, [](const Case& c) { return json(c.tile); },
-       [](std::ostream& os, const Case& c) {
-         if (c.tile)
-           os << "/tile=" << c.tile;
-         if (c.tile_auto)
-           os << "/tile=auto";
-         if (c.team_auto) // ahead of tile_cols: where the id has always had it
-           os << "/team=auto";
-       },
-       true, true, 1, lim::kMaxTileSide, true,
-       [](Case& c, const json& v) {
-         c.tile_auto = is_auto(v);
-         c.tile = c.tile_auto ? 0 : int(v.get<std::int64_t>());
-       },
-       [](std::ostream& os, const Case& c) {
-         os << " tile=" << (c.tile_auto ? "auto" : std::to_string(c.tile));
-       },
-       0, "auto", "/tile="},
-      {"tile_cols", FieldType::integer, Param::tile_cols,
-       [](const Case& c) { return json(c.tile_cols); },
-       [](std::ostream& os, const Case& c) {
-         if (c.tile_cols)
-           os << "x" << c.tile_cols;
-       },
-       true, true, 1, lim::kMaxTileSide, false,
-       [](Case& c, const json& v) { c.tile_cols = int(v.get<std::int64_t>()); },
-       [](std::ostream& os, const Case& c) { os << " tile_cols=" << c.tile_cols; }, 0, nullptr, ""},
-      {"team_size", FieldType::integer, Param::team_size,
-       [](const Case& c) { return json(c.team_size); },
-       [](std::ostream& os, const Case& c) {
-         if (c.team_size)
-           os << "/team=" << c.team_size;
-       },
-       true, true, 1, lim::kMaxTeamSize, true,
-       [](Case& c, const json& v) {
-         c.team_auto = is_auto(v);
-         c.team_size = c.team_auto ? 0 : int(v.get<std::int64_t>());
-       },
-       [](std::ostream& os, const Case& c) {
-         os << " team_size=" << (c.team_auto ? "auto" : std::to_string(c.team_size));
-       },
-       0, "fitted to the backend", "/team="},
+      Row("family", FieldType::text)
+          .column()
+          .get([](const Case& c) { return json(c.family); })
+          .id([](std::ostream& os, const Case& c) { os << c.family; })
+          .set([](Case& c, const json& v) { c.family = text_of(v); })
+          .hash([](std::ostream& os, const Case& c) { os << c.family; }),
+      Row("variant", FieldType::text)
+          .column()
+          .sweep()
+          .get([](const Case& c) { return json(c.variant); })
+          .id([](std::ostream& os, const Case& c) { os << "/" << c.variant; })
+          .set([](Case& c, const json& v) { c.variant = text_of(v); })
+          .hash([](std::ostream& os, const Case& c) { os << " " << c.variant; }),
+      Row("precision", FieldType::text)
+          .column()
+          .sweep()
+          .swept_first()
+          .words([] {
+            std::vector<std::string> names;
+            for (Precision p : kPrecisions)
+              names.push_back(to_string(p));
+            return names;
+          })
+          .get([](const Case& c) { return json(to_string(c.precision)); })
+          .id([](std::ostream& os, const Case& c) { os << "/" << to_string(c.precision); })
+          .set([](Case& c, const json& v) { parse_precision(text_of(v), c.precision); })
+          .hash([](std::ostream& os, const Case& c) { os << " " << to_string(c.precision); }),
+      Row("m", FieldType::integer)
+          .column()
+          .sweep()
+          .min(1)
+          .max(lim::kMaxDimension)
+          .get([](const Case& c) { return json(c.m); })
+          .id([](std::ostream& os, const Case& c) { os << "/" << c.m; })
+          .set([](Case& c, const json& v) { c.m = v.get<std::int64_t>(); })
+          .hash([](std::ostream& os, const Case& c) { os << " m=" << c.m; }),
+      Row("n", FieldType::integer)
+          .column()
+          .sweep()
+          .min(1)
+          .max(lim::kMaxDimension)
+          .get([](const Case& c) { return json(c.n); })
+          .id([](std::ostream& os, const Case& c) { os << "x" << c.n; })
+          .set([](Case& c, const json& v) { c.n = v.get<std::int64_t>(); })
+          .hash([](std::ostream& os, const Case& c) { os << " n=" << c.n; }),
+      Row("k", FieldType::integer)
+          .param(Param::k)
+          .column()
+          .sweep()
+          .min(1)
+          .max(lim::kMaxDimension)
+          .unset_text("n")
+          .get([](const Case& c) { return json(c.k); })
+          .id([](std::ostream& os, const Case& c) {
+            if (c.uses(Param::k))
+              os << "x" << c.k;
+          })
+          .set([](Case& c, const json& v) { c.k = v.get<std::int64_t>(); })
+          .hash([](std::ostream& os, const Case& c) { os << " k=" << c.k; }),
+      Row("tile", FieldType::integer)
+          .param(Param::tile)
+          .column()
+          .sweep()
+          .min(1)
+          .max(lim::kMaxTileSide)
+          .takes_auto()
+          .unset_text("auto")
+          .id_segment("/tile=")
+          .get([](const Case& c) { return json(c.tile); })
+          .id([](std::ostream& os, const Case& c) {
+            if (c.tile)
+              os << "/tile=" << c.tile;
+            if (c.tile_auto)
+              os << "/tile=auto";
+            if (c.team_auto) // ahead of tile_cols: where the id has always had it
+              os << "/team=auto";
+          })
+          .set([](Case& c, const json& v) {
+            c.tile_auto = is_auto(v);
+            c.tile = c.tile_auto ? 0 : int(v.get<std::int64_t>());
+          })
+          .hash([](std::ostream& os, const Case& c) {
+            os << " tile=" << (c.tile_auto ? "auto" : std::to_string(c.tile));
+          }),
+      Row("tile_cols", FieldType::integer)
+          .param(Param::tile_cols)
+          .column()
+          .sweep()
+          .min(1)
+          .max(lim::kMaxTileSide)
+          .id_segment("")
+          .get([](const Case& c) { return json(c.tile_cols); })
+          .id([](std::ostream& os, const Case& c) {
+            if (c.tile_cols)
+              os << "x" << c.tile_cols;
+          })
+          .set([](Case& c, const json& v) { c.tile_cols = int(v.get<std::int64_t>()); })
+          .hash([](std::ostream& os, const Case& c) { os << " tile_cols=" << c.tile_cols; }),
+      Row("team_size", FieldType::integer)
+          .param(Param::team_size)
+          .column()
+          .sweep()
+          .min(1)
+          .max(lim::kMaxTeamSize)
+          .takes_auto()
+          .unset_text("fitted to the backend")
+          .id_segment("/team=")
+          .get([](const Case& c) { return json(c.team_size); })
+          .id([](std::ostream& os, const Case& c) {
+            if (c.team_size)
+              os << "/team=" << c.team_size;
+          })
+          .set([](Case& c, const json& v) {
+            c.team_auto = is_auto(v);
+            c.team_size = c.team_auto ? 0 : int(v.get<std::int64_t>());
+          })
+          .hash([](std::ostream& os, const Case& c) {
+            os << " team_size=" << (c.team_auto ? "auto" : std::to_string(c.team_size));
+          }),
       // As the config gives it ("" = the default): in the id only when given, so the ids of runs
       // before shapes existed stay as they were. The results column is the shape that ran
       // (results/result_fields.cpp), which needs the backend.
-      {"shape", FieldType::text, Param::shape,
-       [](const Case& c) { return c.shape_auto ? json("auto") : json(c.shape); },
-       [](std::ostream& os, const Case& c) {
-         if (c.shape_auto)
-           os << "/shape=auto";
-         else if (!c.shape.empty())
-           os << "/shape=" << c.shape;
-       },
-       false, true, 0, 0, true,
-       [](Case& c, const json& v) {
-         c.shape_auto = is_auto(v);
-         c.shape = c.shape_auto ? "" : text_of(v); // checked against the lists by the plan
-       },
-       [](std::ostream& os, const Case& c) {
-         // (only where given: the hashes of configs written before shapes stay as they were)
-         if (c.shape_auto)
-           os << " shape=auto";
-         else if (!c.shape.empty())
-           os << " shape=" << c.shape;
-       },
-       0, "the first of its list (below)", "/shape="},
-      {"alpha", FieldType::number, Param::alpha, [](const Case& c) { return json(c.alpha); },
-       [](std::ostream& os, const Case& c) {
-         if (c.uses(Param::alpha))
-           os << "/a=" << c.alpha; // 6 significant digits, as ostream writes a double
-       },
-       true, true, 0, 0, false, [](Case& c, const json& v) { c.alpha = v.get<double>(); },
-       [](std::ostream& os, const Case& c) { os << " alpha=" << exact_text(c.alpha); }},
-      {"beta", FieldType::number, Param::beta, [](const Case& c) { return json(c.beta); },
-       [](std::ostream& os, const Case& c) {
-         if (c.uses(Param::beta))
-           os << ",b=" << c.beta;
-       },
-       true, true, 0, 0, false, [](Case& c, const json& v) { c.beta = v.get<double>(); },
-       [](std::ostream& os, const Case& c) { os << " beta=" << exact_text(c.beta); }},
-      {"in_place", FieldType::boolean, Param::in_place,
-       [](const Case& c) { return json(c.in_place); },
-       [](std::ostream& os, const Case& c) {
-         if (c.uses(Param::in_place) && c.in_place)
-           os << "/in_place";
-       },
-       true, true, 0, 0, false, [](Case& c, const json& v) { c.in_place = v.get<bool>(); },
-       [](std::ostream& os, const Case& c) { os << " in_place=" << c.in_place; }},
-      {"pinned", FieldType::boolean, Param{}, [](const Case& c) { return json(c.pinned); },
-       [](std::ostream& os, const Case& c) {
-         if (c.pinned)
-           os << "/pinned";
-       },
-       true, true, 0, 0, false, [](Case& c, const json& v) { c.pinned = v.get<bool>(); },
-       [](std::ostream& os, const Case& c) { os << " pinned=" << c.pinned; }},
+      Row("shape", FieldType::text)
+          .param(Param::shape)
+          .sweep()
+          .takes_auto()
+          .unset_text("the first of its list (below)")
+          .id_segment("/shape=")
+          .get([](const Case& c) { return c.shape_auto ? json("auto") : json(c.shape); })
+          .id([](std::ostream& os, const Case& c) {
+            if (c.shape_auto)
+              os << "/shape=auto";
+            else if (!c.shape.empty())
+              os << "/shape=" << c.shape;
+          })
+          .set([](Case& c, const json& v) {
+            c.shape_auto = is_auto(v);
+            c.shape = c.shape_auto ? "" : text_of(v); // checked against the lists by the plan
+          })
+          .hash([](std::ostream& os, const Case& c) {
+            // (only where given: the hashes of configs written before shapes stay as they were)
+            if (c.shape_auto)
+              os << " shape=auto";
+            else if (!c.shape.empty())
+              os << " shape=" << c.shape;
+          }),
+      Row("alpha", FieldType::number)
+          .param(Param::alpha)
+          .column()
+          .sweep()
+          .get([](const Case& c) { return json(c.alpha); })
+          .id([](std::ostream& os, const Case& c) {
+            if (c.uses(Param::alpha))
+              os << "/a=" << c.alpha; // 6 significant digits, as ostream writes a double
+          })
+          .set([](Case& c, const json& v) { c.alpha = v.get<double>(); })
+          .hash([](std::ostream& os, const Case& c) { os << " alpha=" << exact_text(c.alpha); }),
+      Row("beta", FieldType::number)
+          .param(Param::beta)
+          .column()
+          .sweep()
+          .get([](const Case& c) { return json(c.beta); })
+          .id([](std::ostream& os, const Case& c) {
+            if (c.uses(Param::beta))
+              os << ",b=" << c.beta;
+          })
+          .set([](Case& c, const json& v) { c.beta = v.get<double>(); })
+          .hash([](std::ostream& os, const Case& c) { os << " beta=" << exact_text(c.beta); }),
+      Row("in_place", FieldType::boolean)
+          .param(Param::in_place)
+          .column()
+          .sweep()
+          .get([](const Case& c) { return json(c.in_place); })
+          .id([](std::ostream& os, const Case& c) {
+            if (c.uses(Param::in_place) && c.in_place)
+              os << "/in_place";
+          })
+          .set([](Case& c, const json& v) { c.in_place = v.get<bool>(); })
+          .hash([](std::ostream& os, const Case& c) { os << " in_place=" << c.in_place; }),
+      Row("pinned", FieldType::boolean)
+          .column()
+          .sweep()
+          .get([](const Case& c) { return json(c.pinned); })
+          .id([](std::ostream& os, const Case& c) {
+            if (c.pinned)
+              os << "/pinned";
+          })
+          .set([](Case& c, const json& v) { c.pinned = v.get<bool>(); })
+          .hash([](std::ostream& os, const Case& c) { os << " pinned=" << c.pinned; }),
       // Not a results column (yet): only results.json's config.cases has it. Ahead of seed: the
       // config hash has always written init first.
-      {"init", FieldType::text, Param{}, [](const Case& c) { return json(c.init); },
-       [](std::ostream& os, const Case& c) {
-         // Inputs: only what differs from the default (random, seed 42), so sweeps stay apart.
-         if (c.init != "random")
-           os << "/init=" << c.init;
-         else if (c.seed != 42)
-           os << "/seed=" << c.seed;
-       },
-       false, false, 0, 0, false, [](Case& c, const json& v) { c.init = text_of(v); },
-       [](std::ostream& os, const Case& c) { os << " init=" << c.init; }},
-      {"seed", FieldType::integer, Param{}, [](const Case& c) { return json(c.seed); }, nullptr,
-       true, true, 0, 0, false,
-       [](Case& c, const json& v) { c.seed = std::uint64_t(v.get<std::int64_t>()); },
-       [](std::ostream& os, const Case& c) { os << " seed=" << c.seed; }},
+      Row("init", FieldType::text)
+          .get([](const Case& c) { return json(c.init); })
+          .id([](std::ostream& os, const Case& c) {
+            // Inputs: only what differs from the default (random, seed 42), so sweeps stay apart.
+            if (c.init != "random")
+              os << "/init=" << c.init;
+            else if (c.seed != 42)
+              os << "/seed=" << c.seed;
+          })
+          .set([](Case& c, const json& v) { c.init = text_of(v); })
+          .hash([](std::ostream& os, const Case& c) { os << " init=" << c.init; }),
+      Row("seed", FieldType::integer) // its id piece is init's
+          .column()
+          .sweep()
+          .get([](const Case& c) { return json(c.seed); })
+          .set([](Case& c, const json& v) { c.seed = std::uint64_t(v.get<std::int64_t>()); })
+          .hash([](std::ostream& os, const Case& c) { os << " seed=" << c.seed; }),
       // transpose tiled: columns of padding on each row of its T x (T + pad) scratch tile. 1 keeps
       // a column of the tile off a single shared-memory bank; 0 shows what the conflicts cost.
-      {"pad", FieldType::integer, Param(1u << 8), nullptr, nullptr, true, true, 0,
-       lim::kMaxTileSide, false, nullptr, nullptr, 1},
+      // A table parameter: no get, id, set or hash (Case::table_params keeps it by name).
+      Row("pad", FieldType::integer)
+          .param(Param(1u << 8))
+          .column()
+          .sweep()
+          .min(0)
+          .max(lim::kMaxTileSide)
+          .default_value(1),
   };
   return fields;
 }
