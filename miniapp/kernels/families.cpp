@@ -1,6 +1,7 @@
 #include "kernels/families.hpp"
 
 #include "kernels/family_cases.hpp"
+#include "kernels/family_rows.hpp"
 #include "kernels/matmul_shapes.hpp"
 #include "kernels/transpose_case.hpp"
 #include "core/size_math.hpp"
@@ -58,13 +59,9 @@ std::vector<ResultBound> no_bounds(const Case&, double, double) {
   return {};
 }
 
-// The table: one row per family. Field order (families.hpp):
-//   Family  {name, variants, tile_cols, alpha, beta, inputs, inputs_are_values, distribution,
-//            blocks_in_tiles, rate, ceiling, team_search, bench_compute_sizes, elements,
-//            result_bounds, tile_sweep_hint, make, ceiling_variant}
-//   Variant {name, params, tile, tile_min, tile_max, tile_values, tile_rule, tile_search_host,
-//            tile_search_gpu, bench, shapes}
-//   BenchSpec {precisions, tiles, max_n, validate_max_n}
+// The table: one row per family, each field named (kernels/family_rows.hpp; families.hpp says
+// what each means). Every row names its inputs, distribution, rate, ceiling, device elements,
+// result bounds and factory; the other fields where they differ from families.hpp's defaults.
 constexpr unsigned kTiledMatmul = bits({Param::k, Param::tile, Param::team_size});
 constexpr unsigned kTiled = bits({Param::tile, Param::team_size});
 constexpr unsigned kAxpby = bits({Param::alpha, Param::beta, Param::in_place});
@@ -74,45 +71,87 @@ constexpr std::int64_t kCheckedProduct = 2048;
 // clang-format off
 std::vector<Family> make_table() {
   return {
-      {"matmul",
-       {{"flat", bits({Param::k}), 0, 0, 0, {}, "", {}, {},
-         {{f32}, {0}, 4096, kCheckedProduct}},
-        {"tiled", kTiledMatmul, 16, 2, 32, {}, "a tile width between 2 and 32",
-         {4, 8, 16, 32}, {8, 16, 32}, {{f32}, {16, 32}, 0, kCheckedProduct}},
-        {"tiled_rb", kTiledMatmul | bits({Param::shape}), 128, 0, 0, {64, 128},
-         "tile 64 or 128 (or auto)", {64, 128}, {64, 128},
-         {{f32, f64}, {128}, 0, kCheckedProduct}, tiled_rb_shapes},
-        {"vendor", bits({Param::k}), 0, 0, 0, {}, "", {}, {},
-         {{f32, f64}, {0}, 0, kCheckedProduct}}},
-       0, 1, 1, 2, true, Distribution::summa, false, Rate::gflops, Ceiling::vendor_gemm, false,
-       true, matmul_elements, matmul_bounds,
-       "this case sweeps variants that read tile differently (tiled: a width 2 to 32, tiled_rb: "
-       "64 or 128): split it into one case per variant",
-       kernels::make_matmul_case, "vendor"},
-      {"axpby",
-       {{"flat", kAxpby, 0, 0, 0, {}, "", {}, {}, {{f32}}},
-        {"mdrange", kAxpby, 0, 0, 0, {}, "", {}, {}, {{f32}}},
-        {"team", kAxpby | bits({Param::team_size}), 0, 0, 0, {}, "", {}, {}, {{f32}}}},
-       0, 2.0, -1.0, 2, true, Distribution::local_blocks, false, Rate::gbs,
-       Ceiling::copy_bandwidth, true, false, axpby_elements, axpby_bounds, "",
-       kernels::make_axpby_case},
-      {"tile_average",
-       {{"leader", kTiled, 16, 0, 0, {}, "", {}, {}, {{f32}, {16, 32}}},
-        {"team_reduce", kTiled, 16, 0, 0, {}, "", {}, {}, {{f32}, {16, 32}}}},
-       0, 1, 1, 1, true, Distribution::local_blocks, true, Rate::gbs, Ceiling::copy_bandwidth,
-       true, false, two_matrices, tile_average_bounds, "", kernels::make_tile_average_case},
-      {"tile_index",
-       {{"team", kTiled | bits({Param::tile_cols}), 2, 0, 0, {}, "", {}, {}, {}}},
-       3, 1, 1, 1, false, Distribution::single_rank, false, Rate::gbs, Ceiling::copy_bandwidth,
-       true, false, tile_index_elements, no_bounds, "", kernels::make_tile_index_case},
-      {"transpose",
-       {{"flat", 0, 0, 0, 0, {}, "", {}, {}, {{f32, f64}}},
-        {"tiled", kTiled | unsigned(param_named("pad")), 32, kernels::kTransposeTileMin,
-         kernels::kTransposeTileMax, {},
-         "a tile width between 2 and 64", {}, {},
-         {{f32, f64}, {32}}}},
-       0, 1, 1, 1, true, Distribution::single_rank, false, Rate::gbs, Ceiling::copy_bandwidth,
-       true, false, two_matrices, no_bounds, "", kernels::make_transpose_case},
+      FamilyRow("matmul")
+          .variants({
+              VariantRow("flat").params(bits({Param::k}))
+                  .bench(BenchRow({f32}).tiles({0}).max_n(4096).validate_max_n(kCheckedProduct)),
+              VariantRow("tiled").params(kTiledMatmul)
+                  .tile(16).tile_min(2).tile_max(32).tile_rule("a tile width between 2 and 32")
+                  .tile_search_host({4, 8, 16, 32}).tile_search_gpu({8, 16, 32})
+                  .bench(BenchRow({f32}).tiles({16, 32}).validate_max_n(kCheckedProduct)),
+              VariantRow("tiled_rb").params(kTiledMatmul | bits({Param::shape}))
+                  .tile(128).tile_values({64, 128}).tile_rule("tile 64 or 128 (or auto)")
+                  .tile_search_host({64, 128}).tile_search_gpu({64, 128})
+                  .bench(BenchRow({f32, f64}).tiles({128}).validate_max_n(kCheckedProduct))
+                  .shapes(tiled_rb_shapes),
+              VariantRow("vendor").params(bits({Param::k}))
+                  .bench(BenchRow({f32, f64}).tiles({0}).validate_max_n(kCheckedProduct)),
+          })
+          .inputs(2)
+          .distribution(Distribution::summa)
+          .rate(Rate::gflops)
+          .ceiling(Ceiling::vendor_gemm).ceiling_variant("vendor")
+          .team_search(false)
+          .bench_compute_sizes(true)
+          .elements(matmul_elements)
+          .result_bounds(matmul_bounds)
+          .tile_sweep_hint("this case sweeps variants that read tile differently (tiled: a width "
+                           "2 to 32, tiled_rb: 64 or 128): split it into one case per variant")
+          .make(kernels::make_matmul_case),
+      FamilyRow("axpby")
+          .variants({
+              VariantRow("flat").params(kAxpby).bench(BenchRow({f32})),
+              VariantRow("mdrange").params(kAxpby).bench(BenchRow({f32})),
+              VariantRow("team").params(kAxpby | bits({Param::team_size})).bench(BenchRow({f32})),
+          })
+          .alpha(2.0).beta(-1.0)
+          .inputs(2)
+          .distribution(Distribution::local_blocks)
+          .rate(Rate::gbs)
+          .ceiling(Ceiling::copy_bandwidth)
+          .elements(axpby_elements)
+          .result_bounds(axpby_bounds)
+          .make(kernels::make_axpby_case),
+      FamilyRow("tile_average")
+          .variants({
+              VariantRow("leader").params(kTiled).tile(16).bench(BenchRow({f32}).tiles({16, 32})),
+              VariantRow("team_reduce").params(kTiled).tile(16)
+                  .bench(BenchRow({f32}).tiles({16, 32})),
+          })
+          .inputs(1)
+          .distribution(Distribution::local_blocks).blocks_in_tiles(true)
+          .rate(Rate::gbs)
+          .ceiling(Ceiling::copy_bandwidth)
+          .elements(two_matrices)
+          .result_bounds(tile_average_bounds)
+          .make(kernels::make_tile_average_case),
+      FamilyRow("tile_index")
+          .variants({
+              VariantRow("team").params(kTiled | bits({Param::tile_cols})).tile(2), // no bench
+          })
+          .tile_cols(3)
+          .inputs(1).inputs_are_values(false)
+          .distribution(Distribution::single_rank)
+          .rate(Rate::gbs)
+          .ceiling(Ceiling::copy_bandwidth)
+          .elements(tile_index_elements)
+          .result_bounds(no_bounds)
+          .make(kernels::make_tile_index_case),
+      FamilyRow("transpose")
+          .variants({
+              VariantRow("flat").bench(BenchRow({f32, f64})),
+              VariantRow("tiled").params(kTiled | unsigned(param_named("pad")))
+                  .tile(32).tile_min(kernels::kTransposeTileMin)
+                  .tile_max(kernels::kTransposeTileMax).tile_rule("a tile width between 2 and 64")
+                  .bench(BenchRow({f32, f64}).tiles({32})),
+          })
+          .inputs(1)
+          .distribution(Distribution::single_rank)
+          .rate(Rate::gbs)
+          .ceiling(Ceiling::copy_bandwidth)
+          .elements(two_matrices)
+          .result_bounds(no_bounds)
+          .make(kernels::make_transpose_case),
   };
 }
 // clang-format on
