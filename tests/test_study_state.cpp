@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <sys/stat.h>
 
 namespace miniapp::jobs {
 namespace {
@@ -115,6 +116,72 @@ TEST_F(StudyStateFile, PathsOutsideTheStudysDirectoryAreRefused) {
   doc = written();
   doc["points"][0]["script"] = dir + "/results/../point-1.sh";
   EXPECT_EQ(refusal(doc), "");
+}
+
+// Every field typed: a wrong type ended in the JSON library's own message; a control character in a
+// name or path reached the terminal through `status` and `collect` (issue 42, 21); a job id is what
+// a scheduler could have given (it is handed to squeue and sbatch).
+TEST_F(StudyStateFile, FieldsAreTypedAndTextsPlain) {
+  const std::pair<json::json_pointer, json> bad[] = {
+      {json::json_pointer("/study"), 5},
+      {json::json_pointer("/scaling"), "sideways"},
+      {json::json_pointer("/points/0"), "p"},
+      {json::json_pointer("/points/0/system_name"), "\x1b]0;owned\x07"
+                                                    "four"},
+      {json::json_pointer("/points/0/system"), json::array()},
+      {json::json_pointer("/points/0/jobs"), "11"},
+      {json::json_pointer("/points/0/jobs/0"), 11},
+      {json::json_pointer("/points/0/jobs/0"), "11; rm -rf ~"},
+      {json::json_pointer("/points/0/jobs/0"), ""},
+      {json::json_pointer("/collect"), json::array()},
+      {json::json_pointer("/collect/jobs"), json::array({std::string(65, '1')})},
+  };
+  for (const auto& [where, value] : bad) {
+    json doc = written();
+    doc[where] = value;
+    const std::string why = refusal(doc);
+    EXPECT_EQ(why.rfind(path + ": ", 0), 0u) << where << ": " << why;
+    EXPECT_NE(why.find("not written by `miniapp study submit`"), std::string::npos) << why;
+    EXPECT_EQ(why.find('\x1b'), std::string::npos) << why;
+  }
+  json doc = written();
+  doc["points"][0]["output_dir"] = dir + "/results/\x1b[2Jpoint-1";
+  EXPECT_NE(refusal(doc).find("point 1's output_dir"), std::string::npos);
+  doc = written();
+  doc["points"][0]["jobs"] = json::array();
+  for (int i = 0; i < 1001; ++i)
+    doc["points"][0]["jobs"].push_back(std::to_string(i));
+  EXPECT_NE(refusal(doc).find("at most 1000 job ids"), std::string::npos);
+  // Nesting beyond the state's four levels is refused before it is parsed.
+  std::ofstream(path) << "{\"study\": " << std::string(5, '[') << std::string(5, ']') << "}";
+  EXPECT_THROW(load_study_state(path), config::ConfigError);
+}
+
+// A FIFO in place of the state made `study status` wait for ever.
+TEST_F(StudyStateFile, AFifoIsRefusedUnread) {
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  try {
+    load_study_state(path);
+    ADD_FAILURE() << "a FIFO was read";
+  } catch (const config::ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(path + ": is a FIFO", 0), 0u) << e.what();
+  }
+}
+
+// Two `study submit` started together both submitted every point (issue 42, 5): the lock is taken
+// by one, and the other is refused at once.
+TEST_F(StudyStateFile, TheLockIsHeldByOneCommandAtATime) {
+  {
+    const StudyLock first(path);
+    try {
+      const StudyLock second(path);
+      ADD_FAILURE() << "the lock was taken twice";
+    } catch (const StudyBusy& e) {
+      EXPECT_NE(std::string(e.what()).find(dir + "/study-state.lock"), std::string::npos)
+          << e.what();
+    }
+  }
+  EXPECT_NO_THROW(StudyLock again(path)); // released with its holder
 }
 
 } // namespace

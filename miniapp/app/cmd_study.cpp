@@ -144,8 +144,9 @@ void add_study_command(CLI::App& app, std::vector<Command>& commands, const Comm
       "study", "A scaling or cross-system study from a study file (docs/jobs.md, Studies): plan "
                "lists its jobs, each checked as jobscript checks one; submit writes and submits "
                "them and a collect job after them; status shows each point's state (--resubmit, "
-               "or resubmit: failed, timed-out and cancelled points again); collect imports the "
-               "finished points into the history database and writes the scaling report");
+               "or resubmit: failed, timed-out, cancelled and unsubmitted points again); collect "
+               "imports the finished points into the history database and writes the scaling "
+               "report");
   study->add_option("action", args->action, "plan, submit, status, resubmit or collect")
       ->required()
       ->check(CLI::IsMember({"plan", "submit", "status", "resubmit", "collect"}));
@@ -155,7 +156,8 @@ void add_study_command(CLI::App& app, std::vector<Command>& commands, const Comm
                     "jobscript --db); collect: import the points into it (default "
                     "<study directory>/history.db)");
   study->add_flag("--resubmit", args->resubmit,
-                  "status: submit failed, timed-out and cancelled points again (as resubmit)");
+                  "status: submit failed, timed-out, cancelled and unsubmitted points again (as "
+                  "resubmit)");
   study->add_flag("--force", args->force,
                   "Keep points whose time limit is below their estimate (as jobscript --force)");
   study->add_option("--miniapp", args->miniapp,

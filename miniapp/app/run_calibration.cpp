@@ -2,11 +2,11 @@
 
 #include "app/time_estimate.hpp"
 #include "core/host_load.hpp"
+#include "core/process.hpp"
 #include "plan/estimate.hpp"
 #include "run/calibration_store.hpp"
 
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <unistd.h>
@@ -14,24 +14,14 @@
 namespace miniapp {
 
 double seconds_since_process_start() {
-  // Field 22 of /proc/self/stat: the start in clock ticks since boot; /proc/uptime: now since boot.
-  std::ifstream stat("/proc/self/stat"), up("/proc/uptime");
-  std::string line;
+  // The start in clock ticks since boot (core/process.hpp); /proc/uptime: now since boot.
+  std::ifstream up("/proc/uptime");
   double uptime = 0;
-  if (!std::getline(stat, line) || !(up >> uptime))
-    return 0;
-  const auto close = line.rfind(')'); // the command name may hold spaces and parentheses
-  if (close == std::string::npos)
-    return 0;
-  std::istringstream rest(line.substr(close + 2));
-  std::string field;
-  for (int i = 3; i < 22 && rest >> field; ++i) {
-  }
-  double ticks = 0;
-  if (!(rest >> ticks))
+  const std::uint64_t ticks = process_start_ticks(::getpid());
+  if (ticks == 0 || !(up >> uptime))
     return 0;
   const long hz = sysconf(_SC_CLK_TCK);
-  return hz > 0 ? std::max(0.0, uptime - ticks / double(hz)) : 0;
+  return hz > 0 ? std::max(0.0, uptime - double(ticks) / double(hz)) : 0;
 }
 
 void RunClock::open(const RunSetup& setup) {

@@ -34,42 +34,63 @@ int study_collect(const StudyArgs& args) {
   const std::string db_file = args.db.empty() ? dir + "/history.db" : args.db;
   std::vector<report::ScalingPoint> points;
   std::vector<compare::Run> runs;
-  std::vector<std::string> inputs, names;
+  std::vector<std::string> inputs, names, lines;
+  // Every point's run read and checked against its point before anything is imported: a run of
+  // another rank count in a point's directory was reported as the point's ("2 ranks, efficiency
+  // 0.50" from a 1-rank run).
+  for (std::size_t i = 0; i < state.points.size(); ++i) {
+    const jobs::PointState& p = state.points[i];
+    const std::string what =
+        "  [" + std::to_string(i + 1) + "] " +
+        for_terminal(point_name({p.system_name, p.point.nodes, p.point.ranks_per_node})) + ": ";
+    if (!path_exists(p.output_dir + "/results.json")) {
+      std::cout << what << "no results yet (" << for_terminal(p.output_dir) << ")\n";
+      continue;
+    }
+    compare::Run run;
+    try {
+      run = compare::load_run(p.output_dir);
+    } catch (const std::exception& e) {
+      std::cerr << "miniapp study: " << for_terminal(e.what()) << " (resource: point " << i + 1
+                << "'s results)\n";
+      return kRuntimeError;
+    }
+    if (run.ranks != p.point.ranks()) {
+      std::cerr << "miniapp study: " << for_terminal(p.output_dir) << " holds a run of "
+                << run.ranks << " rank(s), and point " << i + 1 << " ("
+                << for_terminal(point_name({p.system_name, p.point.nodes, p.point.ranks_per_node}))
+                << ") runs " << p.point.ranks()
+                << ": not the point's run; nothing imported (remove it and resubmit the point)\n";
+      return kConfigError;
+    }
+    const std::string label = p.system_name + " " + std::to_string(p.point.nodes) + "x" +
+                              std::to_string(p.point.ranks_per_node);
+    names.push_back(std::to_string(runs.size() + 1) + "=" + label);
+    inputs.push_back(p.output_dir);
+    lines.push_back(what);
+    points.push_back({p.system_name, p.point.nodes, p.point.ranks(), run});
+    runs.push_back(std::move(run));
+  }
   try {
     history::Database db(db_file, history::Access::read_write);
-    for (std::size_t i = 0; i < state.points.size(); ++i) {
-      const jobs::PointState& p = state.points[i];
-      const std::string what = "  [" + std::to_string(i + 1) + "] " +
-                               point_name({p.system_name, p.point.nodes, p.point.ranks_per_node}) +
-                               ": ";
-      if (!path_exists(p.output_dir + "/results.json")) {
-        std::cout << what << "no results yet (" << p.output_dir << ")\n";
-        continue;
-      }
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
       int rows = 0;
-      for (const auto& r : db.import_path(p.output_dir))
+      for (const auto& r : db.import_path(inputs[i]))
         rows += r.rows;
-      compare::Run run = compare::load_run(p.output_dir);
-      std::cout << what << rows << " row(s) imported from " << p.output_dir << "\n";
-      const std::string label = p.system_name + " " + std::to_string(p.point.nodes) + "x" +
-                                std::to_string(p.point.ranks_per_node);
-      names.push_back(std::to_string(runs.size() + 1) + "=" + label);
-      inputs.push_back(p.output_dir);
-      points.push_back({p.system_name, p.point.nodes, p.point.ranks(), run});
-      runs.push_back(std::move(run));
+      std::cout << lines[i] << rows << " row(s) imported from " << for_terminal(inputs[i]) << "\n";
     }
   } catch (const history::InputError& e) {
     std::cerr << "miniapp study: " << for_terminal(e.what()) << "\n";
     return kConfigError;
   } catch (const std::exception& e) {
     std::cerr << "miniapp study: " << for_terminal(e.what()) << " (resource: history database "
-              << db_file << ")\n";
+              << for_terminal(db_file) << ")\n";
     return kRuntimeError;
   }
-  std::cout << db_file << ": " << runs.size() << " of " << state.points.size()
+  std::cout << for_terminal(db_file) << ": " << runs.size() << " of " << state.points.size()
             << " point(s) imported\n";
   if (runs.empty()) {
-    std::cerr << "miniapp study: no point of " << st.name
+    std::cerr << "miniapp study: no point of " << for_terminal(st.name)
               << " has results yet (resource: results); no report written\n";
     return kRuntimeError;
   }
@@ -94,7 +115,7 @@ int study_collect(const StudyArgs& args) {
     std::cerr << "miniapp study: " << for_terminal(e.what()) << " (resource: report)\n";
     return kRuntimeError;
   }
-  std::cout << "wrote " << out << "\n";
+  std::cout << "wrote " << for_terminal(out) << "\n";
   return kOk;
 }
 

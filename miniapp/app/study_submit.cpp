@@ -1,8 +1,8 @@
 // `miniapp study submit|status|resubmit STUDY`: every point's job script written into the study's
 // directory and submitted, then a collect job after them all (afterany); the state file
 // (jobs/study_state.hpp) records the job ids; status asks the scheduler (jobs/scheduler.hpp) and
-// reads each point's results directory; resubmit submits failed, timed-out and cancelled points'
-// scripts again (their results directory is fixed: the job resumes there).
+// reads each point's results directory; resubmit submits failed, timed-out, cancelled and
+// unsubmitted points' scripts again (their results directory is fixed: the job resumes there).
 #include "app/command.hpp"
 #include "app/commands.hpp"
 #include "app/study_commands.hpp"
@@ -16,6 +16,7 @@
 #include "results/run.hpp"
 
 #include <iostream>
+#include <memory>
 
 namespace miniapp {
 
@@ -50,6 +51,23 @@ std::string submit_collect(jobs::StudyState& state, const jobs::Study& st, const
   return id;
 }
 
+std::string submitted_already(const jobs::Study& st, const std::string& state_file) {
+  return st.file + ": the study was submitted already (" + state_file +
+         "): follow it with `miniapp study status`, submit failed and unsubmitted points again "
+         "with `miniapp study resubmit`, or remove the directory";
+}
+
+// The study's lock (jobs/study_state.hpp), or why it cannot be taken: another submit or resubmit
+// holds it (one sentence), or the lock file cannot be made (disk).
+std::unique_ptr<jobs::StudyLock> lock_study(const std::string& state_file) {
+  try {
+    return std::make_unique<jobs::StudyLock>(state_file);
+  } catch (const std::exception& e) {
+    std::cerr << "miniapp study: " << e.what() << std::endl;
+    return nullptr;
+  }
+}
+
 } // namespace
 
 int study_submit(const StudyArgs& args) {
@@ -60,9 +78,7 @@ int study_submit(const StudyArgs& args) {
     st = jobs::load_study(args.study);
     state_file = jobs::study_state_path(st);
     if (path_exists(state_file))
-      throw config::ConfigError(st.file + ": the study was submitted already (" + state_file +
-                                "): follow it with `miniapp study status`, submit failed points "
-                                "again with `miniapp study resubmit`, or remove the directory");
+      throw config::ConfigError(submitted_already(st, state_file));
     points = plan_study(st, args, true); // every point checked before anything is submitted
   } catch (const config::ConfigError& e) {
     std::cerr << "miniapp study: " << e.what() << std::endl;
@@ -70,6 +86,21 @@ int study_submit(const StudyArgs& args) {
   }
   const jobs::Scheduler& sched = jobs::site_scheduler();
   const std::string dir = study_directory(st);
+  try {
+    make_dirs(dir + "/results");
+  } catch (const std::exception& e) {
+    std::cerr << "miniapp study: " << e.what() << " (resource: disk)" << std::endl;
+    return kRuntimeError;
+  }
+  // From here to the last save, alone: another submit started with this one waits for nothing
+  // and is refused, or finds the state this one wrote.
+  const std::unique_ptr<jobs::StudyLock> lock = lock_study(state_file);
+  if (!lock)
+    return kRuntimeError;
+  if (path_exists(state_file)) {
+    std::cerr << "miniapp study: " << submitted_already(st, state_file) << std::endl;
+    return kConfigError;
+  }
   jobs::StudyState state;
   state.study = st.name;
   derive_study_files(state, st);
@@ -77,7 +108,6 @@ int study_submit(const StudyArgs& args) {
   state.weak = st.scaling == jobs::Scaling::weak;
   std::vector<std::string> ids;
   try {
-    make_dirs(dir + "/results");
     for (std::size_t i = 0; i < points.size(); ++i) {
       const PreparedJob& j = points[i].job;
       jobs::PointState ps{points[i].point, j.sys.name, point_script(st, i), j.req.output_dir, {}};
@@ -103,7 +133,8 @@ int study_submit(const StudyArgs& args) {
     return kConfigError;
   } catch (const std::exception& e) {
     std::cerr << "miniapp study: " << e.what() << "; " << ids.size() << " of " << points.size()
-              << " point(s) submitted, recorded in " << state_file << std::endl;
+              << " point(s) submitted, recorded in " << state_file
+              << "; submit the rest with `miniapp study resubmit`" << std::endl;
     return kRuntimeError;
   }
   std::cout << "study " << st.name << ": " << points.size() << " point(s) submitted; state in "
@@ -129,8 +160,10 @@ std::string results_summary(const std::string& dir) {
   }
 }
 
-bool rerun(jobs::JobState s) {
-  return s == jobs::JobState::failed || s == jobs::JobState::timeout ||
+// A point to submit again: its job failed, timed out or was cancelled, or it was never submitted
+// (sbatch refused an earlier point of the same `submit`).
+bool rerun(const jobs::PointState& p, jobs::JobState s) {
+  return p.jobs.empty() || s == jobs::JobState::failed || s == jobs::JobState::timeout ||
          s == jobs::JobState::cancelled;
 }
 
@@ -140,9 +173,12 @@ int study_status(const StudyArgs& args, bool resubmit) {
   jobs::Study st;
   jobs::StudyState state;
   std::string state_file;
+  std::unique_ptr<jobs::StudyLock> lock; // resubmit: held from the read to the last save
   try {
     st = jobs::load_study(args.study);
     state_file = jobs::study_state_path(st);
+    if (resubmit && path_exists(state_file) && !(lock = lock_study(state_file)))
+      return kRuntimeError;
     state = jobs::load_study_state(state_file);
   } catch (const config::ConfigError& e) {
     std::cerr << "miniapp study: " << e.what() << std::endl;
@@ -167,34 +203,43 @@ int study_status(const StudyArgs& args, bool resubmit) {
   };
   std::map<std::string, int> counts;
   std::vector<std::size_t> again;
-  std::cout << "study " << st.name << ": " << state.points.size() << " point(s), state in "
-            << state_file << "\n";
+  // Every text from the state passes for_terminal: it is a file anyone may have edited.
+  std::cout << "study " << for_terminal(st.name) << ": " << state.points.size()
+            << " point(s), state in " << for_terminal(state_file) << "\n";
+  const auto state_name = [&](const std::vector<std::string>& jobs) {
+    return jobs.empty() ? std::string("not submitted") : jobs::job_state_name(state_of(jobs));
+  };
+  const auto last_job = [](const std::vector<std::string>& jobs) {
+    return jobs.empty() ? std::string("-") : for_terminal(jobs.back());
+  };
   for (std::size_t i = 0; i < state.points.size(); ++i) {
     const jobs::PointState& p = state.points[i];
-    const jobs::JobState s = state_of(p.jobs);
-    ++counts[jobs::job_state_name(s)];
-    if (rerun(s))
+    ++counts[state_name(p.jobs)];
+    if (rerun(p, state_of(p.jobs)))
       again.push_back(i);
     std::cout << "  [" << i + 1 << "] "
-              << point_name({p.system_name, p.point.nodes, p.point.ranks_per_node}) << ": "
-              << jobs::job_state_name(s) << " (job "
-              << (p.jobs.empty() ? std::string("-") : p.jobs.back()) << "), results "
-              << results_summary(p.output_dir) << ": " << p.output_dir << "\n";
+              << for_terminal(point_name({p.system_name, p.point.nodes, p.point.ranks_per_node}))
+              << ": " << state_name(p.jobs) << " (job " << last_job(p.jobs) << "), results "
+              << results_summary(p.output_dir) << ": " << for_terminal(p.output_dir) << "\n";
   }
-  std::cout << "  collect: " << jobs::job_state_name(state_of(state.collect_jobs)) << " (job "
-            << (state.collect_jobs.empty() ? std::string("-") : state.collect_jobs.back()) << ")\n";
+  std::cout << "  collect: " << state_name(state.collect_jobs) << " (job "
+            << last_job(state.collect_jobs) << ")\n";
   std::string summary;
   for (const auto& [name, n] : counts)
     summary += (summary.empty() ? "" : ", ") + std::to_string(n) + " " + name;
   std::cout << "points: " << summary << "\n";
   if (!resubmit)
     return kOk;
-  if (again.empty()) {
-    std::cout << "nothing to resubmit: no point failed, timed out or was cancelled\n";
+  if (again.empty() && !state.collect_jobs.empty()) {
+    std::cout << "nothing to resubmit: every point was submitted, and none failed, timed out or "
+                 "was cancelled\n";
     return kOk;
   }
   std::vector<std::string> new_ids;
   try {
+    if (again.empty()) // only the collect job was never submitted: after every point's job
+      for (const jobs::PointState& p : state.points)
+        new_ids.push_back(p.jobs.back());
     for (std::size_t i : again) {
       jobs::PointState& p = state.points[i];
       p.jobs.push_back(sched.submit(p.script, {}, study_directory(st)));

@@ -72,5 +72,10 @@ constexpr std::int64_t kMaxJobRanks = 1000000;
 
 // Points of one study file (systems x nodes x ranks per node): each is a job submitted at once.
 constexpr std::uint64_t kMaxStudyPoints = 1000;
+// Jobs recorded for one point of a study (its first submission and every resubmission).
+constexpr std::uint64_t kMaxStudyJobs = 1000;
+// Bytes of a study's state file (study-state.json): kMaxStudyPoints points with two paths each and
+// kMaxStudyJobs job ids each take under 32 MiB even at kMaxStringBytes a path.
+constexpr std::uint64_t kMaxStudyStateBytes = 32u << 20;
 
 } // namespace miniapp::config::limits

@@ -116,6 +116,14 @@ Study parse_study(const std::string& label, const std::string& text) {
   s.directory = root["directory"]
                     ? relative_to(label, read_line(src, root["directory"], "directory"))
                     : (slash == std::string::npos ? "" : label.substr(0, slash + 1)) + s.name;
+  // Each point's results directory lies in the study's and is fixed: status, collect and a
+  // resubmitted job find the point's run there. A job script turns '%j' into its job id, so the
+  // job wrote where none of them looked ("done, results none yet"; a resubmission started over).
+  if (s.directory.find("%j") != std::string::npos)
+    src.fail(root["directory"] ? root["directory"] : root["name"],
+             "the study's directory '" + s.directory +
+                 "' holds '%j': a study's results directories are fixed (status, collect and "
+                 "resubmitted jobs find each point's run there), so no job id may choose them");
   return s;
 }
 
@@ -134,8 +142,14 @@ nlohmann::json study_key_schema(const std::string& key, int max_count) {
     name["description"] = "names the study's files: letters, digits, '.', '_' and '-'";
     return name;
   }
-  if (key == "description" || key == "config" || key == "directory")
+  if (key == "description" || key == "config")
     return line;
+  if (key == "directory") {
+    json directory = line;
+    // no control character (line_schema's "not") and no job id choosing it: it is fixed
+    directory["not"] = {{"anyOf", {line["not"], {{"pattern", "%j"}}}}};
+    return directory;
+  }
   if (key == "systems")
     return {{"type", "array"}, {"minItems", 1}, {"items", line}};
   if (key == "nodes" || key == "ranks_per_node")

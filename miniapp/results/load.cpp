@@ -5,17 +5,16 @@
 #include "config/limits.hpp"
 #include "core/backends.hpp"
 #include "core/files.hpp"
+#include "core/input_file.hpp"
 #include "results/row.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <functional>
 #include <stdexcept>
 #include <vector>
-#include <sys/stat.h>
 
 namespace miniapp {
 namespace compare {
@@ -26,29 +25,17 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() &&
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
-// A results file larger than the limit is not one miniapp wrote, and parsing it could exhaust
-// memory: it is refused (unread when its size says so; a file that grows, or /dev/zero, is read no
-// further than one byte past the limit).
 void check_results_size(std::uint64_t bytes, const std::string& source) {
   if (bytes > config::limits::kMaxResultsFileBytes)
     throw std::runtime_error(source + ": larger than " +
                              std::to_string(config::limits::kMaxResultsFileBytes >> 20) +
                              " MiB, the limit on a results file; not miniapp results");
 }
+// A results file larger than the limit is not one miniapp wrote, and parsing it could exhaust
+// memory: it is refused (unread when its size says so; a file that grows is read no further than
+// the limit); a FIFO or a device (/dev/zero) is refused before a byte is read (core/input_file).
 std::string read_text(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0)
-    check_results_size(std::uint64_t(st.st_size), path);
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw std::runtime_error("cannot read " + path);
-  std::string text;
-  std::vector<char> chunk(1 << 16);
-  while (in.read(chunk.data(), std::streamsize(chunk.size())) || in.gcount() > 0) {
-    text.append(chunk.data(), std::size_t(in.gcount()));
-    check_results_size(text.size(), path);
-  }
-  return text;
+  return read_regular_file(path, config::limits::kMaxResultsFileBytes);
 }
 std::string dir_of(const std::string& path) {
   const auto slash = path.find_last_of('/');
@@ -91,37 +78,6 @@ std::string str(const nlohmann::json& o, const char* key) {
 }
 std::int64_t inum(const nlohmann::json& o, const char* key) {
   return static_cast<std::int64_t>(std::llround(num(o, key)));
-}
-// results.json is a few levels deep; a deeper document is not ours, and nesting it 100,000 deep
-// must not exhaust the stack of the parser or of the code walking (or copying) the result. Its maps
-// and lists are bounded too, as they cost 25 times their text once parsed.
-void check_json_shape(const std::string& text, const std::string& path) {
-  constexpr int kMaxJsonDepth = config::limits::kMaxResultsJsonDepth;
-  constexpr std::uint64_t kMaxContainers = config::limits::kMaxResultsJsonContainers;
-  int depth = 0;
-  std::uint64_t containers = 0;
-  bool in_string = false, escaped = false;
-  for (const char ch : text) {
-    if (in_string) {
-      if (escaped)
-        escaped = false;
-      else if (ch == '\\')
-        escaped = true;
-      else if (ch == '"')
-        in_string = false;
-    } else if (ch == '"') {
-      in_string = true;
-    } else if (ch == '[' || ch == '{') {
-      if (++depth > kMaxJsonDepth)
-        throw std::runtime_error(path + ": JSON nested deeper than " +
-                                 std::to_string(kMaxJsonDepth) + " levels; not miniapp results");
-      if (++containers > kMaxContainers)
-        throw std::runtime_error(path + ": more than " + std::to_string(kMaxContainers) +
-                                 " JSON maps and lists; not miniapp results");
-    } else if (ch == ']' || ch == '}') {
-      --depth;
-    }
-  }
 }
 nlohmann::json parse_results_json(const std::string& path) {
   return parse_results_text(read_text(path), path);
@@ -303,12 +259,11 @@ Run run_from_csv(const std::string& text, const std::string& source) {
 
 nlohmann::json parse_results_text(const std::string& text, const std::string& source) {
   check_results_size(text.size(), source);
-  check_json_shape(text, source);
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception& e) {
-    throw std::runtime_error(source + ": not valid JSON (" + e.what() + ")");
-  }
+  // results.json is a few levels deep; a deeper document is not ours, and nesting it 100,000 deep
+  // must not exhaust the stack of the parser or of the code walking (or copying) the result. Its
+  // maps and lists are bounded too, as they cost 25 times their text once parsed.
+  return parse_json_bounded(text, source, config::limits::kMaxResultsJsonDepth,
+                            config::limits::kMaxResultsJsonContainers);
 }
 
 nlohmann::json read_results_json(const std::string& path) {

@@ -1,9 +1,9 @@
 #include "core/version.hpp"
 #include "results/metadata.hpp"
 
-
 #include "results/console.hpp"
 #include "results/run_id.hpp"
+#include "core/process.hpp"
 #include "jobs/scheduler.hpp"
 
 #include "core/compat.hpp"
@@ -24,6 +24,7 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
+#include <unistd.h>
 
 extern char** environ;
 
@@ -229,6 +230,8 @@ nlohmann::json collect_metadata(const Plan& plan, const ParallelInfo& par,
       {"concurrency", dev.concurrency},
       {"threads_per_rank", threads},
       {"host_name", host},
+      // The writing process, so that `run --resume` refuses a directory whose run still goes.
+      {"process", {{"pid", long(::getpid())}, {"start_ticks", process_start_ticks(::getpid())}}},
       {"host_cpus", std::thread::hardware_concurrency()},
       {"cpu_topology", cpu_topology()},
       {"host_isa", {{"built_for", isa.built_for}, {"offered", isa.offered}}},

@@ -1,7 +1,9 @@
 #include "results/resume.hpp"
 
 #include "config/value.hpp"
+#include "core/device_info.hpp"
 #include "core/files.hpp"
+#include "core/process.hpp"
 #include "plan/config_hash.hpp"
 #include "results/run.hpp" // read_results_json: the checked parse of a results.json
 #include "results/metadata.hpp"
@@ -54,6 +56,29 @@ json earlier_run(const json& doc) {
   return run;
 }
 
+// A run whose results.json says "running" and whose process (metadata.process: id and start
+// time) still runs on this host is writing the directory now: resuming it would run its remaining
+// cases a second time beside it, both writing the same files. A run that ended without marking its
+// status (SIGKILL, a lost node) is resumed; one on another host cannot be asked.
+void refuse_a_running_run(const json& doc, const std::string& dir) {
+  const auto status = doc.find("status");
+  const json& md = doc["metadata"];
+  const auto host = md.find("host_name");
+  const auto process = md.find("process");
+  if (status == doc.end() || *status != "running" || host == md.end() || *host != host_name() ||
+      process == md.end() || !process->is_object())
+    return;
+  const auto pid = process->find("pid"), start = process->find("start_ticks");
+  if (pid == process->end() || !pid->is_number_unsigned() || start == process->end() ||
+      !start->is_number_unsigned())
+    return;
+  if (process_running(pid->get<long>(), start->get<std::uint64_t>()))
+    refuse(dir + " is being written by a run still going (process " +
+           std::to_string(pid->get<long>()) +
+           " on this host): resuming it now would run its remaining cases twice; wait for it to "
+           "end, or stop it (it stops after its current case and can then be resumed)");
+}
+
 } // namespace
 
 ResumeState read_resume_state(const std::string& dir_arg, const Plan& plan, int ranks, int rounds) {
@@ -76,6 +101,7 @@ ResumeState read_resume_state(const std::string& dir_arg, const Plan& plan, int 
   if (!doc.is_object() || !doc.contains("metadata") || !doc["metadata"].is_object() ||
       !doc.contains("results") || !doc["results"].is_array() || !doc.contains("config"))
     refuse(path + " is not a results.json of miniapp run (no metadata, config or results)");
+  refuse_a_running_run(doc, state.dir);
   if (doc.value("schema_version", 0) != kResultsSchemaVersion)
     refuse(path + " has schema_version " + text_of(doc.value("schema_version", json())) +
            "; resuming needs a results.json of schema_version " +

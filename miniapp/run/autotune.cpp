@@ -4,6 +4,7 @@
 
 #include "kernels/families.hpp"
 #include "core/files.hpp"
+#include "core/input_file.hpp"
 #include "core/device_info.hpp"
 #include "core/result.hpp"
 #include "core/timing.hpp"
@@ -15,7 +16,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <limits>
 #include <utility>
@@ -107,18 +107,22 @@ void warn(const std::string& message) {
   std::cerr << "miniapp: warning: " << message << std::endl;
 }
 
-// The cache file is state any process (or person) may have damaged: anything but a JSON object
-// is rebuilt, with a warning, never trusted or fatal.
+// The cache file is state any process (or person) may have damaged: anything but a regular file
+// holding a JSON object of entries ({key: {tile, team_size, shape}}, 4 MiB: tens of thousands of
+// them) is rebuilt, with a warning, never trusted, waited on (a FIFO made `run` wait for ever) or
+// fatal.
+constexpr std::uint64_t kMaxAutotuneCacheBytes = 4u << 20;
+
 nlohmann::json load_cache() {
   const std::string path = autotune_cache_path();
-  std::ifstream in(path);
-  if (!in)
-    return nlohmann::json::object();
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(in);
-  } catch (const std::exception&) {
-    j = nullptr;
+    j = read_json_file(path, kMaxAutotuneCacheBytes, 2, 100000);
+  } catch (const InputFileError& e) {
+    if (e.why == InputFileError::Why::missing)
+      return nlohmann::json::object();
+    warn(std::string(e.what()) + "; the autotune cache is rebuilt");
+    return nlohmann::json::object();
   }
   if (!j.is_object()) {
     warn("the autotune cache " + path + " is damaged (not a JSON object); it is rebuilt");

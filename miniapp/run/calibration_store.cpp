@@ -2,14 +2,13 @@
 
 #include "core/device_info.hpp"
 #include "core/files.hpp"
+#include "core/input_file.hpp"
 #include "run/ceiling_cache.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <optional>
 #include <system_error>
 #include <thread>
@@ -40,28 +39,15 @@ constexpr Field kFields[] = {
 
 nlohmann::json load_file(const std::string& path) {
   std::error_code ec;
-  const fs::file_status st = fs::symlink_status(path, ec);
-  if (ec || !fs::is_regular_file(st))
+  if (!fs::is_regular_file(fs::symlink_status(path, ec)) || ec)
+    return nlohmann::json::object(); // a symbolic link is not followed
+  try {
+    // {machine: [record, ...]}, each record a map of numbers: 3 levels.
+    nlohmann::json j = read_json_file(path, kCalibrationFileBytes, 3, 100000);
+    return j.is_object() ? j : nlohmann::json::object();
+  } catch (const InputFileError&) {
     return nlohmann::json::object();
-  const std::uintmax_t size = fs::file_size(path, ec);
-  if (ec || size > kCalibrationFileBytes)
-    return nlohmann::json::object();
-  std::ifstream in(path, std::ios::binary);
-  std::string text(kCalibrationFileBytes + 1, '\0');
-  in.read(text.data(), std::streamsize(text.size()));
-  text.resize(std::size_t(in.gcount()));
-  if (text.size() > kCalibrationFileBytes) // grew between the check and the read
-    return nlohmann::json::object();
-  // Nesting is bounded by the size; nlohmann's parser is recursive, so deep nesting is refused.
-  int depth = 0, deepest = 0;
-  for (char c : text) {
-    depth += c == '[' || c == '{' ? 1 : c == ']' || c == '}' ? -1 : 0;
-    deepest = std::max(deepest, depth);
   }
-  if (deepest > 8)
-    return nlohmann::json::object();
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-  return j.is_object() ? j : nlohmann::json::object();
 }
 
 std::optional<RunRecord> record_of(const nlohmann::json& j) {

@@ -2,11 +2,11 @@
 
 #include "core/device_info.hpp"
 #include "core/files.hpp"
+#include "core/input_file.hpp"
 #include "core/version.hpp"
 #include "run/autotune.hpp"
 
 #include <filesystem>
-#include <fstream>
 
 namespace miniapp {
 
@@ -24,15 +24,17 @@ std::string ceiling_machine_key(const std::string& backend) {
 CeilingCache::CeilingCache(std::string path, std::string machine_key)
     : path_(std::move(path)), machine_(std::move(machine_key)) {}
 
+// The cache is {machine: {figure: value}}, a few hundred bytes a machine and build: 4 MiB is
+// thousands of them. Anything else (a FIFO, which made `run` wait for ever, a device, a larger or
+// deeper file) reads as empty and is replaced by the next put.
+constexpr std::uint64_t kMaxCeilingCacheBytes = 4u << 20;
+
 nlohmann::json CeilingCache::load() const {
-  std::ifstream in(path_);
-  if (!in)
-    return nlohmann::json::object();
   try {
-    nlohmann::json j = nlohmann::json::parse(in);
+    nlohmann::json j = read_json_file(path_, kMaxCeilingCacheBytes, 2, 100000);
     if (j.is_object())
       return j;
-  } catch (const std::exception&) {
+  } catch (const InputFileError&) {
   }
   return nlohmann::json::object();
 }

@@ -31,17 +31,24 @@ def run(args, env=None):
     return p.returncode, p.stdout, p.stderr
 
 
-def make_study(tmp):
-    """A one-point study as `study submit` leaves it: the study file, its config and profile, the
-    point's finished run, and the state; returns (study file, state file, state)."""
+def write_study(tmp, name, ranks_per_node, extra=""):
+    """A study of small_config on the profile four.yaml (one node of 4 cores); its file."""
     cfg = small_config(tmp)
     with open(os.path.join(tmp, "four.yaml"), "w") as f:
         f.write("name: four\nbackend: openmp\ncores_per_node: 4\nmax_nodes: 1\n"
                 "time: \"00:05:00\"\n")
-    study = os.path.join(tmp, "s.yaml")
+    study = os.path.join(tmp, name + ".yaml")
     with open(study, "w") as f:
-        f.write(f"name: s\nconfig: {cfg}\nsystems: [four.yaml]\nnodes: [1]\n"
-                "ranks_per_node: [1]\n")
+        f.write(f"name: {name}\nconfig: {cfg}\nsystems: [four.yaml]\nnodes: [1]\n"
+                f"ranks_per_node: {ranks_per_node}\n{extra}")
+    return study
+
+
+def make_study(tmp):
+    """A one-point study as `study submit` leaves it: the study file, its config and profile, the
+    point's finished run, and the state; returns (study file, state file, state)."""
+    study = write_study(tmp, "s", "[1]")
+    cfg = os.path.join(tmp, "c.yaml")
     directory = os.path.join(tmp, "s")
     point_dir = os.path.join(directory, "results", "point-1")
     code, out, err = run(["run", cfg, "--quiet", "--kokkos-num-threads=1", "--output-dir",

@@ -22,6 +22,7 @@ targets=(
   "history_db tests/fuzz/seeds/history_db tests/fuzz/regressions/history_db"
   "references tests/history tests/fuzz/regressions/references"
   "template $build/jobscripts jobscripts/systems tests/fuzz/regressions/template"
+  "study_state tests/fuzz/seeds/study_state tests/fuzz/regressions/study_state"
 )
 
 limits=(-rss_limit_mb=2048 -timeout=10 -print_final_stats=1)

@@ -1,0 +1,126 @@
+#include "core/input_file.hpp"
+
+#include "core/sinks.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace miniapp {
+
+InputFileError::InputFileError(Why w, std::string p, const std::string& sentence)
+    : std::runtime_error(for_terminal(p) + ": " + sentence), why(w), path(std::move(p)) {}
+
+namespace {
+
+// Closes the descriptor on every path out of the reader.
+struct Descriptor {
+  int fd;
+  ~Descriptor() {
+    if (fd >= 0)
+      ::close(fd);
+  }
+};
+
+const char* kind_of(mode_t mode) {
+  return S_ISFIFO(mode)   ? "a FIFO"
+         : S_ISDIR(mode)  ? "a directory"
+         : S_ISCHR(mode)  ? "a character device"
+         : S_ISBLK(mode)  ? "a block device"
+         : S_ISSOCK(mode) ? "a socket"
+                          : "not a regular file";
+}
+
+// "256 MiB", "320 KiB", "1000 bytes"
+std::string size_text(std::uint64_t bytes) {
+  if (bytes >= (1u << 20) && bytes % (1u << 20) == 0)
+    return std::to_string(bytes >> 20) + " MiB";
+  if (bytes >= (1u << 10) && bytes % (1u << 10) == 0)
+    return std::to_string(bytes >> 10) + " KiB";
+  return std::to_string(bytes) + " bytes";
+}
+
+std::string too_large(std::uint64_t max_bytes) {
+  return "larger than " + size_text(max_bytes) +
+         ", the limit on this file (more than the program writes there); refused unread";
+}
+
+} // namespace
+
+std::string read_regular_file(const std::string& path, std::uint64_t max_bytes) {
+  using Why = InputFileError::Why;
+  Descriptor d{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)};
+  if (d.fd < 0)
+    throw InputFileError(errno == ENOENT ? Why::missing : Why::unreadable, path,
+                         std::string("cannot open: ") + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(d.fd, &st) != 0)
+    throw InputFileError(Why::unreadable, path,
+                         std::string("cannot stat: ") + std::strerror(errno));
+  if (!S_ISREG(st.st_mode))
+    throw InputFileError(Why::not_regular, path,
+                         std::string("is ") + kind_of(st.st_mode) +
+                             ", not a regular file; refused unread (it could block or never end)");
+  if (std::uint64_t(st.st_size) > max_bytes)
+    throw InputFileError(Why::too_large, path, too_large(max_bytes));
+  std::string text;
+  char chunk[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(d.fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0)
+      throw InputFileError(Why::unreadable, path,
+                           std::string("cannot read: ") + std::strerror(errno));
+    if (n == 0)
+      return text;
+    if (text.size() + std::size_t(n) > max_bytes) // grew after the fstat
+      throw InputFileError(Why::too_large, path, too_large(max_bytes));
+    text.append(chunk, std::size_t(n));
+  }
+}
+
+nlohmann::json parse_json_bounded(const std::string& text, const std::string& source, int max_depth,
+                                  std::uint64_t max_containers) {
+  using Why = InputFileError::Why;
+  int depth = 0;
+  std::uint64_t containers = 0;
+  bool in_string = false, escaped = false;
+  for (const char ch : text) {
+    if (in_string) {
+      if (escaped)
+        escaped = false;
+      else if (ch == '\\')
+        escaped = true;
+      else if (ch == '"')
+        in_string = false;
+    } else if (ch == '"') {
+      in_string = true;
+    } else if (ch == '[' || ch == '{') {
+      if (++depth > max_depth)
+        throw InputFileError(Why::not_json, source,
+                             "JSON nested deeper than " + std::to_string(max_depth) +
+                                 " levels; not a file this program wrote");
+      if (++containers > max_containers)
+        throw InputFileError(Why::not_json, source,
+                             "more than " + std::to_string(max_containers) +
+                                 " JSON maps and lists; not a file this program wrote");
+    } else if (ch == ']' || ch == '}') {
+      --depth;
+    }
+  }
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputFileError(Why::not_json, source, "not valid JSON (" + std::string(e.what()) + ")");
+  }
+}
+
+nlohmann::json read_json_file(const std::string& path, std::uint64_t max_bytes, int max_depth,
+                              std::uint64_t max_containers) {
+  return parse_json_bounded(read_regular_file(path, max_bytes), path, max_depth, max_containers);
+}
+
+} // namespace miniapp
