@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One device-machine session: check the carried CUDA build runs, validate on CUDA, benchmark, and
 # leave everything under $OUT (summary.txt last). Used through the device tool:
-#   scripts/gpu-run.sh [tests|bench|all|sanitize|check|gemm|gemm-host|hostgemm|compare|rounds|energy|bandwidth|shapes|targets|cpu-level]
+#   scripts/gpu-run.sh [tests|bench|all|sanitize|check|gemm|gemm-host|hostgemm|compare|rounds|energy|bandwidth|shapes|sizes|targets|cpu-level]
 #   (default all: tests and bench)
 # The GPU machine's host is an Intel Xeon with AVX-512 (x86-64-v4: AVX-512 F, BW, CD, DQ and VL).
 # The script reads the host's level from the CPU flags in /proc/cpuinfo ($CPUINFO) and, from it,
@@ -315,16 +315,19 @@ fi
 # instead), the fastest through `miniapp run` (tests/gpu/gemm_shapes.yaml; each time beside the
 # benchmark's), and racecheck over every tiled_rb shape (tests/gpu/racecheck_tiled_rb.yaml;
 # NO_RACECHECK=1: not).
-ncu_gemm() { # $1 precision, $2 shape ("" = the default), $3 file tag
+ncu_gemm() { # $1 precision, $2 shape ("" = the default), $3 file tag, then more run options
+  local prec=$1 shape=$2 tag=$3
+  shift 3
   timeout 100 ncu --kernel-name-base demangled -k regex:TeamPolicy --launch-count 1 \
     --section LaunchStats --section Occupancy --section SchedulerStats --section WarpStateStats \
     --section SpeedOfLight \
     --metrics l1tex__t_bytes_pipe_lsu_mem_local_op_ld.sum,l1tex__t_bytes_pipe_lsu_mem_local_op_st.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__sass_thread_inst_executed_op_dfma_pred_on.sum,smsp__inst_executed.sum,smsp__inst_executed_op_shared_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum \
-    .carry/cuda/miniapp run tests/gpu/profile_gemm.yaml --set cases.0.precision="$1" \
-    --set cases.0.tile=128 ${2:+--set "cases.0.shape=$2"} --output-dir "$W/ncu-run-$3" > "$W/ncu-$3.txt" 2>&1
-  log "ncu $1 ${2:-default} exit $?"
+    .carry/cuda/miniapp run tests/gpu/profile_gemm.yaml --set cases.0.precision="$prec" \
+    --set cases.0.tile=128 ${shape:+--set "cases.0.shape=$shape"} "$@" --output-dir "$W/ncu-run-$tag" \
+    > "$W/ncu-$tag.txt" 2>&1
+  log "ncu $prec ${shape:-default} $* exit $?"
   grep -E "Registers Per Thread|Achieved Occupancy|Issue Slots Busy|No Eligible|Compute \(SM\) Throughput|Duration|local_op|op_ffma|op_dfma|smsp__inst_executed.sum|op_shared_ld|bank_conflicts" \
-    "$W/ncu-$3.txt" | sed 's/  */ /g' | tee -a "$sum"
+    "$W/ncu-$tag.txt" | sed 's/  */ /g' | tee -a "$sum"
 }
 if [ "$what" = shapes ]; then
   export PATH="$PATH:/usr/local/cuda/bin"
@@ -725,6 +728,40 @@ PY
   [ -n "${NO_RACECHECK:-}" ] || racecheck 240 tests/gpu/racecheck_transpose.yaml
   save
   [ -n "${NO_HOST:-}" ] || host_gemm
+fi
+# sizes: issue 44's curve: the CUDA matmul tests (every shape at odd sizes; TESTS: another
+# filter; NO_TESTS=1: none), tests/gpu/gemm_sizes.yaml (validated) and gemm_sizes_16384.yaml
+# through `miniapp run`, each row against the vendor GEMM of its shape, the first config's cases
+# through miniapp-bench (run against bench), the table (scripts/gemm_sizes_table.py; NO_RUNS=1:
+# none of these), racecheck over every tiled_rb shape (NO_RACECHECK=1: not), ncu on tiled_rb at
+# 4097 (edge tiles) and 1024 (split-K) in float32 and float64, and tiled transpose at each tile
+# width and thread grid. About 8 minutes on an H200.
+if [ "$what" = sizes ]; then
+  export PATH="$PATH:/usr/local/cuda/bin"
+  [ -n "${NO_TESTS:-}" ] || cuda_tests "${TESTS:-*Matmul*}"
+  save
+  if [ -z "${NO_RUNS:-}" ]; then
+    for cfg in tests/gpu/gemm_sizes.yaml tests/gpu/gemm_sizes_16384.yaml; do
+      name=$(basename "$cfg" .yaml)
+      log "== miniapp run $cfg"
+      timeout 240 .carry/cuda/miniapp run "$cfg" --output-dir "$W/run-$name" > "$W/$name.txt" 2>&1
+      log "$name run exit $?"
+      save
+    done
+    cuda_bench bench-sizes 0.2 --miniapp-config=tests/gpu/gemm_sizes.yaml
+    python3 scripts/gemm_sizes_table.py "$W/run-gemm_sizes" "$W/run-gemm_sizes_16384" \
+      --bench "$W/bench-sizes.json" | tee -a "$sum"
+    save
+  fi
+  [ -n "${NO_RACECHECK:-}" ] || racecheck 150 tests/gpu/racecheck_tiled_rb.yaml
+  save
+  log "== ncu: tiled_rb at 4097 (edge tiles) and 1024 (split-K)"
+  for spec in "float32 4097" "float64 4097" "float32 1024" "float64 1024"; do
+    set -- $spec
+    ncu_gemm "$1" "" "$1-$2" --set cases.0.n="$2"
+    save
+  done
+  transpose_grids
 fi
 save
 log "== done $(date -u +%FT%TZ)"

@@ -63,9 +63,22 @@ const std::vector<std::array<std::int64_t, 3>> matmul_sizes = {
 // and edge blocks both run. 261x300x148 has K and N multiples of 4: the GPU float32 kernel's
 // 16-byte global loads (kernels/matmul.hpp, PipelinedLoads), with partial tiles at every edge.
 // 256x384x96 is whole tiles of every GPU shape (BM, BN <= 128 dividing, BK 8 or 16): the kernel
-// without bounds tests (tiles_are_whole), over six to twelve k-tiles.
+// without bounds tests (tiles_are_whole), over six to twelve k-tiles. On a GPU these few tiles
+// take split-K (kernels/matmul_tiled_rb_gpu.hpp, split_k_for: parts of K added into C).
 const std::vector<std::array<std::int64_t, 3>> register_blocked_sizes = {
     {257, 263, 211}, {129, 200, 9}, {261, 300, 148}, {256, 384, 96}};
+// GPUs only: more tiles than an H100 or H200 holds teams at once (170 of 128 x 128, 627 of
+// 64 x 64), so the edge tiles take the unsplit kernel, with scalar loads (K, N odd) and with
+// 16-byte ones (K, N multiples of 4).
+const std::vector<std::array<std::int64_t, 3>> gpu_unsplit_edge_sizes = {{2049, 1153, 37},
+                                                                         {2052, 1156, 36}};
+
+std::vector<std::array<std::int64_t, 3>> register_blocked_sizes_for(const std::string& backend) {
+  auto sizes = register_blocked_sizes;
+  if (backend == "cuda" || backend == "hip")
+    sizes.insert(sizes.end(), gpu_unsplit_edge_sizes.begin(), gpu_unsplit_edge_sizes.end());
+  return sizes;
+}
 
 TEST_P(Kernels, MatmulFlat) {
   for (auto [m, n, k] : matmul_sizes)
@@ -82,7 +95,7 @@ TEST_P(Kernels, MatmulTiledRegisterBlocked) {
   for (int tile : {64, 128}) {
     for (auto [m, n, k] : matmul_sizes)
       expect_valid(make("matmul", "tiled_rb", m, n, k, tile), backend());
-    for (auto [m, n, k] : register_blocked_sizes)
+    for (auto [m, n, k] : register_blocked_sizes_for(backend()))
       expect_valid(make("matmul", "tiled_rb", m, n, k, tile), backend());
   }
 }
@@ -95,7 +108,7 @@ TEST_P(Kernels, MatmulTiledRegisterBlockedEveryShape) {
         shape_names(make("matmul", "tiled_rb", 1, 1, 1, tile), backend());
     ASSERT_FALSE(shapes.empty()) << "tile " << tile;
     for (const std::string& shape : shapes)
-      for (auto [m, n, k] : register_blocked_sizes) {
+      for (auto [m, n, k] : register_blocked_sizes_for(backend())) {
         Case c = make("matmul", "tiled_rb", m, n, k, tile);
         c.shape = shape;
         SCOPED_TRACE("shape " + shape);

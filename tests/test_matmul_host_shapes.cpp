@@ -138,5 +138,19 @@ TEST(MatmulHostShapes, PackedPanelsAtEdgesWithStridesAndSharedTeams) {
   }
 }
 
+// Split-K on GPUs (kernels/matmul_tiled_rb_gpu.hpp): parts only where the tiles fill less than
+// half the device's team slots, enough to fill them, each at least split_k_depth of K deep.
+TEST(MatmulGpuSplitK, PartsFillTheSlotsTheTilesLeave) {
+  EXPECT_EQ(split_k_for(64, 1024, 264), 4);  // 1024 float32 on 132 SMs, two teams each
+  EXPECT_EQ(split_k_for(64, 1024, 132), 2);  // float64: one team an SM
+  EXPECT_EQ(split_k_for(16, 512, 264), 8);   // 512: K / 64 limits 16 to 8
+  EXPECT_EQ(split_k_for(132, 4096, 264), 2); // exactly half the slots
+  EXPECT_EQ(split_k_for(133, 4096, 264), 1); // more than half: no split
+  EXPECT_EQ(split_k_for(256, 2048, 264), 1);
+  EXPECT_EQ(split_k_for(9, 127, 264), 1); // too shallow for two parts of 64
+  EXPECT_EQ(split_k_for(9, 0, 264), 1);
+  EXPECT_EQ(split_k_for(0, 1024, 264), 1);
+}
+
 } // namespace
 } // namespace miniapp::kernels

@@ -55,9 +55,14 @@ void matmul_tiled_rb(const Exec& exec, const VA& A, const VB& B, const VC& C, in
     const bool vec = vector_loads_for<T> && vector_loads_fit<T>(A, B);
     auto run = [&](auto s) {
       using S = decltype(s);
+      // Split-K where the tiles leave the device idle (split_k_for): S::Teams teams an SM.
+      const int tiles =
+          int((C.extent(0) + S::BM - 1) / S::BM * ((C.extent(1) + S::BN - 1) / S::BN));
+      const int splits = split_k_for(tiles, int(A.extent(1)), S::Teams * multiprocessors(exec));
       auto with = [&](auto vec_c, auto full_c) {
         matmul_tiled_rb_pipelined<S::BM, S::BN, S::BK, S::TM, S::TN, S::Teams, S::KU, S::Mode,
-                                  decltype(vec_c)::value, decltype(full_c)::value>(exec, A, B, C);
+                                  decltype(vec_c)::value, decltype(full_c)::value>(exec, A, B, C,
+                                                                                   splits);
       };
       using Yes = std::true_type;
       using No = std::false_type;

@@ -108,6 +108,18 @@ KOKKOS_INLINE_FUNCTION void load_at(const T* p, T* out) {
   }
 }
 
+KOKKOS_INLINE_FUNCTION int at_most(int x, int limit) {
+  return x < limit ? x : limit;
+}
+
+// U zeros into out (a load past the matrix's K).
+template <int U, class T>
+KOKKOS_INLINE_FUNCTION void zero_units(T* out) {
+  MINIAPP_UNROLL
+  for (int v = 0; v < U; ++v)
+    out[v] = T(0);
+}
+
 // U elements from `in` to dst: one 16-byte store (Vec) or one element.
 template <bool Vec, int U, class T>
 KOKKOS_INLINE_FUNCTION void store_unit(T* dst, const T* in) {
@@ -137,11 +149,43 @@ bool vector_loads_fit(const VA& A, const VB& B) {
          A.stride(0) % V == 0 && B.stride(0) % V == 0 && aligned(A.data()) && aligned(B.data());
 }
 
+// The device's multiprocessors (CUDA: the property; elsewhere its concurrency over 2048 threads a
+// multiprocessor, as on NVIDIA and AMD GPUs): with a shape's Teams, how many teams run at once.
+template <class Exec>
+int multiprocessors(const Exec& exec) {
+#ifdef KOKKOS_ENABLE_CUDA
+  if constexpr (std::is_same_v<Exec, Kokkos::Cuda>)
+    return exec.cuda_device_prop().multiProcessorCount;
+#endif
+  const int n = compat::concurrency(exec) / 2048;
+  return n > 0 ? n : 1;
+}
+
+// The parts K is split into (split-K) for `tiles` output tiles where the device holds `slots`
+// teams at once: 1 while the tiles fill at least half the slots, else enough parts to fill them,
+// each at least split_k_depth deep. At 1024 float32 the 64 tiles of 128 x 128 fill a quarter of an
+// H200's 264 slots (132 SMs, two teams each) and ran at 53.5% of cuBLAS SGEMM (issue 44).
+inline constexpr int split_k_depth = 64;
+inline int split_k_for(int tiles, int K, int slots) {
+  if (tiles <= 0 || 2 * tiles > slots)
+    return 1;
+  const int by_slots = slots / tiles, by_depth = K / split_k_depth;
+  return by_slots < by_depth ? by_slots : (by_depth > 1 ? by_depth : 1);
+}
+
+// The split-K parts of this thread's latest tiled_rb launch (1: none), recorded in the result row
+// as team_size_ran is (kernels/launch_limits.hpp).
+inline int& split_k_that_ran() {
+  static thread_local int parts = 0;
+  return parts;
+}
+
 // Full: M, N and K are multiples of BM, BN and BK (tiles_are_whole), so no load or store of
 // the kernel falls past the matrix.
 template <int BM, int BN, int BK, int TM, int TN, int Teams, int KU, int Mode, bool Vec, bool Full,
           class Exec, class VA, class VB, class VC>
-void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const VC& C) {
+void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const VC& C,
+                               int splits = 1) {
   using T = typename VC::non_const_value_type;
   using Cfg = PipelinedBlocking<BM, BN, BK, TM, TN>;
   constexpr int GR = Cfg::GR, GC = Cfg::GC, threads = Cfg::threads;
@@ -155,7 +199,18 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
   using Member = typename Policy::member_type;
   const int M = C.extent(0), N = C.extent(1), K = A.extent(1);
   const int tiles_n = (N + BN - 1) / BN;
-  const int league = ((M + BM - 1) / BM) * tiles_n;
+  const int tiles = ((M + BM - 1) / BM) * tiles_n;
+  // Split-K: `splits` teams a tile, each over k_chunk of K (whole k-tiles), adding into C zeroed
+  // first (split_k_for below says when it pays).
+  if (K == 0)
+    splits = 1; // (no parts: the sums are all zero)
+  const int k_chunk = splits > 1 ? (K + splits * BK - 1) / (splits * BK) * BK : K;
+  if (splits > 1) {
+    splits = (K + k_chunk - 1) / k_chunk; // none empty
+    Kokkos::deep_copy(exec, C, T(0));
+  }
+  const int league = tiles * splits;
+  split_k_that_ran() = splits;
   const std::size_t bytes = 2 * sizeof(T) * std::size_t(stage) + 16; // + alignment slack
   check_scratch<Policy>("miniapp::matmul::tiled_rb", bytes);
   const T* a_ptr = A.data();
@@ -164,8 +219,9 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
 
   auto body = KOKKOS_LAMBDA(const Member& team) {
     T* smem = static_cast<T*>(team.team_scratch(0).get_shmem_aligned(bytes - 16, 16));
-    const int row0 = (team.league_rank() / tiles_n) * BM;
-    const int col0 = (team.league_rank() % tiles_n) * BN;
+    const int tile = team.league_rank() % tiles, part = team.league_rank() / tiles;
+    const int row0 = (tile / tiles_n) * BM, col0 = (tile % tiles_n) * BN;
+    const int k_begin = part * k_chunk, k_end = at_most(K, k_begin + k_chunk);
     const int rank = team.team_rank(), warp = rank / 32, lane = rank % 32;
     // The warp's 4 x 8 block of threads with lanes interleaved in pairs of rows: lane l is row
     // (l / 16) * 2 + l % 2 and column (l % 16) / 2 of it. Per k step a quarter-warp then reads 2
@@ -187,8 +243,10 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
     // Whole tiles: load q of a k-tile is at base + q * step, the bases moved one k-tile on after
     // each fetch (A: BK columns; B: BK rows).
     constexpr int U = Load::unit, ka = BK / U, nb = BN / U; // loads per row of each tile
-    const T* a_at = a_ptr + std::size_t(row0 + rank / ka) * lda + (rank % ka) * U;
-    const T* b_at = b_ptr + std::size_t(rank / nb) * ldb + col0 + (rank % nb) * U;
+    const T* a_at = a_ptr + std::size_t(row0 + rank / ka) * lda + k_begin + (rank % ka) * U;
+    const T* b_at = b_ptr + std::size_t(k_begin + rank / nb) * ldb + col0 + (rank % nb) * U;
+    // Edge tiles read rows of A and columns of B at most these (fetch below).
+    const int last_row = M - 1, last_col = N - U;
     const std::size_t a_step = std::size_t(threads / ka) * lda,
                       b_step = std::size_t(threads / nb) * ldb;
     auto fetch = [&](int k0) {
@@ -203,16 +261,42 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
         b_at += BK * ldb;
         return; // (not an else: nvcc's extended lambdas cannot first capture M, K inside one)
       }
+      if constexpr (Load::rounds) {
+        // Edge tiles in the fast path: rows of A past M and columns of B past N are read clamped
+        // to the last row (column): they feed only sums of C past the matrix, which are not
+        // stored, so only k (the last, partial k-tile) needs a bounds test. Every load is still
+        // a row pointer plus a constant, as with whole tiles.
+        const bool whole_k = k0 + BK <= k_end;
+        const int ac = k0 + (rank % ka) * U, bc = at_most(col0 + (rank % nb) * U, last_col);
+        MINIAPP_UNROLL
+        for (int q = 0; q < Load::CA; ++q) {
+          const int r = at_most(row0 + rank / ka + q * (threads / ka), last_row);
+          const T* p = a_ptr + std::size_t(r) * lda + ac;
+          if (whole_k || ac < k_end)
+            load_at<Load::vec, U>(p, next_a + q * U);
+          else
+            zero_units<U>(next_a + q * U);
+        }
+        MINIAPP_UNROLL
+        for (int q = 0; q < Load::CB; ++q) {
+          const int r = k0 + rank / nb + q * (threads / nb);
+          if (whole_k || r < k_end)
+            load_at<Load::vec, U>(b_ptr + std::size_t(r) * ldb + bc, next_b + q * U);
+          else
+            zero_units<U>(next_b + q * U);
+        }
+        return;
+      }
       MINIAPP_UNROLL
       for (int q = 0; q < Load::CA; ++q) {
         const int l = rank + q * threads, r = row0 + l / ka, c = k0 + (l % ka) * U;
-        const bool in = Load::a_has(l) && r < M && c < K;
+        const bool in = Load::a_has(l) && r < M && c < k_end;
         load_unit<Load::vec, U>(A, a_ptr, lda, r, c, in, next_a + q * U);
       }
       MINIAPP_UNROLL
       for (int q = 0; q < Load::CB; ++q) {
         const int l = rank + q * threads, r = k0 + l / nb, c = col0 + (l % nb) * U;
-        const bool in = Load::b_has(l) && r < K && c < N;
+        const bool in = Load::b_has(l) && r < k_end && c < N;
         load_unit<Load::vec, U>(B, b_ptr, ldb, r, c, in, next_b + q * U);
       }
     };
@@ -263,7 +347,7 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
         }
       }
     };
-    fetch(0);
+    fetch(k_begin);
     store(0);
     team.team_barrier();
     int s = 0;
@@ -277,8 +361,8 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
       const int a_off = ty * V, b_off = tx * V;
       fragments<TM / V>(smem + a_off, GR * V, fa[0]);
       fragments<TN / V>(smem + BK * AS + b_off, GC * V, fb[0]);
-      for (int k0 = 0; k0 < K; k0 += BK) {
-        const bool more = k0 + BK < K;
+      for (int k0 = k_begin; k0 < k_end; k0 += BK) {
+        const bool more = k0 + BK < k_end;
         const T* As = smem + s * stage;
         const T* Bs = As + BK * AS;
         if (more)
@@ -311,8 +395,8 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
         s ^= 1;
       }
     } else {
-      for (int k0 = 0; k0 < K; k0 += BK) {
-        const bool more = k0 + BK < K;
+      for (int k0 = k_begin; k0 < k_end; k0 += BK) {
+        const bool more = k0 + BK < k_end;
         if (more)
           fetch(k0 + BK); // in flight during the multiply
         multiply(s);
@@ -328,8 +412,12 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
       MINIAPP_UNROLL
       for (int j = 0; j < TN; ++j) {
         const int c = col0 + (j / V) * GC * V + tx * V + j % V;
-        if (Full || (r < M && c < N))
-          C(r, c) = acc[i][j];
+        if (Full || (r < M && c < N)) {
+          if (splits > 1)
+            Kokkos::atomic_add(&C(r, c), acc[i][j]);
+          else
+            C(r, c) = acc[i][j];
+        }
       }
     }
   };
