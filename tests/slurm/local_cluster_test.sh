@@ -4,7 +4,8 @@
 # of two nodes (each in its own namespace, with its own hostname and address), the test network
 # stays inside the namespaces (no interface, address or route of it in the host's namespace, no
 # default route in any namespace), SUMMA submitted by `miniapp jobscript --system local-cluster`
-# runs validated across two nodes over TCP, and `stop`, called as from a new shell, leaves no
+# runs validated across two nodes over TCP, the same job whose tasks never launch fails with exit 3
+# (srun exits 0 then), and `stop`, called as from a new shell, leaves no
 # namespace, link, daemon or job process behind, even with a job still running.
 #   local_cluster_test.sh MINIAPP
 # Skips (exit 77) when not root or without `ip netns`; every wait is bounded; the cluster is
@@ -89,6 +90,15 @@ link_bytes() { # the bytes every node's eth0 has sent
   done
   echo "$total"
 }
+# wait_for_job JOB: until JOB leaves the queue (at most 90 s); job_state JOB: its state and exit code.
+wait_for_job() {
+  local i
+  for ((i = 0; i < 180; i++)); do
+    [[ -z $(on_head 10 squeue -h -j "$1" 2>/dev/null) ]] && return 0
+    sleep 0.5
+  done
+}
+job_state() { on_head 10 scontrol show job "$1" | grep -o 'JobState=[A-Z]*\|ExitCode=[0-9:]*' | tr '\n' ' '; }
 bytes_before=$(link_bytes)
 submitted=$(cd "$scratch" && on_head 60 "$miniapp" jobscript "$here/cluster_summa.yaml" \
   --system local-cluster --nodes 2 --ranks-per-node 1 --output-dir "$scratch/summa" \
@@ -97,11 +107,8 @@ job=$(sed -n 's/.*submitted job \([0-9]*\).*/\1/p' <<<"$submitted")
 if [[ -z $job ]]; then
   fail "the SUMMA job was not submitted: $submitted"
 else
-  for ((i = 0; i < 180; i++)); do
-    [[ -z $(on_head 10 squeue -h -j "$job" 2>/dev/null) ]] && break
-    sleep 0.5
-  done
-  state=$(on_head 10 scontrol show job "$job" | grep -o 'JobState=[A-Z]*\|ExitCode=[0-9:]*' | tr '\n' ' ')
+  wait_for_job "$job"
+  state=$(job_state "$job")
   verify "SUMMA job $job across 2 nodes: $state" test "$state" == "JobState=COMPLETED ExitCode=0:0 "
   summary=$(python3 - "$scratch/summa/results.json" <<'PY'
 import json, re, sys
@@ -124,6 +131,26 @@ PY
   sent=$(($(link_bytes) - bytes_before))
   verify "the nodes' links carried the panels: $sent bytes sent (at least 1048576)" \
     test "$sent" -ge 1048576
+fi
+
+# A step whose tasks never start: Slurm 22.05's srun then exits 0 ("task 0 launch failed"), and
+# the job script said "done (exit 0)", COMPLETED, without results. The launch fails as it once did
+# by accident: the step's PMIx directory (TmpFS/spmix_appdir_<uid>_<job>.0) exists on every node.
+job=$(cd "$scratch" && on_head 30 sbatch --parsable --hold "$scratch/summa.sh" 2>&1)
+if [[ $job =~ ^[0-9]+$ ]]; then
+  for node in "$dir"/tmp/node*; do mkdir -p "$node/spmix_appdir_$(id -u)_$job.0"; done
+  on_head 10 scontrol release "$job"
+  wait_for_job "$job"
+  state=$(job_state "$job")
+  log=$(cat "$scratch"/*-"$job".out 2>&1)
+  if [[ $state == "JobState=FAILED ExitCode=3:0 " && $log == *"launch failed"* &&
+    $log == *"never said how the run ended"* && $log != *"done (exit 0)"* ]]; then
+    pass "a job whose tasks never launched failed with exit 3: $state"
+  else
+    fail "a job whose tasks never launched: $state; log: $(tail -n 8 <<<"$log")"
+  fi
+else
+  fail "could not submit the job whose launch fails: $job"
 fi
 
 # Network safety: nothing of the test network in the host's namespace, no default route anywhere.
