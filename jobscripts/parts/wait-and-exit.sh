@@ -7,6 +7,10 @@ if [[ -n $LAUNCHER_PID ]]; then
     status=3
   fi
   rm -f "$EXIT_STATUS_FILE"
+  if ((status > 128 && status < 160)); then
+    echo "miniapp-job: a rank died of signal $((status - 128)) ($(kill -l "$((status - 128))" 2>/dev/null || echo ?)) and the launcher ended the others; its line above names the node and task (rank)" >&2
+    status=3
+  fi
 fi
 if [[ $TIME_LIMIT_NEAR == 1 && $status == 3 ]]; then
   echo "miniapp-job: stopped before the time limit; the cases that ran are kept${OUTPUT_DIR:+ in $OUTPUT_DIR}"
