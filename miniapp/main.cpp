@@ -19,6 +19,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <exception>
+#include <fstream>
 #include <iostream>
 #include <new>
 #include <string>
@@ -88,6 +89,22 @@ void note_out_of_memory() {
 }
 
 int run_command_line(int argc, char** argv);
+
+// A job script cannot trust its launcher's exit status alone: Slurm 22.05's srun exits 0 when a
+// step's tasks never started ("task 0 launch failed"), and the job said "done (exit 0)" without
+// results. So rank 0 writes how the run ended to the file the script names, and the script counts
+// a launcher's 0 only with that file saying 0 (jobscripts/parts/wait-and-exit.sh).
+void write_exit_status_for_job(int code) {
+  const char* path = std::getenv("MINIAPP_EXIT_STATUS_FILE");
+  if (!path || !*path)
+    return;
+  std::ofstream out(path, std::ios::trunc);
+  out << code << "\n";
+  out.flush();
+  if (!out)
+    std::cerr << "miniapp: cannot write the exit status to MINIAPP_EXIT_STATUS_FILE '"
+              << miniapp::for_terminal(path) << "' (resource: file system)\n";
+}
 
 } // namespace
 
@@ -199,8 +216,11 @@ int run_chosen(const Command& command, const SplitArgs& args, std::vector<std::s
   for (const auto& flag : parallel::device_mapping_flags(mpi, kokkos_args))
     kokkos_args.push_back(flag);
   KokkosSession kokkos(kokkos_args);
-  return run_command(
+  const int code = run_command(
       name, [&] { return command.run(&mpi); }, &mpi);
+  if (mpi.rank() == 0)
+    write_exit_status_for_job(code);
+  return code;
 }
 
 int run_command_line(int argc, char** argv) {

@@ -5,6 +5,7 @@
 // schema versions out of range and other programs' databases, unchanged; JSON nested too deep;
 // rows sharing a case) and what reading leaves (the file as it was, no -wal or -shm).
 #include "history/db.hpp"
+#include "history/filesystem.hpp"
 #include "results/references.hpp"
 
 #include <gtest/gtest.h>
@@ -285,6 +286,71 @@ TEST(HistoryDb, ANewerSchemaIsRefused) {
   { history::Database db(tmp.path, history::Access::read_write); }
   exec(tmp.path, "PRAGMA user_version=" + std::to_string(history::latest_schema_version() + 1));
   expect_refused(tmp.path, history::Access::read_write, "is newer than this miniapp knows");
+}
+
+// The network filesystems a cluster shares (statfs magic numbers) keep the rollback journal; a
+// local disk (ext4, xfs, tmpfs) keeps WAL. A new database is judged by its directory.
+long nfs(const std::string&) {
+  return 0x6969;
+}
+long lustre(const std::string&) {
+  return 0x0BD00BD0;
+}
+long ext4(const std::string&) {
+  return 0xEF53;
+}
+std::string asked_path;
+long record_path(const std::string& path) {
+  asked_path = path;
+  return 0xFF534D42; // CIFS
+}
+
+TEST(HistoryFilesystem, NetworkFilesystemsByTheirStatfsType) {
+  EXPECT_EQ(history::network_filesystem_name(0x6969), "NFS");
+  EXPECT_EQ(history::network_filesystem_name(0x0BD00BD0), "Lustre");
+  EXPECT_EQ(history::network_filesystem_name(0x47504653), "GPFS");
+  EXPECT_EQ(history::network_filesystem_name(0x19830326), "BeeGFS");
+  EXPECT_EQ(history::network_filesystem_name(long(0xFF534D42)), "CIFS");
+  EXPECT_EQ(history::network_filesystem_name(0xEF53), "");     // ext4
+  EXPECT_EQ(history::network_filesystem_name(0x01021994), ""); // tmpfs
+  EXPECT_EQ(history::network_filesystem_name(-1), "");
+  EXPECT_EQ(history::network_filesystem_of("/any/history.db", nfs), "NFS");
+  EXPECT_EQ(history::network_filesystem_of("/any/history.db", lustre), "Lustre");
+  EXPECT_EQ(history::network_filesystem_of("/any/history.db", ext4), "");
+  EXPECT_EQ(history::network_filesystem_of("/no/such/dir/history.db", record_path), "CIFS");
+  EXPECT_EQ(asked_path, "/no/such/dir");
+  EXPECT_EQ(history::network_filesystem_of("history.db", record_path), "CIFS");
+  EXPECT_EQ(asked_path, ".");
+}
+
+TEST(HistoryFilesystem, ADatabaseOnALocalDiskIsWrittenInWal) {
+  TempDb tmp;
+  { history::Database db(tmp.path, history::Access::read_write); }
+  EXPECT_EQ(history::network_filesystem_of(tmp.path), "") << "the test's directory is local";
+  std::ifstream f(tmp.path, std::ios::binary);
+  char header[20] = {};
+  f.read(header, sizeof header);
+  EXPECT_EQ(header[18], 2) << "WAL: file format write version 2";
+}
+
+TEST(HistoryFilesystem, ADatabaseOnANetworkFilesystemKeepsTheRollbackJournal) {
+  TempDb tmp;
+  history::filesystem_type_probe = nfs;
+  try {
+    history::Database db(tmp.path, history::Access::read_write);
+    db.import_document(document("nfs-run", "complete"), "dir/nfs-run");
+  } catch (...) {
+    history::filesystem_type_probe = history::filesystem_type;
+    throw;
+  }
+  history::filesystem_type_probe = history::filesystem_type;
+  std::ifstream f(tmp.path, std::ios::binary);
+  char header[20] = {};
+  f.read(header, sizeof header);
+  EXPECT_EQ(header[18], 1) << "rollback journal: file format write version 1, not WAL's 2";
+  EXPECT_NE(::access((tmp.path + "-wal").c_str(), F_OK), 0) << "no -wal file";
+  history::Database reader(tmp.path, history::Access::read_only);
+  EXPECT_EQ(history::select_runs(reader, {}).size(), 1u);
 }
 
 } // namespace

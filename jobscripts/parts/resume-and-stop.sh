@@ -20,3 +20,9 @@ on_time_limit_near() {
 }
 trap on_time_limit_near USR1
 status=0
+
+# Rank 0 writes how the run ended here (miniapp reads MINIAPP_EXIT_STATUS_FILE): Slurm 22.05's
+# srun exits 0 when the step's tasks never launched, so the launcher's 0 alone is no success.
+EXIT_STATUS_FILE=$PWD/.miniapp-job-${SLURM_JOB_ID}.status
+rm -f "$EXIT_STATUS_FILE" # a requeued job keeps its id
+export MINIAPP_EXIT_STATUS_FILE=$EXIT_STATUS_FILE

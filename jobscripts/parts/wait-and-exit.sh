@@ -2,6 +2,15 @@ if [[ -n $LAUNCHER_PID ]]; then
   if [[ $TIME_LIMIT_NEAR == 1 ]]; then kill -USR1 "$LAUNCHER_PID" 2>/dev/null || true; fi
   # wait returns early (status above 128) when the trap ran: wait again while the launcher lives.
   while wait "$LAUNCHER_PID"; status=$?; [[ $status -gt 128 ]] && kill -0 "$LAUNCHER_PID" 2>/dev/null; do :; done
+  if [[ $status == 0 ]] && ! grep -qx 0 "$EXIT_STATUS_FILE" 2>/dev/null; then
+    echo "miniapp-job: the launcher exited 0, but miniapp's rank 0 never said how the run ended: the tasks did not all start (see the launcher's messages above)" >&2
+    status=3
+  fi
+  rm -f "$EXIT_STATUS_FILE"
+  if ((status > 128 && status < 160)); then
+    echo "miniapp-job: a rank died of signal $((status - 128)) ($(kill -l "$((status - 128))" 2>/dev/null || echo ?)) and the launcher ended the others; its line above names the node and task (rank)" >&2
+    status=3
+  fi
 fi
 if [[ $TIME_LIMIT_NEAR == 1 && $status == 3 ]]; then
   echo "miniapp-job: stopped before the time limit; the cases that ran are kept${OUTPUT_DIR:+ in $OUTPUT_DIR}"

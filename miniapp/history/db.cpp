@@ -3,6 +3,7 @@
 #include "core/files.hpp"
 
 #include "results/references.hpp"
+#include "history/filesystem.hpp"
 #include "history/sqlite.hpp"
 #include "run/stop_signals.hpp"
 
@@ -190,6 +191,7 @@ void Database::open_for_reading(bool may_be_immutable) {
 // The checks come before the switch to WAL and the migrations: a database that is not ours, or
 // of a schema version this program does not know, is refused as it is.
 void Database::open_for_writing() {
+  const bool network = !network_filesystem_of(path_).empty();
   if (is_file(path_))
     wal_mode(path_, true); // refuses a file that is not SQLite before SQLite opens it
   open(path_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
@@ -200,14 +202,17 @@ void Database::open_for_writing() {
   // reproduced in 60 tries; this is the failure SQLite documents for that moment): retry
   // within the busy timeout.
   for (int waited_ms = 0;; waited_ms += 10) {
-    if (sqlite3_exec(db_, "PRAGMA journal_mode=WAL", nullptr, nullptr, nullptr) == SQLITE_OK)
+    const char* journal = network ? "PRAGMA journal_mode=DELETE" : "PRAGMA journal_mode=WAL";
+    if (sqlite3_exec(db_, journal, nullptr, nullptr, nullptr) == SQLITE_OK)
       break;
     if (sqlite3_errcode(db_) != SQLITE_BUSY || waited_ms >= kBusyTimeoutMs || stop_requested())
-      fail(std::string("cannot switch to WAL: ") + sqlite3_errmsg(db_));
+      fail(std::string("cannot switch to ") + (network ? "a rollback journal: " : "WAL: ") +
+           sqlite3_errmsg(db_));
     ::usleep(10000);
   }
-  // NORMAL in WAL mode: a commit survives the process being killed (not a power cut).
-  exec("PRAGMA synchronous=NORMAL");
+  // NORMAL in WAL mode: a commit survives the process being killed (not a power cut); FULL, the
+  // rollback journal's safe level, on a network filesystem.
+  exec(network ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL");
   exec("PRAGMA foreign_keys=ON");
   Transaction t(*this);
   for (int v = check_schema(true); v < latest_schema_version(); ++v) {

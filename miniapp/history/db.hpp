@@ -4,9 +4,10 @@
 // directories stay the source of truth: the database is filled from their results.json documents
 // (idempotently, a run keyed by its id: results/run_id.hpp) and can be rebuilt from them.
 //
-// Several processes may write at once: WAL journal, a busy timeout, every write one IMMEDIATE
-// transaction; a writer killed at any point leaves the last committed state. Schema: see the
-// migrations in history_db.cpp and docs/history.md.
+// Several processes may write at once: WAL journal (a rollback journal on a network filesystem:
+// history/filesystem.hpp), a busy timeout, every write one IMMEDIATE transaction; a writer killed
+// at any point leaves the last committed state. Schema: see the migrations in history_db.cpp and
+// docs/history.md.
 #include "results/run.hpp"
 #include "history/filter.hpp"
 

@@ -4,7 +4,9 @@
 # of two nodes (each in its own namespace, with its own hostname and address), the test network
 # stays inside the namespaces (no interface, address or route of it in the host's namespace, no
 # default route in any namespace), SUMMA submitted by `miniapp jobscript --system local-cluster`
-# runs validated across two nodes over TCP, and `stop`, called as from a new shell, leaves no
+# runs validated across two nodes over TCP, the same job whose tasks never launch fails with exit 3
+# (srun exits 0 then), a rank SIGKILLed mid-run ends its job with exit 3 within 60 s and the job
+# submitted again completes it, and `stop`, called as from a new shell, leaves no
 # namespace, link, daemon or job process behind, even with a job still running.
 #   local_cluster_test.sh MINIAPP
 # Skips (exit 77) when not root or without `ip netns`; every wait is bounded; the cluster is
@@ -89,6 +91,16 @@ link_bytes() { # the bytes every node's eth0 has sent
   done
   echo "$total"
 }
+# wait_for_job JOB [SECONDS]: until JOB leaves the queue (at most SECONDS, default 90); job_state
+# JOB: its state and exit code.
+wait_for_job() {
+  local until=$(($(date +%s) + ${2:-90}))
+  while (($(date +%s) < until)); do
+    [[ -z $(on_head 10 squeue -h -j "$1" 2>/dev/null) ]] && return 0
+    sleep 0.5
+  done
+}
+job_state() { on_head 10 scontrol show job "$1" | grep -o 'JobState=[A-Z]*\|ExitCode=[0-9:]*' | tr '\n' ' '; }
 bytes_before=$(link_bytes)
 submitted=$(cd "$scratch" && on_head 60 "$miniapp" jobscript "$here/cluster_summa.yaml" \
   --system local-cluster --nodes 2 --ranks-per-node 1 --output-dir "$scratch/summa" \
@@ -97,11 +109,8 @@ job=$(sed -n 's/.*submitted job \([0-9]*\).*/\1/p' <<<"$submitted")
 if [[ -z $job ]]; then
   fail "the SUMMA job was not submitted: $submitted"
 else
-  for ((i = 0; i < 180; i++)); do
-    [[ -z $(on_head 10 squeue -h -j "$job" 2>/dev/null) ]] && break
-    sleep 0.5
-  done
-  state=$(on_head 10 scontrol show job "$job" | grep -o 'JobState=[A-Z]*\|ExitCode=[0-9:]*' | tr '\n' ' ')
+  wait_for_job "$job"
+  state=$(job_state "$job")
   verify "SUMMA job $job across 2 nodes: $state" test "$state" == "JobState=COMPLETED ExitCode=0:0 "
   summary=$(python3 - "$scratch/summa/results.json" <<'PY'
 import json, re, sys
@@ -124,6 +133,80 @@ PY
   sent=$(($(link_bytes) - bytes_before))
   verify "the nodes' links carried the panels: $sent bytes sent (at least 1048576)" \
     test "$sent" -ge 1048576
+fi
+
+# A step whose tasks never start: Slurm 22.05's srun then exits 0 ("task 0 launch failed"), and
+# the job script said "done (exit 0)", COMPLETED, without results. The launch fails as it once did
+# by accident: the step's PMIx directory (TmpFS/spmix_appdir_<uid>_<job>.0) exists on every node.
+job=$(cd "$scratch" && on_head 30 sbatch --parsable --hold "$scratch/summa.sh" 2>&1)
+if [[ $job =~ ^[0-9]+$ ]]; then
+  for node in "$dir"/tmp/node*; do mkdir -p "$node/spmix_appdir_$(id -u)_$job.0"; done
+  on_head 10 scontrol release "$job"
+  wait_for_job "$job"
+  state=$(job_state "$job")
+  log=$(cat "$scratch"/*-"$job".out 2>&1)
+  if [[ $state == "JobState=FAILED ExitCode=3:0 " && $log == *"launch failed"* &&
+    $log == *"never said how the run ended"* && $log != *"done (exit 0)"* ]]; then
+    pass "a job whose tasks never launched failed with exit 3: $state"
+  else
+    fail "a job whose tasks never launched: $state; log: $(tail -n 8 <<<"$log")"
+  fi
+else
+  fail "could not submit the job whose launch fails: $job"
+fi
+
+# A rank SIGKILLed on its node mid-run: srun --kill-on-bad-exit ends the other rank, which waited
+# for it in a collective until the job's time limit (300 s, measured before the option), so the job
+# fails with exit 3 within 60 s of the kill, naming the node and task; it keeps the cases done, and
+# the same script submitted again resumes them: every case exactly once, validated.
+cases_done() { # the cases a results.json holds (0 while it is absent or being replaced)
+  python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["cases_completed"])' "$1" \
+    2>/dev/null || echo 0
+}
+rank_pid() { # rank_pid JOB RANK: the pid of that rank's miniapp, in whichever node's namespace
+  local ns pid
+  for ns in "${namespaces[@]:1}"; do
+    for pid in $(ip netns pids "$ns"); do
+      [[ $(cat "/proc/$pid/comm" 2>/dev/null) == miniapp ]] || continue
+      tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx "SLURM_JOB_ID=$1" || continue
+      tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx "SLURM_PROCID=$2" && echo "$pid" && return
+    done
+  done
+}
+on_head 60 "$miniapp" jobscript "$here/cluster_fault.yaml" --system local-cluster --nodes 2 \
+  --ranks-per-node 1 --output-dir "$scratch/fault" -o "$scratch/fault.sh" >/dev/null 2>&1
+job=$(cd "$scratch" && on_head 30 sbatch --parsable "$scratch/fault.sh" 2>&1)
+for ((i = 0; i < 600 && $(cases_done "$scratch/fault/results.json") < 1; i++)); do sleep 0.2; done
+victim=$(rank_pid "$job" 1)
+kept=$(cases_done "$scratch/fault/results.json")
+if [[ -z $victim ]] || ((kept < 1 || kept > 2)); then
+  fail "no rank 1 of job '$job' to kill between its first and last case ($kept of 3 done)"
+else
+  kill -9 "$victim"
+  killed=$(date +%s)
+  wait_for_job "$job" 75
+  took=$(($(date +%s) - killed))
+  on_head 10 scancel "$job" # still running: a hang, failed below; the resubmitted job needs the nodes
+  state=$(job_state "$job")
+  log=$(cat "$scratch"/*-"$job".out 2>&1)
+  kept=$(cases_done "$scratch/fault/results.json")
+  if [[ $state == "JobState=FAILED ExitCode=3:0 " ]] && ((took <= 60 && kept >= 1)) &&
+    [[ $log =~ node[1-4]:\ task\ 1:\ Killed && $log == *"died of signal 9"* ]]; then
+    pass "rank 1 killed: $state $took s after the kill, the log naming its node and task, $kept case(s) kept"
+  else
+    fail "rank 1 killed: $state $took s after the kill, $kept case(s) kept; log: $(tail -n 6 <<<"$log")"
+  fi
+  job=$(cd "$scratch" && on_head 30 sbatch --parsable "$scratch/fault.sh" 2>&1)
+  wait_for_job "$job"
+  state=$(job_state "$job")
+  once=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); cases = [r["case"] for r in d["results"]]; done = d["complete"]
+ok = done and len(cases) == len(set(cases)) == 3 and all(r["valid"] is True for r in d["results"])
+print("3 cases once, valid" if ok else f"complete {done}, cases {cases}")' \
+    "$scratch/fault/results.json" 2>&1)
+  resumed=$(grep -c "miniapp-job: resuming the run" "$scratch"/*-"$job".out 2>/dev/null)
+  verify "the resubmitted job resumed to completion: $state, $once" \
+    test "$state $once $resumed" == "JobState=COMPLETED ExitCode=0:0  3 cases once, valid 1"
 fi
 
 # Network safety: nothing of the test network in the host's namespace, no default route anywhere.
