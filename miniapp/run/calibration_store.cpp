@@ -2,6 +2,7 @@
 
 #include "core/device_info.hpp"
 #include "core/files.hpp"
+#include "core/state_file.hpp"
 #include "run/ceiling_cache.hpp"
 
 #include <nlohmann/json.hpp>
@@ -39,28 +40,8 @@ constexpr Field kFields[] = {
 };
 
 nlohmann::json load_file(const std::string& path) {
-  std::error_code ec;
-  const fs::file_status st = fs::symlink_status(path, ec);
-  if (ec || !fs::is_regular_file(st))
-    return nlohmann::json::object();
-  const std::uintmax_t size = fs::file_size(path, ec);
-  if (ec || size > kCalibrationFileBytes)
-    return nlohmann::json::object();
-  std::ifstream in(path, std::ios::binary);
-  std::string text(kCalibrationFileBytes + 1, '\0');
-  in.read(text.data(), std::streamsize(text.size()));
-  text.resize(std::size_t(in.gcount()));
-  if (text.size() > kCalibrationFileBytes) // grew between the check and the read
-    return nlohmann::json::object();
-  // Nesting is bounded by the size; nlohmann's parser is recursive, so deep nesting is refused.
-  int depth = 0, deepest = 0;
-  for (char c : text) {
-    depth += c == '[' || c == '{' ? 1 : c == ']' || c == '}' ? -1 : 0;
-    deepest = std::max(deepest, depth);
-  }
-  if (deepest > 8)
-    return nlohmann::json::object();
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  std::string why; // a damaged file reads as empty (rebuilt by the next store)
+  nlohmann::json j = read_state_json(path, kCalibrationFileBytes, 8, &why);
   return j.is_object() ? j : nlohmann::json::object();
 }
 

@@ -2,13 +2,19 @@
 
 #include "core/device_info.hpp"
 #include "core/files.hpp"
+#include "core/state_file.hpp"
 #include "core/version.hpp"
 #include "run/autotune.hpp"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
 namespace miniapp {
+
+bool plausible_ceiling(double value) {
+  return std::isfinite(value) && value > 0 && value <= kMostCeiling;
+}
 
 std::string ceiling_cache_path() {
   return (std::filesystem::path(autotune_cache_path()).parent_path() / "ceilings.json").string();
@@ -25,16 +31,25 @@ CeilingCache::CeilingCache(std::string path, std::string machine_key)
     : path_(std::move(path)), machine_(std::move(machine_key)) {}
 
 nlohmann::json CeilingCache::load() const {
-  std::ifstream in(path_);
-  if (!in)
-    return nlohmann::json::object();
-  try {
-    nlohmann::json j = nlohmann::json::parse(in);
-    if (j.is_object())
-      return j;
-  } catch (const std::exception&) {
+  std::string why;
+  const nlohmann::json j = read_state_json(path_, kCeilingCacheBytes, kCeilingCacheDepth, &why);
+  // Only what get() can use is kept, so put() rewrites nothing else: a list nested 5000 deep,
+  // re-indented at each level on every rewrite, grew a 10 KB file to 50 MB in one run.
+  nlohmann::json out = nlohmann::json::object();
+  if (!j.is_object())
+    return out;
+  for (auto m = j.begin(); m != j.end() && out.size() < kCeilingCacheMachines; ++m) {
+    if (!m->is_object() || m.key().size() > kCeilingCacheKeyBytes)
+      continue;
+    nlohmann::json figures = nlohmann::json::object();
+    for (auto v = m->begin(); v != m->end() && figures.size() < kCeilingCacheFigures; ++v)
+      if (v.key().size() <= kCeilingCacheKeyBytes && v->is_number() &&
+          plausible_ceiling(v->get<double>()))
+        figures[v.key()] = *v;
+    if (!figures.empty())
+      out[m.key()] = std::move(figures);
   }
-  return nlohmann::json::object();
+  return out;
 }
 
 std::optional<double> CeilingCache::get(const std::string& what) const {
@@ -43,13 +58,17 @@ std::optional<double> CeilingCache::get(const std::string& what) const {
   if (m == j.end() || !m->is_object())
     return std::nullopt;
   const auto v = m->find(what);
-  if (v == m->end() || !v->is_number() || !(v->get<double>() > 0))
-    return std::nullopt; // absent or not a figure a measurement could give
+  if (v == m->end())
+    return std::nullopt; // (load() kept only figures a measurement could give)
   return v->get<double>();
 }
 
 bool CeilingCache::put(const std::string& what, double value) {
   nlohmann::json j = load();
+  if (!plausible_ceiling(value))
+    return false;
+  if (!j.contains(machine_) && j.size() >= kCeilingCacheMachines)
+    j.erase(j.begin()); // (keys in name order: a full file drops the first machine's figures)
   if (!j[machine_].is_object())
     j[machine_] = nlohmann::json::object();
   j[machine_][what] = value;
