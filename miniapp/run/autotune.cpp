@@ -179,11 +179,11 @@ double time_once(const Case& c, const std::string& backend) {
 
 // A cached choice is timed once more before it is used: its entry's time far from this one says
 // the entry is not this machine's measurement (edited, or the machine changed under one key), so
-// "" only when they agree. Other processes on the cores only slow a timing, so the entry may be
-// faster than now by more (kMostSlower: a 1-ms sample preempted at a load of 15 on 2 CPUs can
-// take several times its length) than slower (kMostFaster); an edited entry (1000x off, 1e300)
-// is far outside both.
-constexpr double kMostSlower = 100, kMostFaster = 10;
+// "" only when they agree. Other processes on the cores only slow a timing, and on an
+// oversubscribed host a lot (openmp cases under a load of 25 on 2 CPUs timed over 100x their
+// search's best), so an entry may be faster than now by up to kMostSlower, slower by kMostFaster;
+// an edited entry (1000x off, a millionth, 1e300) is outside both.
+constexpr double kMostSlower = 10000, kMostFaster = 10;
 std::string far_from_now(const nlohmann::json& entry, const Case& choice,
                          const std::string& backend) {
   const auto s = entry.find("seconds");
