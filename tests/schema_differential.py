@@ -29,6 +29,9 @@ import test_schema as ts
 REPLACEMENTS = [123, -1, 0, 16.0, 0.5, 2**63, 2**64, 1e300, True, None, "text", "", "16",
                 [], [1], {}, {"x": 1}]
 
+# Rules that hang on the host (its estimates): not every host meets them, so they are never stale.
+HOST = "(on some hosts) "
+
 # (kind, rule, why): mutants on which the schema and the loader may disagree, and why. A rule is
 # a function of (path of keys, replacement value, loader's refusal text) -> bool.
 KNOWN = [
@@ -48,6 +51,8 @@ KNOWN = [
      abs(value) < 2**63 and "integer" in err,
      "an integer written as a float (1.0): JSON Schema (draft 7) counts it as an integer, the "
      "loader wants the integer written as one"),
+    ("study", lambda path, value, err: "is below the estimated" in err,
+     HOST + "a point's time limit against its estimate from this host's earlier runs"),
     ("study", lambda path, value, err: path and path[0] == "config" and "config" in err,
      "the study's config file: the loader reads it, the schema sees a path"),
 ]
@@ -153,7 +158,8 @@ def main():
                     "refuses " + str(errors[:2]) if errors else "accepts"))
     finally:
         shutil.rmtree(work)
-    stale = [why for i, (k, _, why) in enumerate(KNOWN) if k == kind and i not in met]
+    stale = [why for i, (k, _, why) in enumerate(KNOWN)
+             if k == kind and i not in met and not why.startswith(HOST)]
     ts.expect(not disagree, "the %s schema and its loader agree on %d mutants (%d disagree)" %
               (kind, count, len(disagree)), *disagree[:40])
     ts.expect(not stale, "every known disagreement is still met (remove the stale ones)", *stale)
