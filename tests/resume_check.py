@@ -9,6 +9,10 @@ usr1: SIGUSR1 stops the sweep after its current case (no case is cut short), exi
 refused: a config that expands to another experiment (exit 2, naming what differs, DIR untouched),
   another rank count, a directory without results.json, a path that does not exist, a results.json
   that is not JSON (its line and column), --resume with --output-dir.
+damaged: a complete run's results.json edited as no run writes it: a mistyped config_hash,
+  mpi_ranks or row status (exit 2, one sentence naming the file, not the JSON library's message),
+  a row whose precision or size contradicts its case id or that is cut down to its status (exit
+  2), and a row with status ok but valid false (run again, as an invalid row is; exit 0).
 With --mpiexec and --ranks N the runs are N-rank runs under mpiexec.
 """
 import argparse
@@ -176,13 +180,18 @@ def expect_refused(a, rest, pattern, ranks=None, once=True):
         fail(f"{rest}: the refusal is printed {len(re.findall(pattern, err))} times, not once")
 
 
-def cmd_refused(a):
+def first_run(a):
+    """A complete run into a.dir; the path of its results.json."""
     if os.path.exists(a.dir):
         shutil.rmtree(a.dir)
     code, _, err = run(command(a, ["run", a.config, "--output-dir", a.dir, "--quiet"]))
     if code != 0:
         fail(f"the first run exited {code}\n{err[-2000:]}")
-    path = os.path.join(a.dir, "results.json")
+    return os.path.join(a.dir, "results.json")
+
+
+def cmd_refused(a):
+    path = first_run(a)
     before = open(path, "rb").read()
     expect_refused(a, ["--resume", a.dir, "--set", "repetitions=3"],
                    r"holds another experiment: its config hash is \w+, this config's .* is \w+ "
@@ -210,16 +219,61 @@ def cmd_refused(a):
           "--output-dir are refused with exit 2")
 
 
+def cmd_damaged(a):
+    path = first_run(a)
+    with open(path) as f:
+        good = json.load(f)
+    planned = good["cases_planned"]
+    edits = {
+        "config_hash 5": (lambda d: d["metadata"].update(config_hash=5),
+                          r"metadata\.config_hash is number 5, not a string"),
+        'mpi_ranks "1"': (lambda d: d["metadata"].update(mpi_ranks="1"),
+                          r'metadata\.mpi_ranks is string "1", not an integer'),
+        "row status 5": (lambda d: d["results"][0].update(status=5),
+                         r"row of case 0: the row has status 5 \(not its type\)"),
+        "precision": (lambda d: d["results"][0].update(precision="float32"
+                                                       if d["results"][0]["precision"] != "float32"
+                                                       else "float64"),
+                      r"row of case 0: the row has precision .* where its case has"),
+        "m": (lambda d: d["results"][0].update(m=d["results"][0]["m"] + 1),
+              r"row of case 0: the row has m \d+ where its case has \d+"),
+        "cut down": (lambda d: d["results"].__setitem__(0, {k: d["results"][0][k] for k in
+                     ("case", "case_id", "status", "rounds")}),
+                     r"row of case 0: the row has no \w+"),
+    }
+    for what, (edit, pattern) in edits.items():
+        doc = json.loads(json.dumps(good))
+        edit(doc)
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        code, out, err = run(command(a, ["run", a.config, "--resume", a.dir]))
+        if code != 2 or not re.search(re.escape(path) + ".*" + pattern, err) or \
+                "[json.exception" in err or len(err.strip().splitlines()) != 1:
+            fail(f"{what}: exit {code}, expected 2 with one line /{pattern}/ naming {path}\n"
+                 f"{out[-1000:]}\n{err[-2000:]}")
+    doc = json.loads(json.dumps(good))
+    doc["results"][0]["valid"] = False  # status stays ok: a contradiction, not a kept row
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    resume(a, planned - 1, 1)
+    doc, _ = check_complete(a, planned)
+    if doc["results"][0]["valid"] is not True:
+        fail(f"the row valid false was kept: {doc['results'][0]['valid']}")
+    print(f"PASS: {len(edits)} edited results.json refused with exit 2 naming the file; a row ok "
+          "but not valid runs again")
+
+
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("mode", choices=["interrupted", "usr1", "refused"])
+    p.add_argument("mode", choices=["interrupted", "usr1", "refused", "damaged"])
     p.add_argument("--miniapp", required=True)
     p.add_argument("--config", required=True)
     p.add_argument("--dir", required=True)
     p.add_argument("--mpiexec", default="")
     p.add_argument("--ranks", type=int, default=1)
     a = p.parse_args()
-    {"interrupted": cmd_interrupted, "usr1": cmd_usr1, "refused": cmd_refused}[a.mode](a)
+    {"interrupted": cmd_interrupted, "usr1": cmd_usr1, "refused": cmd_refused,
+     "damaged": cmd_damaged}[a.mode](a)
 
 
 if __name__ == "__main__":

@@ -102,6 +102,30 @@ TEST_P(Autotune, OutOfRangeOrMistypedCachedValuesAreIgnoredAndSearchedAgain) {
   }
 }
 
+// Issue 42: a cached entry's choice is timed once before it is used; an entry whose time is far
+// from that (1000x slower than the search found, a millionth of it, 1e300, missing) is searched
+// again rather than trusted.
+TEST_P(Autotune, AnEntryFarFromAQuickTimingIsSearchedAgain) {
+  const Case c = auto_team_case(4096, 1);
+  ASSERT_NE(autotune(c, GetParam(), "test device").tuning.find("searched"), std::string::npos);
+  nlohmann::json cache;
+  std::ifstream(autotune_cache_path()) >> cache;
+  ASSERT_EQ(cache.size(), 1u);
+  const double found = cache.begin().value().at("seconds").get<double>();
+  ASSERT_GT(found, 0);
+  for (const auto& bad : {nlohmann::json(found * 1000), nlohmann::json(found * 1e-6),
+                          nlohmann::json(1e300), nlohmann::json()}) {
+    nlohmann::json edited = cache;
+    if (bad.is_null())
+      edited.begin().value().erase("seconds");
+    else
+      edited.begin().value()["seconds"] = bad;
+    std::ofstream(autotune_cache_path()) << edited.dump();
+    const Case again = autotune(c, GetParam(), "test device");
+    EXPECT_NE(again.tuning.find("searched"), std::string::npos) << bad << ": " << again.tuning;
+  }
+}
+
 TEST_P(Autotune, CacheHoldingAnArrayIsRebuilt) {
   std::filesystem::create_directories(dir_);
   std::ofstream(autotune_cache_path()) << "[1, 2, 3]";

@@ -56,6 +56,29 @@ TEST(ConsoleTable, InPlaceRowDiffersAndCeilingIsNamed) {
   EXPECT_NE(out.find("%ceiling *: above 100%"), std::string::npos) << out;
 }
 
+// Issue 42: a ceiling reused from the cache (reuse_ceilings) was said to be "measured in this
+// run"; the legend now says where each figure came from.
+TEST(ConsoleTable, TheLegendSaysWhetherTheCeilingWasMeasuredOrReused) {
+  Plan plan;
+  const auto legend_of = [&](std::vector<CaseResult> rows) {
+    std::ostringstream os;
+    print_results_table(os, plan, rows);
+    return line_of(os.str(), "%ceiling a:");
+  };
+  CaseResult reused = axpby_row(false, 50), measured = axpby_row(false, 60);
+  reused.ceiling_source = "reused";
+  measured.ceiling_source = "measured";
+  std::string line = legend_of({reused});
+  EXPECT_NE(line.find("reused from the ceiling cache"), std::string::npos) << line;
+  EXPECT_EQ(line.find("measured in this run"), std::string::npos) << line;
+  line = legend_of({measured});
+  EXPECT_NE(line.find(", measured in this run"), std::string::npos) << line;
+  EXPECT_EQ(line.find("reused"), std::string::npos) << line;
+  line = legend_of({measured, reused});
+  EXPECT_NE(line.find("measured in this run or reused from the ceiling cache"), std::string::npos)
+      << line;
+}
+
 TEST(ConsoleTable, NoMarkWithinTheCeiling) {
   Plan plan;
   std::ostringstream os;

@@ -56,6 +56,28 @@ TEST(Energy, PowercapSumsThePackagesAndUnfoldsTheirWrap) {
   EXPECT_NEAR(j1 - j0, 1.8, 1e-9);
 }
 
+// Issue 42: a counter that stepped back was unfolded as a wrap: with max_energy_range_uj 0 it read
+// 9.8e13 W, and a reset in the middle of the range 1.7 MW for a serial axpby.
+TEST(Energy, APowercapCounterSteppingBackIsAFaultNotAWrap) {
+  for (const std::uint64_t range : {std::uint64_t(0), std::uint64_t(10'000'000)}) {
+    FakePowercap p;
+    p.zone("intel-rapl:0", 6'000'000, range);
+    std::string why;
+    auto c = powercap_counter(p.root, &why);
+    ASSERT_TRUE(c) << why;
+    double j = -1;
+    ASSERT_TRUE(c->read(j));
+    p.zone("intel-rapl:0", 5'000'000, range); // back by 1 J: no wrap ends there
+    EXPECT_FALSE(c->read(j)) << range;
+    EXPECT_NE(c->fault().find("stepped back from 6000000 to 5000000 uJ"), std::string::npos)
+        << c->fault();
+    p.zone("intel-rapl:0", 5'500'000, range); // counted on from the new value
+    double after = -1;
+    ASSERT_TRUE(c->read(after));
+    EXPECT_NEAR(after - j, 0.5, 1e-9);
+  }
+}
+
 // A VM (this project's CI machine, the GPU machine's host) has no powercap zones, and a host
 // that has them usually lets only root read them: either way the reason is kept, not a zero.
 TEST(Energy, PowercapWithoutZonesOrUnreadableSaysWhy) {
@@ -131,6 +153,28 @@ EnergySource source_with_interval(double interval_s) {
   s.resolution_j = 0.001;
   s.update_interval_s = interval_s;
   return s;
+}
+
+// Issue 42: whatever the counter, a window whose joules imply more power than any hardware draws
+// is noted, never given as watts.
+TEST(Energy, ImpossiblePowerIsNotedNotGivenAsWatts) {
+  const EnergySource s = source_with_interval(0.02);
+  EnergyReadings w;
+  w.read = true;
+  w.begin_j = 0;
+  w.end_j = 1.7e6; // 1.7 MJ in 1 s
+  w.window_s = 1.0;
+  w.launches = 100;
+  EnergyUse e = energy_use(s, w, 10, "GB/s");
+  EXPECT_LT(e.watts, 0);
+  EXPECT_LT(e.joules, 0);
+  EXPECT_LT(e.per_watt, 0);
+  EXPECT_NE(e.note.find("more than any device or host draws"), std::string::npos) << e.note;
+  w.end_j = 350; // 350 W: given
+  EXPECT_DOUBLE_EQ(energy_use(s, w, 10, "GB/s").watts, 350);
+  w.read = false; // a read that failed for a reason the counter gave: the reason is the note
+  w.fault = "energy_uj stepped back";
+  EXPECT_EQ(energy_use(s, w, 10, "GB/s").note, "energy_uj stepped back");
 }
 
 TEST(Energy, UseGivesJoulesPerLaunchWattsAndRatePerWatt) {

@@ -272,6 +272,35 @@ TEST(RunPooling, ARunGivenAgainIsCountedOnce) {
   EXPECT_EQ(pool_runs({plain, plain}, 0).members[0].size(), 2u);
 }
 
+// Issue 42: 1-thread, 2-thread and 2-rank runs sharing a --label pooled into one side shown as
+// "1x1", without a word. Each setup is a side of its own, and a warning names them.
+TEST(RunPooling, RunsOfOtherRanksThreadsOrDeviceAreNotPooled) {
+  compare::Run one = with_rounds("t1", "h", "mine", {1e-3}), one_again = one;
+  compare::Run two_threads = one, two_ranks = one, other_device = one;
+  one.threads = one_again.threads = 1;
+  one.ranks = one_again.ranks = two_threads.ranks = other_device.ranks = 1;
+  one_again.source = "t1b";
+  two_threads.threads = two_ranks.threads = other_device.threads = 2;
+  two_threads.source = "t2";
+  two_ranks.ranks = 2;
+  two_ranks.source = "r2";
+  other_device.device = "another CPU";
+  other_device.source = "d";
+  const Pooling p = pool_runs({one, two_threads, one_again, two_ranks, other_device}, 0);
+  ASSERT_EQ(p.runs.size(), 4u);
+  EXPECT_EQ(p.members[0], (std::vector<std::size_t>{0, 2}));
+  EXPECT_EQ(p.runs[1].shape(), "1x2");
+  EXPECT_EQ(p.runs[2].shape(), "2x2");
+  ASSERT_EQ(p.splits.size(), 1u);
+  EXPECT_EQ(p.splits[0], "runs labelled 'mine' differ in ranks x threads or device (1x1 on CPU: "
+                         "runs 1, 3; 1x2 on CPU: run 2; 2x2 on CPU: run 4; 1x2 on another CPU: "
+                         "run 5): not pooled, one side each");
+  const Comparison c = compare_runs({one, two_threads, one_again}, {});
+  EXPECT_EQ(c.runs.size(), 2u);
+  EXPECT_TRUE(has_warning(c, "differ in ranks x threads or device"));
+  EXPECT_TRUE(pool_runs({one, one_again}, 0).splits.empty());
+}
+
 // Three rounds a side, but one side's rounds all alike: its noise is unknown, so the rounds
 // decide nothing and the warning says why.
 TEST(RunPooling, RoundsThatNeverVaryDecideNothing) {

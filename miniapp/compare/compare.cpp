@@ -190,6 +190,7 @@ Comparison compare_runs(const std::vector<Run>& given, const Options& given_opt)
   Comparison c;
   c.options = opt;
   c.run_warnings = pooling.repeats; // a run given twice: counted once
+  c.run_warnings.insert(c.run_warnings.end(), pooling.splits.begin(), pooling.splits.end());
   for (const auto& r : runs) {
     Run id = r;
     id.rows.clear();

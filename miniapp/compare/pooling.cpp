@@ -1,5 +1,6 @@
 #include "compare/pooling.hpp"
 
+#include "core/backends.hpp"
 #include "core/case_fields.hpp"
 #include "core/host_load.hpp"
 #include "core/result.hpp"
@@ -24,7 +25,16 @@ std::string pool_key(const Run& r) {
   const bool chained = std::any_of(r.rows.begin(), r.rows.end(), [](const Row& row) {
     return row.integer("launches_per_sample") > 0;
   });
-  return r.config_hash + "\n" + r.label() + "\n" + r.host + (chained ? "\nchained" : "");
+  return r.config_hash + "\n" + r.label() + "\n" + r.host + (chained ? "\nchained" : "") + "\n" +
+         run_setup(r);
+}
+
+std::string run_setup(const Run& r) {
+  // (a GPU backend's host threads are idle: its ranks and device say what ran)
+  const bool gpu = !r.backend.empty() && !host_backend(r.backend);
+  return (gpu ? (r.ranks > 0 ? std::to_string(r.ranks) : std::string("?")) + " rank(s)"
+              : r.shape()) +
+         " on " + (r.device.empty() ? std::string("?") : r.device);
 }
 
 namespace {
@@ -230,6 +240,28 @@ Pooling pool_runs(const std::vector<Run>& given, std::size_t baseline) {
   }
   for (const auto& m : p.members)
     p.runs.push_back(m.size() == 1 ? given[m.front()] : pool_members(given, m));
+  // Sides that pool_key kept apart only for their setup: one warning per experiment so split.
+  std::map<std::string, std::vector<std::size_t>> by_experiment; // key without setup -> pools
+  for (std::size_t k = 0; k < p.members.size(); ++k) {
+    const std::string key = pool_key(given[p.members[k].front()]);
+    if (!key.empty())
+      by_experiment[key.substr(0, key.rfind('\n'))].push_back(k);
+  }
+  for (const auto& [key, pools] : by_experiment) {
+    if (pools.size() < 2)
+      continue;
+    std::string sides;
+    for (const std::size_t k : pools) {
+      std::string runs;
+      for (const std::size_t m : p.members[k])
+        runs += (runs.empty() ? "" : ", ") + std::to_string(m + 1);
+      sides += (sides.empty() ? "" : "; ") + run_setup(p.runs[k]) +
+               (p.members[k].size() == 1 ? ": run " : ": runs ") + runs;
+    }
+    p.splits.push_back("runs labelled '" + p.runs[pools.front()].label() +
+                       "' differ in ranks x threads or device (" + sides +
+                       "): not pooled, one side each");
+  }
   return p;
 }
 
@@ -415,8 +447,9 @@ std::string across_runs_csv(const Cell& cell, bool baseline) {
 
 std::string significance_legend(std::size_t baseline) {
   return "Ratio: rate / rate of run " + std::to_string(baseline + 1) +
-         ". Runs with the same config hash, label and host, timed the same way (chained samples, "
-         "or one launch per sample in older files), are pooled into one (their rounds and "
+         ". Runs with the same config hash, label, host, ranks x threads and device, timed the "
+         "same way (chained samples, or one launch per sample in older files), are pooled into "
+         "one (their rounds and "
          "repetitions together). Where both sides have " +
          std::to_string(kMinRounds) +
          " or more rounds (`miniapp run --rounds N`; a run without rounds counts as one), `*` "

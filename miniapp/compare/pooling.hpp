@@ -18,10 +18,14 @@ namespace compare {
 // Rounds each side needs before compare tests across runs.
 constexpr std::size_t kMinRounds = 3;
 
-// What pools runs: config hash, label, host and how samples were timed (chained, or one launch
-// each in files written before; "" when the run has no config hash, as a lone results.csv: it is
-// never pooled).
+// What pools runs: config hash, label, host, how samples were timed (chained, or one launch each
+// in files written before) and the run's setup, last ("" when the run has no config hash, as a
+// lone results.csv: it is never pooled). Runs of one --label with 1 and 2 threads, or 1 and 2
+// ranks, measured different things: pooled, they were one side shown as the first's "1x1".
 std::string pool_key(const Run& r);
+// The setup a run's figures are of: "1x2 on CPU" (ranks x threads on host backends), "2 rank(s)
+// on NVIDIA H100" (a GPU backend's host threads are idle); "?" for what is unknown.
+std::string run_setup(const Run& r);
 
 // The run's id (report/run_id.hpp) where its metadata tells it (a run id, or a start time for runs
 // made before ids), else "": a results.csv alone or a miniapp-bench file is never taken for
@@ -33,6 +37,9 @@ struct Pooling {
   std::size_t baseline = 0; // the pooled run holding the given baseline
   std::vector<std::vector<std::size_t>> members; // per pooled run, the given runs it holds
   std::vector<std::string> repeats; // one warning per given run that repeats a member's run id
+  // One warning per experiment (config hash, label, host) whose runs differ in setup and so
+  // stay apart, naming each side's setup and runs.
+  std::vector<std::string> splits;
 };
 // Runs with one key become one: their rows (joined on the case id, else on family, variant,
 // precision, size and tile) pool their repetitions and rounds; times, rates, validity and host

@@ -104,8 +104,8 @@ json sweep_value(const std::string& key) {
   if (f.words)
     return one_of_words(f.words());
   if (f.type == FieldType::integer) {
-    if (f.max == 0) // bounded below only
-      v["minimum"] = f.min;
+    if (f.max == 0) // bounded below only, and by the 64-bit integers the loader reads (a seed
+      v = integer(f.min, std::numeric_limits<std::int64_t>::max()); // of 2^64 was valid here)
     else
       v = integer(f.min, f.max);
   }

@@ -6,6 +6,8 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <regex>
 
 // One node read as a typed value: the plain-decimal rules for integers and numbers (no octal,
 // hexadecimal, NaN or infinity), true/false, non-empty strings and maps.
@@ -23,6 +25,21 @@ std::string type_name(const YAML::Node& n) {
   default:
     return (n.Tag() == "!" ? "the quoted string '" : "'") + n.Scalar() + "'";
   }
+}
+
+// A plain scalar that YAML 1.2's core schema (yaml-cpp's, and the YAML language server's that
+// editors check configs with against the schemas) reads as an integer, a float, a boolean or null.
+bool not_text_to_yaml(const std::string& s) {
+  static const std::regex pattern("~|null|Null|NULL|true|True|TRUE|false|False|FALSE"
+                                  "|[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+"
+                                  "|[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?"
+                                  "|[-+]?\\.(inf|Inf|INF)|\\.(nan|NaN|NAN)");
+  // (std::regex recurses per character: only the characters such scalars are made of reach it,
+  // at most limits::kMaxStringBytes of them)
+  const bool candidate = std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("~_+-.:", c);
+  });
+  return candidate && s.size() <= 4096 && std::regex_match(s, pattern);
 }
 
 bool is_digit(char c) {
@@ -156,6 +173,11 @@ bool read_bool(const Source& src, const YAML::Node& n, const std::string& what) 
 std::string read_string(const Source& src, const YAML::Node& n, const std::string& what) {
   if (!n.IsScalar() || n.Scalar().empty())
     src.fail(n, what + " must be a non-empty string, got " + type_name(n));
+  // The schemas (config/schema.cpp) type these as strings, and so does every YAML reader: `name:
+  // 123` was accepted here and refused by the schema.
+  if (n.Tag() != "!" && not_text_to_yaml(n.Scalar()))
+    src.fail(n, what + " must be a string, got " + type_name(n) +
+                    ", which YAML reads as a number, a boolean or null (quote it)");
   return n.Scalar();
 }
 

@@ -61,16 +61,26 @@ public:
       std::uint64_t now = 0;
       if (!read_u64(z.dir + "/energy_uj", now))
         return false;
-      const std::uint64_t step = now >= z.last ? now - z.last : z.range - z.last + now;
+      const std::uint64_t was = z.last;
+      z.last = now; // the next read steps from here, whatever this one concludes
+      if (now < was &&
+          !(z.range > 0 && was <= z.range && now <= z.range && z.range - was + now < z.range / 2)) {
+        fault_ = z.dir + "/energy_uj stepped back from " + std::to_string(was) + " to " +
+                 std::to_string(now) + " uJ (max_energy_range_uj " + std::to_string(z.range) +
+                 "): not a wrap, so no energy is taken from it";
+        return false;
+      }
+      const std::uint64_t step = now >= was ? now - was : z.range - was + now;
       z.total_j += double(step) * 1e-6;
-      z.last = now;
       joules += z.total_j;
     }
     return true;
   }
+  std::string fault() const override { return fault_; }
 
 private:
   std::vector<Zone> zones_;
+  std::string fault_;
 };
 
 // ---- NVML: nvmlDeviceGetTotalEnergyConsumption, millijoules since the driver was loaded.

@@ -31,8 +31,11 @@ unsigned clock_limits_from_nvml(unsigned long long reasons);
 class EnergyCounter {
 public:
   virtual ~EnergyCounter() = default;
-  // The counter now, in joules; false when the read failed.
+  // The counter now, in joules; false when the read failed, or when the counter stepped back
+  // (fault() then says how): joules are never made up from it.
   virtual bool read(double& joules) = 0;
+  // Why the last failed read failed where the counter can say more than that it failed; "".
+  virtual std::string fault() const { return ""; }
   // The ClockLimit bits active on the device now; false where this counter cannot tell (the
   // host's powercap, ROCm SMI, an NVML without the query).
   virtual bool clock_limits(unsigned& limits) {
@@ -60,7 +63,10 @@ EnergySource& energy_source(const std::string& backend);
 
 // Readers, separately for tests. powercap_counter reads the package zones
 // (<root>/intel-rapl:<n>/energy_uj, whose sum wraps at max_energy_range_uj) and needs every one
-// readable; nullptr with *why set otherwise.
+// readable; nullptr with *why set otherwise. A zone whose counter went down is a wrap only where
+// its range is known and the unfolded step is under half of it (a counter reaches its range and
+// restarts from 0 between two reads far less than half a range apart); any other step back (a
+// reset, a range of 0, a value past the range) fails the read: taken as a wrap it gave 9.8e13 W.
 std::unique_ptr<EnergyCounter> powercap_counter(const std::string& root, std::string* why);
 std::unique_ptr<EnergyCounter> nvml_counter(const std::string& pci_bus_id, std::string* why);
 std::unique_ptr<EnergyCounter> rocm_smi_counter(const std::string& pci_bus_id, std::string* why);

@@ -66,20 +66,33 @@ std::string Parallelism::summary() const {
 // and size for products.
 struct CeilingLegend {
   std::vector<std::string> keys;
-  std::vector<std::string> values; // the ceiling's value when every row of that key shares it
+  std::vector<std::string> values;  // the ceiling's value when every row of that key shares it
+  std::vector<std::string> sources; // its rows' ceiling_source: "measured", "reused" or "" (both)
+  // Where the figure came from: a reused one was measured by an earlier run (run/ceilings.hpp).
+  std::string source_text(std::size_t i) const {
+    return sources[i] == "reused"     ? "reused from the ceiling cache (an earlier run's)"
+           : sources[i] == "measured" ? "measured in this run"
+                                      : "measured in this run or reused from the ceiling cache";
+  }
   std::string letter(const CaseResult& r) {
     std::string key =
         r.ceiling_level.empty() ? r.ceiling_name : r.ceiling_level + " " + r.ceiling_name;
     if (key.find("GEMM") != std::string::npos)
       key += " " + std::string(to_string(r.c.precision)) + " (same size)";
     const std::string value = fmt("%.1f ", r.ceiling) + r.ceiling_unit;
+    const std::string source = r.ceiling_source == "reused" ? "reused" : "measured";
     auto it = std::find(keys.begin(), keys.end(), key);
     if (it == keys.end()) {
       keys.push_back(key);
       values.push_back(value);
+      sources.push_back(source);
       it = keys.end() - 1;
-    } else if (values[size_t(it - keys.begin())] != value) {
-      values[size_t(it - keys.begin())].clear();
+    } else {
+      const auto i = size_t(it - keys.begin());
+      if (values[i] != value)
+        values[i].clear();
+      if (sources[i] != source)
+        sources[i].clear();
     }
     return std::string(1, char('a' + (it - keys.begin()) % 26));
   }
@@ -168,7 +181,8 @@ void print_results_table(std::ostream& os, const Plan& plan, const std::vector<C
   }
   for (size_t i = 0; i < legend.keys.size(); ++i)
     os << "%ceiling " << char('a' + i % 26) << ": of the " << legend.keys[i]
-       << (legend.values[i].empty() ? "" : ", " + legend.values[i]) << ", measured in this run\n";
+       << (legend.values[i].empty() ? "" : ", " + legend.values[i]) << ", " << legend.source_text(i)
+       << "\n";
   if (busy)
     os << "busy: the host's 1-minute load average around the case was above its "
        << std::thread::hardware_concurrency()

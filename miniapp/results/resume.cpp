@@ -8,6 +8,7 @@
 #include "results/run.hpp" // read_results_json: the checked parse of a results.json
 #include "results/metadata.hpp"
 #include "results/result_fields.hpp"
+#include "core/case_fields.hpp"
 
 #include <algorithm>
 #include <map>
@@ -40,6 +41,66 @@ std::string first_difference(const json& there, const json& here) {
     const std::string was = there.contains(ptr) ? text_of(there[ptr]) : "nothing";
     const std::string is = here.contains(ptr) ? text_of(here[ptr]) : "nothing";
     return "config" + path + " is " + was + " there and " + is + " here";
+  }
+  return "";
+}
+
+// A value of `doc` at `key` in the JSON type `want` (a default where absent); any other type
+// refuses the file, naming it: a value the writer never writes is a damaged or edited file, and
+// the JSON library's own type error named neither the file nor the key (exit 3).
+template <class T>
+T field_of(const json& doc, const char* key, const T& absent, json::value_t want,
+           const std::string& path, const std::string& where) {
+  const auto it = doc.find(key);
+  if (it == doc.end())
+    return absent;
+  // (nlohmann types non-negative integers as number_unsigned)
+  if (want == json::value_t::number_integer ? !it->is_number_integer() : it->type() != want)
+    refuse(path + ": " + where + key + " is " + std::string(it->type_name()) + " " +
+           it->dump().substr(0, 40) + ", not " +
+           (want == json::value_t::string ? "a string" : "an integer"));
+  return it->get<T>();
+}
+
+// Whether a row's value has the type its results column is written with (null: not applicable).
+bool written_as(FieldType t, const std::string& name, const json& v) {
+  if (v.is_null())
+    return true;
+  switch (t) {
+  case FieldType::text: // "valid" is true, false or "not_checked"
+    return v.is_string() || (name == "valid" && v.is_boolean());
+  case FieldType::boolean:
+    return v.is_boolean();
+  case FieldType::integer:
+    return v.is_number_integer();
+  case FieldType::number:
+    return v.is_number();
+  case FieldType::number_list:
+    return v.is_array() &&
+           std::all_of(v.begin(), v.end(), [](const json& x) { return x.is_number(); });
+  }
+  return false;
+}
+
+// "" when the row is one this run writes for the case at its position: every column present and
+// typed as written, and the case's parameters those of the plan's case (a precision or size
+// contradicting the row's case id, or a row cut down to its status, would be kept and later shown
+// as another case or as 0x0); else what is wrong.
+std::string row_mismatch(const json& row, const Case& c) {
+  for (const ResultField& f : result_fields()) {
+    const auto it = row.find(f.name);
+    if (it == row.end())
+      return "has no " + f.name;
+    if (!written_as(f.type, f.name, *it))
+      return "has " + f.name + " " + it->dump().substr(0, 40) + " (not its type)";
+  }
+  for (const CaseField& p : case_fields()) {
+    // (a searched value is the search's choice, not the plan's 'auto')
+    if (!p.column || p.takes_auto)
+      continue;
+    if (const json expected = case_value(p, c); row[p.name] != expected)
+      return "has " + std::string(p.name) + " " + row[p.name].dump().substr(0, 40) +
+             " where its case has " + expected.dump();
   }
   return "";
 }
@@ -102,12 +163,17 @@ ResumeState read_resume_state(const std::string& dir_arg, const Plan& plan, int 
       !doc.contains("results") || !doc["results"].is_array() || !doc.contains("config"))
     refuse(path + " is not a results.json of miniapp run (no metadata, config or results)");
   refuse_a_running_run(doc, state.dir);
-  if (doc.value("schema_version", 0) != kResultsSchemaVersion)
+  using vt = json::value_t;
+  const long long version =
+      field_of<long long>(doc, "schema_version", 0, vt::number_integer, path, "");
+  field_of<std::string>(doc, "status", "", vt::string, path, "");
+  if (version != kResultsSchemaVersion)
     refuse(path + " has schema_version " + text_of(doc.value("schema_version", json())) +
            "; resuming needs a results.json of schema_version " +
            std::to_string(kResultsSchemaVersion) + " (this miniapp's)");
   const json& md = doc["metadata"];
-  const std::string hash = md.value("config_hash", "");
+  const std::string hash =
+      field_of<std::string>(md, "config_hash", "", vt::string, path, "metadata.");
   if (hash != plan.config_hash) {
     const std::string where = first_difference(doc["config"], plan_to_json(plan));
     refuse(state.dir + " holds another experiment: its config hash is " + hash + ", this config's" +
@@ -115,7 +181,9 @@ ResumeState read_resume_state(const std::string& dir_arg, const Plan& plan, int 
            (where.empty() ? "" : " (" + where + ")") +
            "; resume with the config and --set items of that run");
   }
-  if (const int there = md.value("mpi_ranks", 1); there != ranks)
+  if (const long long there =
+          field_of<long long>(md, "mpi_ranks", 1, vt::number_integer, path, "metadata.");
+      there != ranks)
     refuse(state.dir + " holds rows of " + std::to_string(there) + " rank(s) and this run has " +
            std::to_string(ranks) + "; resume with " + std::to_string(there) + " rank(s)");
 
@@ -124,15 +192,23 @@ ResumeState read_resume_state(const std::string& dir_arg, const Plan& plan, int 
     if (!row.is_object() || !row.contains("case") || !row["case"].is_number_integer())
       refuse(path + " has a row without its case position (\"case\")");
     const long long at = row["case"].get<long long>();
-    if (at < 0 || std::size_t(at) >= plan.cases.size() ||
-        row.value("case_id", "") != plan.cases[std::size_t(at)].id())
+    const std::string where = "row of case " + std::to_string(at) + ": ";
+    const std::string id = field_of<std::string>(row, "case_id", "", vt::string, path, where);
+    if (at < 0 || std::size_t(at) >= plan.cases.size() || id != plan.cases[std::size_t(at)].id())
       refuse(path + " has a row for case " + std::to_string(at) + " (" +
              text_of(row.value("case_id", json())) + ") that is not this plan's case " +
              std::to_string(at));
-    const std::string status = row.value("status", "");
-    if (status != "ok" && status != "unsupported")
+    if (const std::string wrong = row_mismatch(row, plan.cases[std::size_t(at)]); !wrong.empty())
+      refuse(path + "'s " + where + "the row " + wrong + "; it is not a row miniapp run wrote " +
+             "for this case (resume from an unedited results directory)");
+    const std::string status = row["status"].is_string() ? row["status"].get<std::string>() : "";
+    // ok with valid false contradicts itself: not kept, as an invalid row is not.
+    const bool failed_check = row["valid"].is_boolean() && !row["valid"].get<bool>();
+    if ((status != "ok" && status != "unsupported") || failed_check)
       continue; // failed (invalid, error): runs again
-    if (status == "ok" && row.value("rounds", 1) != rounds)
+    const json& row_rounds = row["rounds"];
+    if (status == "ok" &&
+        (row_rounds.is_number_integer() ? row_rounds.get<long long>() : 1) != rounds)
       refuse(state.dir + "'s rows pool " + text_of(row.value("rounds", json())) +
              " round(s) and this run has --rounds " + std::to_string(rounds) +
              "; resume with the same --rounds");

@@ -4,9 +4,10 @@
 
 #include "kernels/families.hpp"
 #include "core/files.hpp"
-#include "core/input_file.hpp"
+#include "core/state_file.hpp"
 #include "core/device_info.hpp"
 #include "core/result.hpp"
+#include "core/text.hpp"
 #include "core/timing.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -16,6 +17,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <limits>
 #include <utility>
@@ -72,6 +74,12 @@ std::vector<int> team_candidates(const Case& c, bool gpu, int concurrency) {
 }
 
 namespace {
+
+// The cache's bounds as it is read (core/state_file.hpp): an entry is about 200 bytes, and a
+// machine's configs tune a few hundred cases.
+constexpr std::uintmax_t kAutotuneCacheBytes = 4u << 20;
+constexpr std::size_t kAutotuneCacheEntries = 16384;
+
 int size_class(std::int64_t v) {
   return int(std::floor(std::log2(double(v > 0 ? v : 1))));
 }
@@ -107,35 +115,36 @@ void warn(const std::string& message) {
   std::cerr << "miniapp: warning: " << message << std::endl;
 }
 
-// The cache file is state any process (or person) may have damaged: anything but a regular file
-// holding a JSON object of entries ({key: {tile, team_size, shape}}, 4 MiB: tens of thousands of
-// them) is rebuilt, with a warning, never trusted, waited on (a FIFO made `run` wait for ever) or
-// fatal.
-constexpr std::uint64_t kMaxAutotuneCacheBytes = 4u << 20;
+} // namespace
 
-nlohmann::json load_cache() {
-  const std::string path = autotune_cache_path();
-  nlohmann::json j;
-  try {
-    j = read_json_file(path, kMaxAutotuneCacheBytes, 2, 100000);
-  } catch (const InputFileError& e) {
-    if (e.why == InputFileError::Why::missing)
-      return nlohmann::json::object();
-    warn(std::string(e.what()) + "; the autotune cache is rebuilt");
-    return nlohmann::json::object();
-  }
+// The cache file is state any process (or person) may have damaged: anything but a JSON object
+// within the bounds of core/state_file.hpp is rebuilt, with a warning, never trusted or fatal.
+nlohmann::json read_autotune_cache(const std::string& path) {
+  std::string why;
+  nlohmann::json j = read_state_json(path, kAutotuneCacheBytes, 2, &why);
+  if (j.is_null() && why.empty())
+    return nlohmann::json::object(); // no cache yet
   if (!j.is_object()) {
-    warn("the autotune cache " + path + " is damaged (not a JSON object); it is rebuilt");
+    warn("the autotune cache " + path + " is damaged (" +
+         (why.empty() ? "not a JSON object" : why) + "); it is rebuilt");
     return nlohmann::json::object();
   }
-  return j;
+  // Only entries shaped as autotune() writes them are kept, so a rewrite carries nothing else.
+  nlohmann::json out = nlohmann::json::object();
+  for (auto e = j.begin(); e != j.end() && out.size() < kAutotuneCacheEntries; ++e)
+    if (e.key().size() <= 1024 && e->is_object() && e->size() <= 4 &&
+        std::all_of(e->begin(), e->end(),
+                    [](const nlohmann::json& v) { return v.is_number() || v.is_string(); }))
+      out[e.key()] = *e;
+  return out;
 }
 
 // A cached entry is used only when its values are integers the search itself could have chosen,
 // and its shape (a name; absent in entries without one: the default) one of the shapes searched
 // at its tile; "" when it is usable, else why not.
-std::string check_entry(const nlohmann::json& entry, const std::vector<int>& tiles,
-                        const std::vector<int>& teams, const Case& c, const std::string& backend) {
+std::string check_autotune_entry(const nlohmann::json& entry, const std::vector<int>& tiles,
+                                 const std::vector<int>& teams, const Case& c,
+                                 const std::string& backend) {
   if (!entry.is_object())
     return "not an object";
   const std::pair<const char*, const std::vector<int>*> fields[] = {{"tile", &tiles},
@@ -156,6 +165,8 @@ std::string check_entry(const nlohmann::json& entry, const std::vector<int>& til
   return "";
 }
 
+namespace {
+
 double time_once(const Case& c, const std::string& backend) {
   auto k = make_kernel_case(c, backend);
   k->upload();
@@ -164,6 +175,31 @@ double time_once(const Case& c, const std::string& backend) {
                                 Sampling{kernel_sample_seconds}, [] { return true; })
                        .seconds)
       .median;
+}
+
+// A cached choice is timed once more before it is used: its entry's time far from this one says
+// the entry is not this machine's measurement (edited, or the machine changed under one key), so
+// "" only when they agree. Other processes on the cores only slow a timing, and on an
+// oversubscribed host a lot (openmp cases under a load of 25 on 2 CPUs timed over 100x their
+// search's best), so an entry may be faster than now by up to kMostSlower, slower by kMostFaster;
+// an edited entry (1000x off, a millionth, 1e300) is outside both.
+constexpr double kMostSlower = 10000, kMostFaster = 10;
+std::string far_from_now(const nlohmann::json& entry, const Case& choice,
+                         const std::string& backend) {
+  const auto s = entry.find("seconds");
+  if (s == entry.end() || !s->is_number() || !(s->get<double>() > 0) ||
+      !std::isfinite(s->get<double>()))
+    return "seconds is missing or not a time";
+  const double cached = s->get<double>();
+  double now = 0;
+  try {
+    now = time_once(choice, backend);
+  } catch (const std::exception& e) {
+    return std::string("its choice does not run now: ") + e.what();
+  }
+  if (now <= cached * kMostSlower && now * kMostFaster >= cached)
+    return "";
+  return "its time " + fmt("%.3g", cached) + " s is far from " + fmt("%.3g", now) + " s timed now";
 }
 
 // Whether the case has an 'auto' value for the search to choose.
@@ -184,19 +220,23 @@ Case autotune(const Case& c, const std::string& backend, const std::string& devi
   const std::vector<int> tiles = tile_candidates(c, gpu), teams = team_candidates(c, gpu, conc);
   const std::string key = cache_key(c, backend, device, conc);
   const bool with_shape = c.shape_auto || !c.shape.empty();
-  nlohmann::json cache = load_cache();
+  nlohmann::json cache = read_autotune_cache(autotune_cache_path());
   Case best = c;
   best.tile_auto = best.team_auto = best.shape_auto = false;
   if (cache.contains(key)) {
-    const std::string why = check_entry(cache[key], tiles, teams, c, backend);
+    const std::string why = check_autotune_entry(cache[key], tiles, teams, c, backend);
     if (why.empty()) {
       best.tile = cache[key]["tile"].get<int>();
       best.team_size = cache[key]["team_size"].get<int>();
       best.shape = cache[key].value("shape", std::string());
       best.tuning = "cached: " + describe_choice(best, with_shape);
-      return best;
+      const std::string far = far_from_now(cache[key], best, backend);
+      if (far.empty())
+        return best;
+      warn("ignoring the autotune cache entry '" + key + "' (" + far + "); searching again");
+    } else {
+      warn("ignoring the autotune cache entry '" + key + "' (" + why + "); searching again");
     }
-    warn("ignoring the autotune cache entry '" + key + "' (" + why + "); searching again");
   }
   double best_t = std::numeric_limits<double>::infinity();
   std::string tried;

@@ -10,6 +10,8 @@
 // (with a warning) and searched.
 #include "core/case.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <vector>
 
@@ -25,5 +27,13 @@ std::vector<int> team_candidates(const Case& c, bool gpu, int concurrency);
 // tile has it (else none), or {""} (the default).
 std::vector<std::string> shape_candidates(const Case& c, const std::string& backend, int tile);
 std::string autotune_cache_path();
+// The cache as autotune() reads it (core/state_file.hpp's bounds; a damaged file is an empty
+// object, with a warning on stderr), holding only entries shaped as autotune() writes them.
+nlohmann::json read_autotune_cache(const std::string& path);
+// "" when a cached entry's values are ones the search of `c` could have chosen (tiles and teams
+// its candidates, the shape one of those at its tile); else why it is not used.
+std::string check_autotune_entry(const nlohmann::json& entry, const std::vector<int>& tiles,
+                                 const std::vector<int>& teams, const Case& c,
+                                 const std::string& backend);
 
 } // namespace miniapp

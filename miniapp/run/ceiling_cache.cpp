@@ -2,13 +2,19 @@
 
 #include "core/device_info.hpp"
 #include "core/files.hpp"
-#include "core/input_file.hpp"
+#include "core/state_file.hpp"
 #include "core/version.hpp"
 #include "run/autotune.hpp"
 
+#include <cmath>
 #include <filesystem>
+#include <fstream>
 
 namespace miniapp {
+
+bool plausible_ceiling(double value) {
+  return std::isfinite(value) && value > 0 && value <= kMostCeiling;
+}
 
 std::string ceiling_cache_path() {
   return (std::filesystem::path(autotune_cache_path()).parent_path() / "ceilings.json").string();
@@ -24,19 +30,26 @@ std::string ceiling_machine_key(const std::string& backend) {
 CeilingCache::CeilingCache(std::string path, std::string machine_key)
     : path_(std::move(path)), machine_(std::move(machine_key)) {}
 
-// The cache is {machine: {figure: value}}, a few hundred bytes a machine and build: 4 MiB is
-// thousands of them. Anything else (a FIFO, which made `run` wait for ever, a device, a larger or
-// deeper file) reads as empty and is replaced by the next put.
-constexpr std::uint64_t kMaxCeilingCacheBytes = 4u << 20;
-
 nlohmann::json CeilingCache::load() const {
-  try {
-    nlohmann::json j = read_json_file(path_, kMaxCeilingCacheBytes, 2, 100000);
-    if (j.is_object())
-      return j;
-  } catch (const InputFileError&) {
+  std::string why;
+  const nlohmann::json j = read_state_json(path_, kCeilingCacheBytes, kCeilingCacheDepth, &why);
+  // Only what get() can use is kept, so put() rewrites nothing else: a list nested 5000 deep,
+  // re-indented at each level on every rewrite, grew a 10 KB file to 50 MB in one run.
+  nlohmann::json out = nlohmann::json::object();
+  if (!j.is_object())
+    return out;
+  for (auto m = j.begin(); m != j.end() && out.size() < kCeilingCacheMachines; ++m) {
+    if (!m->is_object() || m.key().size() > kCeilingCacheKeyBytes)
+      continue;
+    nlohmann::json figures = nlohmann::json::object();
+    for (auto v = m->begin(); v != m->end() && figures.size() < kCeilingCacheFigures; ++v)
+      if (v.key().size() <= kCeilingCacheKeyBytes && v->is_number() &&
+          plausible_ceiling(v->get<double>()))
+        figures[v.key()] = *v;
+    if (!figures.empty())
+      out[m.key()] = std::move(figures);
   }
-  return nlohmann::json::object();
+  return out;
 }
 
 std::optional<double> CeilingCache::get(const std::string& what) const {
@@ -45,13 +58,17 @@ std::optional<double> CeilingCache::get(const std::string& what) const {
   if (m == j.end() || !m->is_object())
     return std::nullopt;
   const auto v = m->find(what);
-  if (v == m->end() || !v->is_number() || !(v->get<double>() > 0))
-    return std::nullopt; // absent or not a figure a measurement could give
+  if (v == m->end())
+    return std::nullopt; // (load() kept only figures a measurement could give)
   return v->get<double>();
 }
 
 bool CeilingCache::put(const std::string& what, double value) {
   nlohmann::json j = load();
+  if (!plausible_ceiling(value))
+    return false;
+  if (!j.contains(machine_) && j.size() >= kCeilingCacheMachines)
+    j.erase(j.begin()); // (keys in name order: a full file drops the first machine's figures)
   if (!j[machine_].is_object())
     j[machine_] = nlohmann::json::object();
   j[machine_][what] = value;

@@ -6,12 +6,28 @@
 // different machine, thread count or build never reuses another's figures.
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 
 namespace miniapp {
 
 std::string ceiling_cache_path();
+
+// The file is read back as hostile input (core/state_file.hpp): at most this size, and of what it
+// holds only machines of typed figures are kept (a machine holds 4 levels and a GEMM figure per
+// shape its configs ran; a file of 64 machines of 256 figures is about 2 MB).
+inline constexpr std::uintmax_t kCeilingCacheBytes = 4u << 20;
+inline constexpr std::size_t kCeilingCacheMachines = 64, kCeilingCacheFigures = 256;
+inline constexpr std::size_t kCeilingCacheKeyBytes = 1024;
+// Machines of figures nest 2 deep; the brackets of a figure's name ("[GB/s]") count as one more
+// to the reader's bound, which counts brackets in strings too.
+inline constexpr int kCeilingCacheDepth = 4;
+// Larger than any figure a measurement gives (GB/s or GFLOP/s: an H100's HBM reads 3e3 GB/s, its
+// float64 GEMM 6e4 GFLOP/s; 1e9 leaves room for every machine to come): a cached 1e300 is not one.
+inline constexpr double kMostCeiling = 1e9;
+bool plausible_ceiling(double value);
 // The key of this machine, backend and build: "host|device|backend|concurrency=N|build=...".
 std::string ceiling_machine_key(const std::string& backend);
 

@@ -153,8 +153,16 @@ void MeasuredCeilings::measure_levels() {
   for (std::size_t i = 0; i < levels_.size(); ++i) {
     if (cache_)
       if (const auto v = cache_->get(level_key(i))) {
-        level_[i] = LevelCeiling{*v, *v, *v, true, false, 0, true};
-        continue;
+        // One quick estimate first: a figure far from it (edited, or another machine's under
+        // this key) is not reused but measured (kReuseAbove, kReuseBelow).
+        const double quick =
+            timed([&] { return measures_.bandwidth_gbs(measuring_working_set(levels_, i)); });
+        if (quick > 0 && *v <= quick * kReuseAbove && *v * kReuseBelow >= quick) {
+          level_[i] = LevelCeiling{*v, *v, *v, true, false, 0, true};
+          continue;
+        }
+        not_reused_.push_back(level_key(i) + " " + fmt("%.4g", *v) + " in the cache, " +
+                              fmt("%.4g", quick) + " in a quick estimate now");
       }
     measure_level(i);
   }
@@ -346,12 +354,16 @@ void MeasuredCeilings::print(std::ostream& os) const {
       out += (out.empty() ? "" : ", ") + w;
     return out;
   };
-  if (!measured.empty() || measuring_s_ > 0)
+  for (const std::string& w : not_reused_)
+    os << "ceiling: not reused, measured: " << w << " (more than " << fmt("%.0f", kReuseAbove)
+       << "x above it or " << fmt("%.0f", kReuseBelow) << "x below)\n";
+  if (!measured.empty() || (reused.empty() && measuring_s_ > 0))
     os << "ceilings: " << fmt("%.2f", measuring_s_) << " s measuring "
        << (measured.empty() ? "(none gave a figure)" : list(measured))
        << (reused.empty() ? "" : "; reused " + list(reused)) << "\n";
-  else if (!reused.empty())
-    os << "ceilings: 0 s measuring, reused " << list(reused) << "\n";
+  else if (!reused.empty()) // (the time of the quick estimates that checked them)
+    os << "ceilings: " << fmt("%.2f", measuring_s_) << " s checking, reused " << list(reused)
+       << "\n";
 }
 
 } // namespace miniapp

@@ -25,7 +25,7 @@ EnergyUse energy_use(const EnergySource& s, const EnergyReadings& w, double rate
   e.clock_limit = w.limits_known ? clock_limit_names(w.limits) : "";
   char buf[200];
   if (!w.read) {
-    e.note = "reading the energy counter failed";
+    e.note = w.fault.empty() ? "reading the energy counter failed" : w.fault;
     return e;
   }
   if (w.launches <= 0) {
@@ -43,6 +43,14 @@ EnergyUse energy_use(const EnergySource& s, const EnergyReadings& w, double rate
   const double joules = w.end_j - w.begin_j;
   if (!(joules > 0)) {
     e.note = "the energy counter did not advance over the window";
+    return e;
+  }
+  if (joules / w.window_s > kMostWatts) {
+    std::snprintf(buf, sizeof buf,
+                  "the energy counter advanced %.3g J in %.3g s, %.3g W, more than any device or "
+                  "host draws (%.0f W): not taken as the case's energy",
+                  joules, w.window_s, joules / w.window_s, kMostWatts);
+    e.note = buf;
     return e;
   }
   e.joules = joules / w.launches;

@@ -23,10 +23,15 @@ inline constexpr double kEnergyMaxWindowS = 2.0; // launches added for at most t
 // the same launches.
 static_assert(kEnergyMaxWindowS == gpu_span_seconds);
 inline constexpr int kEnergyMinIntervals = 10; // shorter: too short to measure (20% error)
+// More than any one counter's hardware draws: an H100 board at its limit 700 W, a host's packages
+// a few hundred W each. A window that reads more (a counter reset mid-window read 1.7 MW for a
+// serial axpby) is the counter's fault: noted, never given as watts.
+inline constexpr double kMostWatts = 10000;
 
 // What the window read: the counter at both ends, its length and the launches in it.
 struct EnergyReadings {
   bool read = false; // both reads succeeded
+  std::string fault; // where a read failed: why, as the counter says (EnergyCounter::fault)
   double begin_j = 0, end_j = 0, window_s = 0;
   int launches = 0;
   // The ClockLimit bits seen during the window (sampled after the timed launches, every
@@ -60,6 +65,7 @@ public:
     if (!s_)
       return;
     w_.read = s_->counter->read(w_.begin_j);
+    w_.fault = w_.read ? "" : s_->counter->fault();
     clock_.reset();
   }
   // After the timed launches (`timed` of them, in samples of `per_sample` launches back to back
@@ -87,6 +93,8 @@ public:
     sample_clock_limits();
     double end = 0;
     w_.read = s_->counter->read(end) && w_.read;
+    if (!w_.read && w_.fault.empty())
+      w_.fault = s_->counter->fault();
     w_.window_s = clock_.seconds();
     w_.end_j = end;
   }

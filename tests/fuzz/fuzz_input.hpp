@@ -5,9 +5,13 @@
 // in the text as YAML comments, so the line numbers of errors are those of the input.
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <unistd.h>
 
 namespace miniapp::fuzz {
 
@@ -30,6 +34,21 @@ inline Input read_input(const std::uint8_t* data, std::size_t size) {
     pos = end + 1;
   }
   return in;
+}
+
+// /tmp/miniapp-fuzz-NAME-PID, made at the first call: where a target writes the file it reads back
+// (one per process, so parallel fuzzers never share it).
+inline std::string scratch_dir(const std::string& name) {
+  const std::string dir = (std::filesystem::temp_directory_path() /
+                           ("miniapp-fuzz-" + name + "-" + std::to_string(::getpid())))
+                              .string();
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+// The input as the whole content of `path` (the file a target then reads back).
+inline void write_file(const std::string& path, const std::string& content) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << content;
 }
 
 } // namespace miniapp::fuzz

@@ -23,6 +23,9 @@ targets=(
   "references tests/history tests/fuzz/regressions/references"
   "template $build/jobscripts jobscripts/systems tests/fuzz/regressions/template"
   "study_state tests/fuzz/seeds/study_state tests/fuzz/regressions/study_state"
+  "ceiling_cache tests/fuzz/seeds/ceiling_cache tests/fuzz/regressions/ceiling_cache"
+  "autotune_cache tests/fuzz/seeds/autotune_cache tests/fuzz/regressions/autotune_cache"
+  "resumed tests/fuzz/seeds/resumed tests/fuzz/regressions/resumed"
 )
 
 limits=(-rss_limit_mb=2048 -timeout=10 -print_final_stats=1)
@@ -43,7 +46,8 @@ fuzz_one() { # fuzz_one NAME SEEDS...: the fuzzer's log in $scratch/NAME.log, it
   local name=$1 rc=0
   shift
   mkdir -p "$scratch/$name"
-  "$build/bin/miniapp-fuzz-$name" "${limits[@]}" -dict="tests/fuzz/$name.dict" \
+  # (TMPDIR: the files a target writes to read back go to the scratch directory, removed at exit)
+  TMPDIR="$scratch" "$build/bin/miniapp-fuzz-$name" "${limits[@]}" -dict="tests/fuzz/$name.dict" \
     -artifact_prefix="$artifacts/$name-" "$scratch/$name" "$@" >"$scratch/$name.log" 2>&1 || rc=$?
   echo "$rc" >"$scratch/$name.rc"
 }

@@ -7,7 +7,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/miniapp-run-fuzzers.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-names=(config jobscript results history_db references template study_state)
+names=(config jobscript results history_db references template study_state ceiling_cache autotune_cache resumed)
 
 make_targets() { # make_targets FAILING: stand-ins that pass, except FAILING (or none)
   rm -rf "$work/build"

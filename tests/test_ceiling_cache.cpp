@@ -1,0 +1,116 @@
+// The ceiling cache read back as hostile input (run/ceiling_cache.hpp, core/state_file.hpp): only
+// machines of plausible figures are kept, so a rewrite cannot grow what it does not use; a FIFO or
+// an oversized file reads as empty; and a reused figure far from a quick estimate is measured.
+#include "run/ceiling_cache.hpp"
+#include "run/ceilings.hpp"
+#include "test_case.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace miniapp {
+namespace {
+
+namespace fs = std::filesystem;
+
+class CeilingCacheFile : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir = (fs::temp_directory_path() / ("miniapp-ceiling-cache-" + std::to_string(::getpid())))
+              .string();
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    path = dir + "/ceilings.json";
+  }
+  void TearDown() override { fs::remove_all(dir); }
+  void write(const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+  std::string dir, path;
+  const std::string machine = "hostA|cpu|serial|build=1";
+};
+
+// Issue 42: a list nested 5000 deep beside the figures was kept and re-indented at every level on
+// each rewrite (10 KB grew to 50 MB in one run); at 400000 deep the store failed without a word.
+TEST_F(CeilingCacheFile, WhatItCannotUseIsDroppedSoARewriteStaysSmall) {
+  const std::string figures = "{\"" + machine + "\": {\"L1 copy bandwidth [GB/s]\": 100}";
+  write(figures + ", \"junk\": " + std::string(5000, '[') + std::string(5000, ']') + "}");
+  CeilingCache cache(path, machine);
+  EXPECT_FALSE(cache.get("L1 copy bandwidth [GB/s]")); // nested past the bound: read as empty
+  ASSERT_TRUE(cache.put("L2 copy bandwidth [GB/s]", 50));
+  EXPECT_LT(fs::file_size(path), 1024u);
+  write(figures + ", \"junk\": {\"x\": [1], \"y\": \"text\"}, \"other\": {\"a\": 1e300, "
+                  "\"b\": -1, \"c\": \"12\", \"d\": {}}}");
+  EXPECT_EQ(cache.get("L1 copy bandwidth [GB/s]"), 100.0);
+  ASSERT_TRUE(cache.put("L2 copy bandwidth [GB/s]", 50));
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_EQ(text.str().find("junk"), std::string::npos) << text.str();
+  EXPECT_EQ(text.str().find("other"), std::string::npos) << text.str(); // no usable figure
+  EXPECT_EQ(cache.get("L2 copy bandwidth [GB/s]"), 50.0);
+  write(std::string(400000, '[') + std::string(400000, ']'));
+  EXPECT_TRUE(cache.put("L2 copy bandwidth [GB/s]", 50)); // replaced, not failed
+  EXPECT_EQ(cache.get("L2 copy bandwidth [GB/s]"), 50.0);
+  EXPECT_FALSE(cache.put("L3 copy bandwidth [GB/s]", 1e300)); // no measurement gives it
+}
+
+TEST_F(CeilingCacheFile, AFifoOrAnOversizedFileReadsAsEmptyWithoutBlocking) {
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0); // opening it to read would wait for a writer
+  CeilingCache cache(path, machine);
+  EXPECT_FALSE(cache.get("L1 copy bandwidth [GB/s]"));
+  fs::remove(path);
+  write("{\"" + machine + "\": {\"L1 copy bandwidth [GB/s]\": 100}, \"pad\": \"" +
+        std::string(kCeilingCacheBytes, 'x') + "\"}");
+  EXPECT_FALSE(cache.get("L1 copy bandwidth [GB/s]"));
+}
+
+// Issue 42: a cached figure 1000x the level's bandwidth (or 1e300) was reused as it was: rows at
+// 0.013% (or 4e-297%) of their ceiling, valid, no warning. One quick estimate now checks it.
+TEST_F(CeilingCacheFile, AReusedFigureFarFromAQuickEstimateIsMeasuredAgain) {
+  int calls = 0;
+  CeilingMeasures m;
+  m.levels = [] { return std::vector<MemoryLevel>{{"memory", 0}}; };
+  m.bandwidth_gbs = [&](std::uint64_t) {
+    ++calls;
+    return 10.0;
+  };
+  m.vendor_gflops = [](const Case&) -> StableEstimate { throw std::runtime_error("none"); };
+  const auto attach = [&](double cached) {
+    write("{\"" + machine + "\": {\"memory copy bandwidth [GB/s]\": " + std::to_string(cached) +
+          "}}");
+    calls = 0;
+    MeasuredCeilings ceilings("serial", m);
+    ceilings.reuse_from(CeilingCache(path, machine));
+    CaseResult r;
+    r.c = case_of("axpby", "flat", 8, 8);
+    r.work.bytes = 1 << 30;
+    r.gbs = 5;
+    ceilings.attach(r, "serial");
+    std::ostringstream os;
+    ceilings.print(os);
+    return std::make_pair(r, os.str());
+  };
+  auto [row, out] = attach(12); // near the quick estimate: reused
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(row.ceiling_source, "reused");
+  EXPECT_DOUBLE_EQ(row.ceiling, 12);
+  std::tie(row, out) = attach(10000); // 1000x: measured, and said so
+  EXPECT_EQ(calls, 3);                // the quick estimate, then two that agree
+  EXPECT_EQ(row.ceiling_source, "measured");
+  EXPECT_DOUBLE_EQ(row.ceiling, 10);
+  EXPECT_DOUBLE_EQ(row.pct_of_ceiling, 50);
+  EXPECT_NE(out.find("not reused, measured: memory copy bandwidth [GB/s] 1e+04 in the cache, 10 "
+                     "in a quick estimate now"),
+            std::string::npos)
+      << out;
+  std::tie(row, out) = attach(0.001); // 1/10000 of it: measured too
+  EXPECT_EQ(row.ceiling_source, "measured");
+}
+
+} // namespace
+} // namespace miniapp
