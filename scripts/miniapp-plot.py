@@ -74,6 +74,7 @@ def checked_row(r, i, runs):
         m = r.get(key, [])
         if not isinstance(m, list) or any(x not in MARK_NAMES for x in m):
             raise InputError(f"{where}: {key} {str(m)[:40]!r} is not a list of {MARK_NAMES}")
+        r[key] = m  # absent (a table written by hand): unmarked
     roof = r.get("roof")
     if roof is not None:
         if not isinstance(roof, dict) or not isinstance(roof.get("sloped"), bool):
