@@ -312,7 +312,11 @@ TEST(RunPooling, RowsOfUncertainCeilingsAreMarked) {
   EXPECT_EQ(cell(c, 1).ceiling_uncertain, "uncertain 4.2-200.0 GB/s");
   EXPECT_TRUE(has_warning(c, "ceiling uncertain 4.2-200.0 GB/s (its estimates did not agree"));
   const std::string md = to_markdown(c);
-  EXPECT_EQ(md.find(" (uncertain ceiling)"), md.rfind(" (uncertain ceiling)")) << md; // one row
+  // One row: its rate and its ratio (computed from it) on one line.
+  const std::size_t first = md.find(" (uncertain ceiling)"),
+                    last = md.rfind(" (uncertain ceiling)");
+  ASSERT_NE(first, std::string::npos) << md;
+  EXPECT_EQ(md.substr(first, last - first).find('\n'), std::string::npos) << md;
   EXPECT_NE(md.find(" (uncertain ceiling) |"), std::string::npos) << md;
   EXPECT_NE(md.find("(uncertain ceiling): the row's ceiling did not settle"), std::string::npos)
       << md;
