@@ -11,7 +11,10 @@ chosen, its spread, the speedup over the baseline run, sizes, intensities and ro
 there. This script holds no schema of the results: it selects rows and draws them. Writes, per
 family, rate-<family>.<fmt> (one panel per precision; colour = run, marker = series; error bars
 from the slowest to the fastest repetition), speedup-<family>.<fmt> (log axis) and
-roofline.<fmt>. Legends sit outside the axes; each title is also the file's Title metadata.
+roofline.<fmt>. Legends sit outside the axes; each title is also the file's Title metadata. A
+point of a marked row (busy, disturbed, uncertain ceiling: the table's "marks", a speedup's
+"speedup_marks") is ringed in red, and the legend names the marks ringed; a plot of unmarked rows
+shows neither.
 Prints the files it wrote, one a line. Exit codes: 0 ok, 2 unusable input or usage (one sentence),
 3 resource error (disk, permissions, memory).
 """
@@ -25,6 +28,10 @@ import sys
 MAX_INPUT_BYTES = 1 << 30  # the table of runs a results file (256 MiB at most) holds, and more
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h", "p"]
 LINESTYLES = ["-", "--", ":", "-."]
+# The marks miniapp gives a row (core/marks.hpp), in its order, and how a marked point is drawn.
+MARK_NAMES = ("busy", "disturbed", "uncertain ceiling")
+MARK_STYLE = {"marker": "o", "s": 170, "facecolors": "none", "edgecolors": "red",
+              "linewidths": 1.6, "zorder": 4}
 # Axis titles of the table's named x columns; any other column is titled by its name.
 X_TITLES = {"size": "N (or m*n*k when not square)", "tile": "tile size", "run": "run"}
 # What tells a series apart: these labels of the case, less the one on the x axis.
@@ -63,6 +70,11 @@ def checked_row(r, i, runs):
         r[key] = number(r.get(key), f"{where}: {key}", optional=False)
     for key in ("speedup", "intensity", "achieved_gflops", "transfer_gbs"):
         r[key] = number(r.get(key), f"{where}: {key}")
+    for key in ("marks", "speedup_marks"):
+        m = r.get(key, [])
+        if not isinstance(m, list) or any(x not in MARK_NAMES for x in m):
+            raise InputError(f"{where}: {key} {str(m)[:40]!r} is not a list of {MARK_NAMES}")
+        r[key] = m  # absent (a table written by hand): unmarked
     roof = r.get("roof")
     if roof is not None:
         if not isinstance(roof, dict) or not isinstance(roof.get("sloped"), bool):
@@ -166,6 +178,27 @@ def legend(run_labels, colors, series, styles):
         handles.append(Line2D([], [], color="0.3", marker=mk, linestyle=ls))
         labels.append(s)
     return handles, labels
+
+
+def ring_marked(ax, points, marks_of):
+    """Rings the points [(x, y, row)] whose row marks_of(row) marks; returns the marks ringed."""
+    marked = [(x, y, marks_of(r)) for x, y, r in points if marks_of(r)]
+    if marked:
+        ax.scatter([x for x, _, _ in marked], [y for _, y, _ in marked], **MARK_STYLE)
+    return {m for _, _, ms in marked for m in ms}
+
+
+def marks_legend(handles, ringed):
+    """The ring's legend entry, naming the marks it stands for; nothing when none was ringed."""
+    if not ringed:
+        return
+    from matplotlib.lines import Line2D
+    style = {k: v for k, v in MARK_STYLE.items() if k not in ("s", "facecolors", "edgecolors",
+                                                               "linewidths", "zorder")}
+    handles[0].append(Line2D([], [], linestyle="", markersize=12, markerfacecolor="none",
+                             markeredgecolor="red", markeredgewidth=1.6, **style))
+    handles[1].append("ringed: marked " + ", ".join(m for m in MARK_NAMES if m in ringed) +
+                      " (see the tables)")
 
 
 def faceted(n):
@@ -275,7 +308,7 @@ def panel_data(rows, runs, fam, prec, xaxis, value_of):
 
 
 def plot_family(rows, runs, fam, xaxis, writer, title, stem, ylabel, value_of, errors,
-                logy_ratio=False):
+                logy_ratio=False, marks_of=lambda r: r["marks"]):
     panels = [(p, panel_data(rows, runs, fam, p, xaxis, value_of)) for p in precisions(rows, fam)]
     panels = [(p, d) for p, d in panels if d]
     if not panels:
@@ -286,6 +319,7 @@ def plot_family(rows, runs, fam, xaxis, writer, title, stem, ylabel, value_of, e
     if xaxis == "run":  # the x axis names the runs: colour the series instead
         colors = palette(len(series))
     fig, axes = faceted(len(panels))
+    ringed = set()
     for ax, (prec, d) in zip(axes, panels):
         categories = None
         if any(isinstance(x, str) for pts in d.values() for x, _, _ in pts):
@@ -299,6 +333,8 @@ def plot_family(rows, runs, fam, xaxis, writer, title, stem, ylabel, value_of, e
                     pts, key=lambda p: categories.index(p[0]) if categories else p[0])]
                 yerr = [[a for a, _ in lo_hi], [b for _, b in lo_hi]]
             draw(ax, [(p[0], p[1]) for p in pts], xaxis, categories, color, styles[s], yerr)
+            ringed |= ring_marked(ax, [(categories.index(p[0]) if categories else p[0], p[1], p[2])
+                                       for p in pts], marks_of)
             values += [p[0] for p in pts if not categories]
             sizes.update({p[0]: p[2]["size_label"] for p in pts if not categories})
         square = all(p[2]["size_label"].startswith("N=") for pts in d.values() for p in pts)
@@ -321,6 +357,7 @@ def plot_family(rows, runs, fam, xaxis, writer, title, stem, ylabel, value_of, e
         if errors:  # say what the bars are
             handles[0].append(Line2D([], [], color="0.3", marker="|", markersize=12, linestyle=""))
             handles[1].append("error bars: slowest to fastest repetition")
+    marks_legend(handles, ringed)
     writer.save(fig, title, stem, handles, axes[-1])
     return True
 
@@ -343,7 +380,8 @@ def plot_speedup(rows, runs, base, writer, measure, xaxis):
         if plot_family(others, runs, fam, xaxis, writer,
                        f"miniapp {fam}: speedup vs {runs[base]['backend']} ({measure})",
                        f"speedup-{fam}", f"{measure} speedup vs {runs[base]['label']}",
-                       lambda r: r["speedup"], None, logy_ratio=True):
+                       lambda r: r["speedup"], None, logy_ratio=True,
+                       marks_of=lambda r: r["speedup_marks"]):
             wrote = True
         else:
             print(f"miniapp-plot: no {fam} cases shared with the baseline; no speedup plot",
@@ -367,6 +405,8 @@ def plot_roofline(rows, runs, writer, measure, table_families):
     for r in points:
         ax.scatter([r["intensity"]], [r["achieved_gflops"]], color=colors[r["run"]],
                    marker=markers[r["family"]], zorder=3)
+    ringed = ring_marked(ax, [(r["intensity"], r["achieved_gflops"], r) for r in points],
+                         lambda r: r["marks"])
     xs = [r["intensity"] for r in points]
     ys = [r["achieved_gflops"] for r in points]
     lo, hi = min(xs) / 4, max(xs) * 4
@@ -400,6 +440,7 @@ def plot_roofline(rows, runs, writer, measure, table_families):
     ax.set_ylabel(f"achieved GFLOP/s ({measure})")
     ax.grid(True, which="both", alpha=0.3)
     roof = "transfer roof" if with_transfers else "measured ceilings"
+    marks_legend((handles, labels), ringed)
     writer.save(fig, f"miniapp roofline: {roof} ({measure})", "roofline", (handles, labels), ax)
     return True
 

@@ -551,3 +551,83 @@ TEST(MeasuredCeilings, ReusesTheCacheOfTheSameMachineOnlyAndSaysSo) {
 
 } // namespace
 } // namespace miniapp
+
+namespace miniapp {
+namespace {
+
+// Issue 41: a re-check moves a ceiling when it differs from it by more than the spread of the
+// estimates the ceiling came from, and at least by the tolerance two agreeing estimates may differ.
+TEST(CeilingMoved, ByMoreThanItsSpreadAndItsTolerance) {
+  EXPECT_FALSE(ceiling_moved(100, 95, 100, 0.10, 91)); // within 10%
+  EXPECT_TRUE(ceiling_moved(100, 95, 100, 0.10, 89));
+  EXPECT_TRUE(ceiling_moved(100, 95, 100, 0.10, 111)); // above: the ceiling was measured low
+  EXPECT_FALSE(ceiling_moved(100, 60, 100, 0.10, 65)); // within a wide spread
+  EXPECT_FALSE(ceiling_moved(100, 95, 100, 0.10, 0));  // nothing re-checked
+  EXPECT_FALSE(ceiling_moved(0, 0, 0, 0.10, 50));      // no ceiling
+}
+
+// Issue 41: a ceiling measured before a case is re-checked after it with one quick estimate; one
+// that moved by more than its spread (another process took the cores meanwhile) marks the row
+// disturbed. The case at which the ceiling was measured, just after it, is not re-checked.
+TEST(MeasuredCeilings, ACeilingThatMovedWhenRecheckedAfterTheCaseMarksTheRowDisturbed) {
+  Fake fake; // L2: 100 and 95 agree within 10%: 100, spread 95-100
+  fake.rates = {{kL1At, {1000}}, {kL2At, {100, 95}}, {kL3At, {50}}, {kMemoryAt, {10}}};
+  std::vector<std::uint64_t> rechecked;
+  const std::vector<double> rechecks = {97, 40, 130, 0};
+  CeilingMeasures m = fake.measures();
+  m.recheck_gbs = [&](std::uint64_t ws) {
+    rechecked.push_back(ws);
+    return rechecks.at(rechecked.size() - 1);
+  };
+  MeasuredCeilings ceilings("serial", m);
+  CaseResult first = streaming_row(192 * KiB, 50);
+  ceilings.attach(first, "serial");
+  EXPECT_TRUE(rechecked.empty());
+  EXPECT_EQ(first.ceiling_recheck, 0);
+  EXPECT_FALSE(first.ceiling_disturbed);
+
+  std::vector<CaseResult> rows;
+  for (int i = 0; i < 4; ++i) {
+    rows.push_back(streaming_row(192 * KiB, 50));
+    ceilings.attach(rows.back(), "serial");
+  }
+  EXPECT_EQ(rechecked, std::vector<std::uint64_t>(4, kL2At)); // on the level's own working set
+  EXPECT_FALSE(rows[0].ceiling_disturbed);                    // 97: within its spread
+  EXPECT_DOUBLE_EQ(rows[0].ceiling_recheck, 97);
+  EXPECT_TRUE(rows[1].ceiling_disturbed); // 40: the machine was busy after the case
+  EXPECT_DOUBLE_EQ(rows[1].ceiling_recheck, 40);
+  EXPECT_DOUBLE_EQ(rows[1].ceiling, 100); // the ceiling itself stands; the row is marked
+  EXPECT_DOUBLE_EQ(rows[1].pct_of_ceiling, 50);
+  EXPECT_TRUE(rows[2].ceiling_disturbed);  // 130: the ceiling had been measured low
+  EXPECT_FALSE(rows[3].ceiling_disturbed); // nothing measured: no re-check, no mark
+  EXPECT_EQ(rows[3].ceiling_recheck, 0);
+  EXPECT_EQ(fake.calls_at(kL2At), 2u); // a re-check is no full measurement
+  std::ostringstream os;
+  ceilings.print(os);
+  EXPECT_NE(os.str().find(" s of it re-checking them after 4 cases, 2 moved (rows marked "
+                          "disturbed)"),
+            std::string::npos)
+      << os.str();
+
+  // The vendor GEMM alike: measured at its first case, re-checked after the next.
+  Fake gemm_fake; // 200, spread 190-200
+  CeilingMeasures g = gemm_fake.measures();
+  int vendor_rechecks = 0;
+  g.recheck_vendor_gflops = [&](const Case&) { return ++vendor_rechecks == 1 ? 196.0 : 120.0; };
+  MeasuredCeilings gemm_ceilings("serial", g);
+  std::vector<CaseResult> gemms(3);
+  for (CaseResult& r : gemms) {
+    r.c = case_of("matmul", "tiled", 256, 256, 256);
+    r.gflops = 100;
+    gemm_ceilings.attach(r, "serial");
+  }
+  EXPECT_EQ(gemm_fake.vendor_calls, 1);
+  EXPECT_EQ(vendor_rechecks, 2);
+  EXPECT_FALSE(gemms[0].ceiling_disturbed);
+  EXPECT_FALSE(gemms[1].ceiling_disturbed); // 196: within 5% of 200
+  EXPECT_TRUE(gemms[2].ceiling_disturbed);  // 120
+  EXPECT_DOUBLE_EQ(gemms[2].ceiling_recheck, 120);
+}
+
+} // namespace
+} // namespace miniapp

@@ -1,5 +1,6 @@
 // The console results table (results/console.cpp): an in-place axpby row is told apart from the
 // out-of-place one, %ceiling names its ceiling, and a result above its ceiling carries a mark.
+#include "core/marks.hpp"
 #include "kernels/families.hpp"
 #include "results/console.hpp"
 #include "test_case.hpp"
@@ -122,6 +123,69 @@ TEST(ConsoleTable, EachLevelHasItsLetterAndUncertainCeilingsAreMarked) {
   std::ostringstream certain; // no uncertain row: no mark, no footnote
   print_results_table(certain, plan, {l2, memory});
   EXPECT_EQ(certain.str().find("uncertain"), std::string::npos) << certain.str();
+}
+
+// Issue 41: a row whose ceiling moved when re-checked after the case is marked disturbed with the
+// re-check, and the table footnotes it; a busy row is marked busy. Rows without marks show none,
+// and a table of them no footnote.
+TEST(ConsoleTable, DisturbedAndBusyRowsAreMarkedAndOthersNot) {
+  Plan plan;
+  CaseResult disturbed = axpby_row(false, 50);
+  disturbed.ceiling_recheck = 4.2;
+  disturbed.ceiling_disturbed = true;
+  CaseResult busy = axpby_row(true, 60);
+  busy.host_load = 1e6; // above any host's CPUs
+  CaseResult quiet = axpby_row(false, 70);
+  quiet.c = resolved("transpose", "flat", 64, 64);
+  quiet.ceiling_recheck = 9.9; // re-checked, not moved
+  quiet.host_load = 0;
+  std::ostringstream os;
+  print_results_table(os, plan, {disturbed, busy, quiet});
+  const std::string out = os.str();
+  EXPECT_NE(line_of(out, "50.0 a").find(", ceiling disturbed (re-checked 4.2 GB/s)"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(line_of(out, "in place").find(", busy"), std::string::npos) << out;
+  EXPECT_EQ(line_of(out, "in place").find("disturbed"), std::string::npos) << out;
+  const std::string plain = line_of(out, "transpose");
+  EXPECT_EQ(plain.find("busy"), std::string::npos) << out;
+  EXPECT_EQ(plain.find("disturbed"), std::string::npos) << out;
+  EXPECT_NE(out.find("ceiling disturbed: the row's ceiling, re-checked after the case, had moved"),
+            std::string::npos)
+      << out;
+
+  std::ostringstream unmarked;
+  print_results_table(unmarked, plan, {quiet});
+  EXPECT_EQ(unmarked.str().find("disturbed"), std::string::npos) << unmarked.str();
+  EXPECT_EQ(unmarked.str().find("busy"), std::string::npos) << unmarked.str();
+}
+
+// The one rule of the marks (core/marks.hpp): each from its column, a ratio marked as both its
+// rows, and the texts and legend of none empty.
+TEST(Marks, OneRuleAndItsTexts) {
+  const Marks none = row_marks(0.5, 2, false, 0);
+  EXPECT_FALSE(none.any());
+  EXPECT_EQ(marks_text(none), "");
+  EXPECT_EQ(marks_csv(none), "");
+  EXPECT_EQ(marks_legend(none), "");
+  EXPECT_TRUE(row_marks(2.5, 2, false, 0).busy);
+  EXPECT_FALSE(row_marks(2.5, 0, false, 0).busy); // CPUs unknown: not marked
+  EXPECT_FALSE(row_marks(-1, 2, false, 0).busy);  // load unknown
+  const Marks disturbed = row_marks(0, 2, true, 0);
+  const Marks uncertain = row_marks(0, 2, false, 62.6);
+  EXPECT_EQ(marks_text(disturbed), " (disturbed)");
+  EXPECT_EQ(marks_text(uncertain), " (uncertain ceiling)");
+  const Marks both = disturbed | uncertain | none;
+  EXPECT_EQ(marks_text(both), " (disturbed) (uncertain ceiling)");
+  EXPECT_EQ(marks_csv(both), "disturbed;uncertain ceiling");
+  const std::string legend = marks_legend(disturbed);
+  EXPECT_NE(legend.find("(disturbed): "), std::string::npos) << legend;
+  EXPECT_EQ(legend.find("(busy)"), std::string::npos) << legend;
+  CaseResult r = axpby_row(false, 50);
+  r.ceiling_disturbed = true;
+  EXPECT_TRUE(marks_of(r, 2).disturbed);
+  r.ceiling = 0; // no ceiling: nothing of it to doubt
+  EXPECT_FALSE(marks_of(r, 2).disturbed);
 }
 
 // The size column: MxNxK where the case's variant reads k (matmul), MxN elsewhere, whatever the

@@ -295,27 +295,52 @@ TEST(Scaling, EfficiencyAgainstEachSystemsFewestRanks) {
 }
 
 // A point measured while its host was busy (load above its CPUs, core/host_load.hpp) is marked
-// (busy) in the scaling table, as the comparison marks it, and the legend says what that means.
+// (busy) in the scaling table, as the comparison marks it, its efficiency too (a ratio to the
+// base point's time), and the legend says what that means; the figure rings it. Issue 41: a
+// disturbed point alike.
 TEST(Scaling, PointsMeasuredOnABusyHostAreMarkedBusy) {
-  const auto at = [](double t, double load) {
+  const auto at = [](double t, double load, bool disturbed = false) {
     nlohmann::json r = row(64, {t, t, t});
     r["host_load"] = load;
+    r["ceiling_disturbed"] = disturbed;
     return run("openmp", "cpu", {r}, {{"host_cpus", 2}});
   };
   const std::vector<ScalingPoint> pts = {{"a", 1, 1, at(2.0, 0.5)}, {"a", 1, 2, at(1.0, 5.0)}};
   const auto rows = scaling_rows(pts, false);
   ASSERT_EQ(rows.size(), 2u);
-  EXPECT_FALSE(rows[0].busy);
-  EXPECT_TRUE(rows[1].busy);
+  EXPECT_FALSE(rows[0].marks.busy);
+  EXPECT_FALSE(rows[0].efficiency_marks.any());
+  EXPECT_TRUE(rows[1].marks.busy);
+  EXPECT_TRUE(rows[1].efficiency_marks.busy);
   const std::string html = scaling_section(pts, false);
-  const std::size_t busy_at = html.find("(busy)</span>");
-  ASSERT_NE(busy_at, std::string::npos) << html;
-  EXPECT_EQ(html.find("(busy)</span>", busy_at + 1), std::string::npos) << "one busy point";
-  EXPECT_GT(busy_at, html.find("<td>2</td>")) << "the mark is on the 2-rank point's row";
+  const auto table_row = [&](const std::string& ranks) {
+    const std::size_t at_ = html.find("</td><td>" + ranks + "</td><td>");
+    return at_ == std::string::npos ? std::string()
+                                    : html.substr(html.rfind("<tr", at_),
+                                                  html.find("</tr>", at_) - html.rfind("<tr", at_));
+  };
+  const std::string two = table_row("2"), one = table_row("1");
+  ASSERT_FALSE(two.empty()) << html;
+  ASSERT_FALSE(one.empty()) << html;
+  EXPECT_NE(two.find("(busy)</span></td><td>1.00 <span"), std::string::npos) << two;
+  EXPECT_EQ(one.find("busy"), std::string::npos) << one;
   EXPECT_NE(html.find("load average around the case was above its CPUs"), std::string::npos);
+  EXPECT_NE(html.find("ringed: marked busy"), std::string::npos) << html;
+  std::size_t rings = 0;
+  for (std::size_t at_ = html.find("class=\"marked\""); at_ != std::string::npos;
+       at_ = html.find("class=\"marked\"", at_ + 1))
+    ++rings;
+  EXPECT_EQ(rings, 2u) << "the busy point's time and efficiency";
   // No busy point: no mark and no legend for it.
   const std::string calm = scaling_section({{"a", 1, 1, at(2.0, 0.5)}}, false);
   EXPECT_EQ(calm.find("busy"), std::string::npos) << calm;
+  EXPECT_EQ(calm.find("ringed"), std::string::npos) << calm;
+  // A disturbed base point marks every efficiency computed from it.
+  const auto disturbed =
+      scaling_rows({{"a", 1, 1, at(2.0, 0.5, true)}, {"a", 1, 2, at(1.0, 0.5)}}, false);
+  ASSERT_EQ(disturbed.size(), 2u);
+  EXPECT_FALSE(disturbed[1].marks.any());
+  EXPECT_TRUE(disturbed[1].efficiency_marks.disturbed);
 }
 
 TEST(Scaling, SectionDrawsALinePerSystemAndCaseAndEscapesNames) {

@@ -182,8 +182,8 @@ TEST(Portability, AnUncertainCeilingMarksItsEfficiencyAndThePp) {
       false);
   const std::string md = portability_markdown(p);
   EXPECT_NE(line_of(md, "tiled")
-                .find("| 0.600 (from an uncertain ceiling) | n/a / 0.450 | n/a / "
-                      "0.900 (ceiling uncertain 29.0-117.0 GFLOP/s) |"),
+                .find("| 0.600 (uncertain ceiling) | n/a / 0.450 | n/a / "
+                      "0.900 (ceiling uncertain 29.0-117.0 GFLOP/s) (uncertain ceiling) |"),
             std::string::npos)
       << md;
   const Portability certain =

@@ -244,13 +244,54 @@ TEST(ResultsSchema, UncertainCeilingRangeInBothFiles) {
   EXPECT_TRUE(w.doc["results"].at(1)["ceiling_low"].is_null());
   EXPECT_TRUE(w.doc["results"].at(1)["ceiling_high"].is_null());
   ASSERT_EQ(w.csv_lines.size(), 3u);
-  EXPECT_EQ(cell_from_end(w.csv_lines[1], 2), "4.2");
-  EXPECT_EQ(cell_from_end(w.csv_lines[1], 1), "62.6");
-  EXPECT_EQ(cell_from_end(w.csv_lines[2], 1), "");
+  EXPECT_EQ(cell_from_end(w.csv_lines[1], 4), "4.2");
+  EXPECT_EQ(cell_from_end(w.csv_lines[1], 3), "62.6");
+  EXPECT_EQ(cell_from_end(w.csv_lines[2], 3), "");
   const compare::Run run = compare::load_run(w.dir);
   ASSERT_EQ(run.rows.size(), 2u);
   EXPECT_EQ(run.rows[0].number("ceiling_high"), 62.6);
   EXPECT_EQ(run.rows[1].number("ceiling_high"), 0);
+}
+
+// Issue 41: the ceiling re-checked after the case and whether it moved (ceiling_recheck,
+// ceiling_disturbed) are in both files and read back as the row's mark; null without a ceiling.
+TEST(ResultsSchema, DisturbedCeilingInBothFilesAndReadBackAsAMark) {
+  Case ax = table_case("axpby", "flat", 8, 8);
+  Case ax2 = table_case("axpby", "flat", 16, 16);
+  ax2.index = 1;
+  Case ax3 = table_case("axpby", "flat", 32, 32);
+  ax3.index = 2;
+  const Plan plan = plan_for({ax, ax2, ax3});
+  CaseResult disturbed = result_of(ax);
+  disturbed.ceiling = 62.6;
+  disturbed.ceiling_recheck = 8.5;
+  disturbed.ceiling_disturbed = true;
+  CaseResult quiet = result_of(ax2);
+  quiet.ceiling = 62.6;
+  quiet.ceiling_recheck = 61;
+  CaseResult none = result_of(ax3); // no ceiling
+  none.ceiling = 0;
+  const TempDir tmp;
+  const Written w = write(tmp, plan, {disturbed, quiet, none});
+  EXPECT_EQ(w.doc["results"].at(0)["ceiling_disturbed"], true);
+  EXPECT_EQ(w.doc["results"].at(0)["ceiling_recheck"], 8.5);
+  EXPECT_EQ(w.doc["results"].at(1)["ceiling_disturbed"], false);
+  EXPECT_TRUE(w.doc["results"].at(2)["ceiling_disturbed"].is_null());
+  EXPECT_TRUE(w.doc["results"].at(2)["ceiling_recheck"].is_null());
+  ASSERT_EQ(w.csv_lines.size(), 4u);
+  EXPECT_EQ(cell_from_end(w.csv_lines[1], 2), "8.5");
+  EXPECT_EQ(cell_from_end(w.csv_lines[1], 1), "true");
+  EXPECT_EQ(cell_from_end(w.csv_lines[2], 1), "false");
+  EXPECT_EQ(cell_from_end(w.csv_lines[3], 1), "");
+  const compare::Run run = compare::load_run(w.dir);
+  ASSERT_EQ(run.rows.size(), 3u);
+  EXPECT_TRUE(compare::marks_of(run.rows[0], 2).disturbed);
+  EXPECT_FALSE(compare::marks_of(run.rows[1], 2).any());
+  EXPECT_FALSE(compare::marks_of(run.rows[2], 2).any());
+  const compare::Run csv_run = compare::load_run(w.dir + "/results.csv"); // the CSV alone too
+  ASSERT_EQ(csv_run.rows.size(), 3u);
+  EXPECT_TRUE(compare::marks_of(csv_run.rows[0], 2).disturbed);
+  EXPECT_FALSE(compare::marks_of(csv_run.rows[1], 2).disturbed);
 }
 
 // A real matmul run: m stays the integer 256 and the flop count 2 m n k = 33554432 keeps every
@@ -299,10 +340,10 @@ TEST(ResultsSchema, MatmulRowIsTypedAndExact) {
   // The newest columns (issue 28, then what held the clock down and the launches per sample:
   // issue 26, then an uncertain ceiling's range: issue 41), appended after the energy columns
   // (issue 26).
-  EXPECT_EQ(
-      std::vector<std::string>(names.end() - 7, names.end()),
-      (std::vector<std::string>{"energy_note", "ceiling_source", "team_size_ran", "clock_limit",
-                                "launches_per_sample", "ceiling_low", "ceiling_high"}));
+  EXPECT_EQ(std::vector<std::string>(names.end() - 9, names.end()),
+            (std::vector<std::string>{"energy_note", "ceiling_source", "team_size_ran",
+                                      "clock_limit", "launches_per_sample", "ceiling_low",
+                                      "ceiling_high", "ceiling_recheck", "ceiling_disturbed"}));
   // Columns are appended: the references (issue 17), shape (issue 12), then the rounds and the
   // host's load (issue 22).
   const auto shape_at = std::find(names.begin(), names.end(), "shape");
@@ -471,12 +512,13 @@ TEST(ResultsSchema, EnergyColumnsInBothFiles) {
             (std::vector<std::string>{"energy_j", "power_w", "rate_per_watt", "rate_per_watt_unit",
                                       "energy_window_s", "energy_counter", "energy_note",
                                       "ceiling_source", "team_size_ran", "clock_limit",
-                                      "launches_per_sample", "ceiling_low", "ceiling_high"}));
-  EXPECT_EQ(cell_from_end(w.csv_lines[1], 13), "0.25"); // energy_j
-  EXPECT_EQ(cell_from_end(w.csv_lines[2], 13), "");
-  EXPECT_EQ(cell_from_end(w.csv_lines[2], 7), "no energy counter: no powercap package zones");
-  EXPECT_EQ(cell_from_end(w.csv_lines[1], 4), "power cap"); // clock_limit
-  EXPECT_EQ(cell_from_end(w.csv_lines[2], 4), "");
+                                      "launches_per_sample", "ceiling_low", "ceiling_high",
+                                      "ceiling_recheck", "ceiling_disturbed"}));
+  EXPECT_EQ(cell_from_end(w.csv_lines[1], 15), "0.25"); // energy_j
+  EXPECT_EQ(cell_from_end(w.csv_lines[2], 15), "");
+  EXPECT_EQ(cell_from_end(w.csv_lines[2], 9), "no energy counter: no powercap package zones");
+  EXPECT_EQ(cell_from_end(w.csv_lines[1], 6), "power cap"); // clock_limit
+  EXPECT_EQ(cell_from_end(w.csv_lines[2], 6), "");
   const compare::Run run = compare::load_run(w.dir);
   ASSERT_EQ(run.rows.size(), 2u);
   EXPECT_EQ(run.rows[0].fields["power_w"], 500.0);

@@ -28,15 +28,23 @@ namespace {
 
 std::string history_csv(const std::vector<history::Point>& points) {
   std::ostringstream os;
-  os << "case,start_time,run_id,label,host,device,backend,rate,unit,pct_of_ceiling,status,valid\n";
+  os << "case,start_time,run_id,label,host,device,backend,rate,unit,pct_of_ceiling,status,valid,"
+        "marks\n";
   for (const auto& p : points) {
-    const std::vector<std::string> fields = {
-        p.case_id, p.start_time,
-        p.run_id,  p.label,
-        p.host,    p.device,
-        p.backend, fmt("%.6g", p.rate),
-        p.unit,    p.pct_of_ceiling >= 0 ? fmt("%.4g", p.pct_of_ceiling) : "",
-        p.status,  p.valid};
+    const std::vector<std::string> fields = {p.case_id,
+                                             p.start_time,
+                                             p.run_id,
+                                             p.label,
+                                             p.host,
+                                             p.device,
+                                             p.backend,
+                                             fmt("%.6g", p.rate),
+                                             p.unit,
+                                             p.pct_of_ceiling >= 0 ? fmt("%.4g", p.pct_of_ceiling)
+                                                                   : "",
+                                             p.status,
+                                             p.valid,
+                                             marks_csv(p.marks)};
     for (std::size_t i = 0; i < fields.size(); ++i)
       os << (i ? "," : "") << for_csv_cell(fields[i]);
     os << "\n";
@@ -48,6 +56,7 @@ std::string history_csv(const std::vector<history::Point>& points) {
 std::string history_table(const std::vector<history::Point>& points) {
   std::ostringstream os;
   std::string current;
+  Marks shown;
   for (const auto& p : points) {
     if (p.case_id != current) {
       current = p.case_id;
@@ -63,8 +72,12 @@ std::string history_table(const std::vector<history::Point>& points) {
                   fmt(p.rate >= 100 ? "%.1f" : "%.3g", p.rate).c_str(),
                   p.pct_of_ceiling >= 0 ? fmt("%.1f", p.pct_of_ceiling).c_str() : "-",
                   for_terminal(p.status).c_str());
-    os << line << for_terminal(p.label) << " [" << for_terminal(p.run_id) << "]\n";
+    os << line << for_terminal(p.label) << " [" << for_terminal(p.run_id) << "]"
+       << marks_text(p.marks) << "\n";
+    shown |= p.marks;
   }
+  if (shown.any())
+    os << "\n" << marks_legend(shown) << "\n";
   return os.str();
 }
 

@@ -322,7 +322,12 @@ Comparison compare_runs(const std::vector<Run>& given, const Options& given_opt)
                              "farther one) in " +
                              run_name(c, i),
                          case_name(line)});
-      if (line.cells[i].busy)
+      if (line.cells[i].marks.disturbed)
+        notes.push_back({"ceiling disturbed (re-checked after the case, it had moved by more "
+                         "than its spread) in " +
+                             run_name(c, i),
+                         case_name(line)});
+      if (line.cells[i].marks.busy)
         notes.push_back({"busy host around the case (1-minute load average above the host's "
                          "CPUs, so its times include other work) in " +
                              run_name(c, i),
@@ -351,6 +356,19 @@ Comparison compare_runs(const std::vector<Run>& given, const Options& given_opt)
   const auto per_kind = aggregate(all_notes);
   c.warnings.insert(c.warnings.end(), per_kind.begin(), per_kind.end());
   return c;
+}
+
+Marks ratio_marks(const Line& l, std::size_t cell, std::size_t baseline) {
+  return l.cells[cell].marks | l.cells[baseline].marks;
+}
+
+Marks marks_shown(const Comparison& c) {
+  Marks shown;
+  for (const Line& l : c.lines)
+    for (const Cell& cell : l.cells)
+      if (cell.present)
+        shown |= cell.marks;
+  return shown;
 }
 
 bool energy_recorded(const Comparison& c) {

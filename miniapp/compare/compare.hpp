@@ -72,12 +72,13 @@ struct Cell {
   bool within_noise = false; // not significant (p >= kAlpha), or without p: ranges overlap
   // Across runs (compare/pooling.hpp): each round's median time (total with transfers), the
   // test that decided, the coefficient of variation (of the rounds with 2 or more, else of the
-  // repetitions; < 0 unknown), and whether the host was busy around the case.
+  // repetitions; < 0 unknown), and the row's marks (core/marks.hpp: busy, disturbed, uncertain
+  // ceiling); a ratio carries its own and the baseline's (ratio_marks).
   std::vector<double> rounds;
   Test test = Test::none;
   double cv = -1;
   bool cv_of_rounds = false;
-  bool busy = false;
+  Marks marks;
   // "uncertain LOW-HIGH UNIT" where the row's ceiling is uncertain (row_ceiling_uncertain); "".
   std::string ceiling_uncertain;
   Row row; // the row measured, with Options::keep_rows; else empty
@@ -118,5 +119,10 @@ Comparison compare_runs(const std::vector<Run>& runs, const Options& opt);
 // Whether any row of the comparison recorded its energy or why it has none (files written
 // before issue 26 did neither): then the outputs show the energy beside the rates.
 bool energy_recorded(const Comparison& c);
+
+// The marks of a cell's ratio to the baseline: its own and the baseline cell's.
+Marks ratio_marks(const Line& l, std::size_t cell, std::size_t baseline);
+// Every mark of the comparison's present cells: what its tables' legends explain.
+Marks marks_shown(const Comparison& c);
 } // namespace compare
 } // namespace miniapp

@@ -105,6 +105,10 @@ nlohmann::json plot_table(const std::vector<Run>& runs, std::size_t baseline, bo
       row["rate_unit"] = line.unit;
       add_spread(row, cell);
       row["speedup"] = i == baseline ? nlohmann::json() : positive_or_null(cell.ratio);
+      // The script rings marked points (core/marks.hpp); a speedup carries the baseline's too.
+      row["marks"] = mark_names(cell.marks);
+      row["speedup_marks"] =
+          i == baseline ? std::vector<std::string>() : mark_names(ratio_marks(line, i, baseline));
       const double pct = references::pct_of_ceiling(cell.row);
       row["ceiling_ratio"] = pct >= 0 ? nlohmann::json(pct / 100) : nlohmann::json();
       add_size(row);

@@ -85,6 +85,12 @@ Row pool_rows(const std::vector<const Row*>& rows) {
       out.time_max = std::max(out.time_max, r->time_max);
     }
     load = std::max(load, number_field(*r, "host_load", -1));
+    // A mark of any run's row is the pooled row's (core/marks.hpp).
+    if (r->flag("ceiling_disturbed"))
+      out.fields["ceiling_disturbed"] = true;
+    if (number_field(*r, "ceiling_high", 0) > 0 && !(number_field(out, "ceiling_high", 0) > 0))
+      for (const char* key : {"ceiling_low", "ceiling_high"})
+        out.fields[key] = r->fields[key];
     if (out.valid == "true" && r->valid != "true") {
       out.valid = r->valid;
       out.status = r->status;
@@ -353,7 +359,7 @@ void describe_spread(Cell& cell, const Row& row, const Run& run, bool with_trans
   const bool of_rounds = cell.rounds.size() >= 2;
   cell.cv = coefficient_of_variation(of_rounds ? cell.rounds : cell.times);
   cell.cv_of_rounds = of_rounds;
-  cell.busy = row_busy(row, run);
+  cell.marks = marks_of(row, run.host_cpus);
   cell.ceiling_uncertain = row_ceiling_uncertain(row);
 }
 
@@ -364,17 +370,9 @@ std::string row_ceiling_uncertain(const Row& row) {
   return uncertain_text(low, high) + (row.ceiling_unit.empty() ? "" : " " + row.ceiling_unit);
 }
 
-const char* const kUncertainLegend =
-    "(uncertain ceiling): the row's ceiling did not settle (its estimates never agreed, or its "
-    "memory level read slower than a farther one also when measured again), so its share of the "
-    "ceiling is uncertain; the range is in the warnings.";
-
 bool row_busy(const Row& row, const Run& run) {
-  return host_busy(number_field(row, "host_load", -1), run.host_cpus);
+  return marks_of(row, run.host_cpus).busy;
 }
-
-const char* const kBusyLegend =
-    "(busy): the host's 1-minute load average around the case was above its CPUs.";
 
 std::vector<std::string> judge(Cell& cell, const Cell& base, const std::string& base_name,
                                const std::string& name) {
@@ -437,12 +435,12 @@ std::string spread_text(const Cell& cell) {
 
 std::string across_runs_csv(const Cell& cell, bool baseline) {
   if (!cell.present)
-    return ",,,,,";
+    return ",,,,,,";
   static const char* const kTests[] = {"", "rounds", "repetitions", "ranges"};
   return std::string(baseline ? "" : mark(cell)) + "," + (baseline ? "" : kTests[int(cell.test)]) +
          "," + std::to_string(cell.rounds.size()) + "," +
-         (cell.cv >= 0 ? fmt("%.6g", cell.cv) : "") + "," + (cell.busy ? "true" : "false") + "," +
-         cell.ceiling_uncertain;
+         (cell.cv >= 0 ? fmt("%.6g", cell.cv) : "") + "," + (cell.marks.busy ? "true" : "false") +
+         "," + cell.ceiling_uncertain + "," + marks_csv(cell.marks);
 }
 
 std::string significance_legend(std::size_t baseline) {
@@ -462,8 +460,7 @@ std::string significance_legend(std::size_t baseline) {
          "they do, which says these runs differed, not that their configs do. Runs without "
          "repetition times (results.csv, older results.json) show no p; `~` then marks "
          "overlapping [min, max] time ranges. Spread: the coefficient of variation of the "
-         "rounds' medians (of the repetitions with one round). " +
-         kBusyLegend;
+         "rounds' medians (of the repetitions with one round).";
 }
 
 } // namespace compare

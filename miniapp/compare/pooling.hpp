@@ -70,19 +70,15 @@ double student_t_p(double t, double df);
 // differ, so no p, least of all p = 0).
 double welch_log_p(const std::vector<double>& a, const std::vector<double>& b);
 
-// Whether the host was busy around the row's case: its sampled load (results column host_load)
-// above the run's host CPUs (core/host_load.hpp). Tables mark such a row "(busy)".
+// Whether the host was busy around the row's case: the busy mark of marks_of (core/marks.hpp).
 bool row_busy(const Row& row, const Run& run);
-// The sentence that explains the mark, for the legends of the tables that show it.
-extern const char* const kBusyLegend;
 // Where the row's ceiling is uncertain (results columns ceiling_low and ceiling_high, written
-// since issue 41; run/ceilings.hpp): "uncertain LOW-HIGH UNIT"; else "". Tables mark such a row
-// "(uncertain ceiling)", explained by kUncertainLegend.
+// since issue 41; run/ceilings.hpp): "uncertain LOW-HIGH UNIT", for the warnings; else "". Tables
+// mark such a row "(uncertain ceiling)" (core/marks.hpp).
 std::string row_ceiling_uncertain(const Row& row);
-extern const char* const kUncertainLegend;
 
 // Fills a cell's across-run facts from its row: units, spread (of the units with 2 or more, else
-// of the repetitions), and whether its host was busy (core/host_load.hpp).
+// of the repetitions), and its marks (core/marks.hpp).
 void describe_spread(Cell& cell, const Row& row, const Run& run, bool with_transfers);
 
 // Decides a cell against the baseline's: p_value, within_noise and test. Returns the notes the
@@ -95,7 +91,8 @@ std::vector<std::string> judge(Cell& cell, const Cell& base, const std::string& 
 const char* mark(const Cell& cell);
 // "12% (3 rounds)", "4% (10 reps)", or "-" where unknown.
 std::string spread_text(const Cell& cell);
-// The CSV cells mark, test (rounds, repetitions, ranges), rounds, cv, busy, ceiling_uncertain.
+// The CSV cells mark, test (rounds, repetitions, ranges), rounds, cv, busy, ceiling_uncertain,
+// marks (the row's, core/marks.hpp's marks_csv).
 std::string across_runs_csv(const Cell& cell, bool baseline);
 // The legend of the marks, for the markdown and HTML tables.
 std::string significance_legend(std::size_t baseline);

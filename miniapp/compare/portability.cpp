@@ -54,7 +54,7 @@ std::string PpScore::app_text() const {
 std::string PpScore::arch_text() const {
   if (!arch_na().empty())
     return arch_na();
-  return text(arch_pp) + (arch_uncertain && arch_pp >= 0 ? " (from an uncertain ceiling)" : "");
+  return text(arch_pp); // an uncertain ceiling's PP is marked by the tables (PpScore::marks)
 }
 
 const std::string& Portability::label(std::size_t i) const {
@@ -142,26 +142,35 @@ Portability performance_portability(const std::vector<Run>& runs, bool with_tran
         e.arch_eff = with_transfers || pct < 0 ? -1 : pct / 100;
         if (e.arch_eff >= 0)
           e.ceiling_uncertain = row_ceiling_uncertain(row); // report/run_pooling.hpp
+        e.marks = marks_of(row, run.host_cpus);
+        if (e.arch_eff <
+            0) // no ceiling of its own in this measure: its ceiling's marks do not count
+          e.marks.disturbed = e.marks.uncertain = false;
       }
       auto [at, inserted] = best.emplace(Key{problem, app, platform}, e);
       if (!inserted && (at->second.failed || (!e.failed && e.fom < at->second.fom)))
         at->second = e;
     }
   }
-  // The best time of each problem on each platform, across applications.
-  std::map<std::pair<std::string, std::size_t>, double> fastest;
+  // The best time of each problem on each platform, across applications, and its row's marks.
+  std::map<std::pair<std::string, std::size_t>, const PpEntry*> fastest;
   for (const auto& [key, e] : best) {
     if (e.failed)
       continue;
-    auto [at, inserted] = fastest.emplace(std::pair{std::get<0>(key), std::get<2>(key)}, e.fom);
-    if (!inserted)
-      at->second = std::min(at->second, e.fom);
+    auto [at, inserted] = fastest.emplace(std::pair{std::get<0>(key), std::get<2>(key)}, &e);
+    if (!inserted && e.fom < at->second->fom)
+      at->second = &e;
   }
   std::map<std::pair<std::string, std::string>, PpScore> scores;
   std::map<std::pair<std::string, std::string>, std::vector<double>> app_effs, arch_effs;
   for (auto& [key, e] : best) {
-    if (!e.failed)
-      e.app_eff = fastest.at({std::get<0>(key), std::get<2>(key)}) / e.fom;
+    if (!e.failed) {
+      const PpEntry& f = *fastest.at({std::get<0>(key), std::get<2>(key)});
+      e.app_eff = f.fom / e.fom;
+      Marks time_marks = f.marks; // the time's marks, not its ceiling's: app_eff is of times
+      time_marks.disturbed = time_marks.uncertain = false;
+      e.marks |= time_marks;
+    }
     out.entries.push_back(e);
     const auto pa = std::pair{e.problem, e.application};
     PpScore& s = scores[pa];
@@ -170,7 +179,7 @@ Portability performance_portability(const std::vector<Run>& runs, bool with_tran
     s.platforms = out.platforms.size();
     ++s.ran;
     s.failed = s.failed || e.failed;
-    s.arch_uncertain = s.arch_uncertain || !e.ceiling_uncertain.empty();
+    s.marks |= e.marks;
     app_effs[pa].push_back(e.app_eff);
     arch_effs[pa].push_back(e.arch_eff);
   }
@@ -231,9 +240,14 @@ std::string portability_markdown(const Portability& p) {
     os << "---|";
   os << "\n";
   bool above_one = false;
+  Marks shown;
   for (const auto& s : p.scores) {
+    // A PP that is n/a is computed from nothing: no marks.
+    const auto pp_marks = [&](const std::string& na) { return na.empty() ? s.marks : Marks{}; };
+    shown |= pp_marks(s.app_na()) | pp_marks(s.arch_na());
     os << "| " << markdown_cell(s.problem) << " | " << markdown_cell(s.application) << " | "
-       << s.app_text() << " | " << s.arch_text() << " |";
+       << s.app_text() << marks_text(pp_marks(s.app_na())) << " | " << s.arch_text()
+       << marks_text(pp_marks(s.arch_na())) << " |";
     for (const auto& platform : p.platforms) {
       const PpEntry* e = entry_of(p, s, platform);
       if (!e)
@@ -246,7 +260,8 @@ std::string portability_markdown(const Portability& p) {
            << (e->arch_eff < 0 ? std::string("-") : fmt("%.3f", e->arch_eff))
            << (e->arch_eff > 1 ? " (>1)" : "")
            << (e->ceiling_uncertain.empty() ? "" : " (ceiling " + e->ceiling_uncertain + ")")
-           << " |";
+           << marks_text(e->marks) << " |";
+        shown |= e->marks;
       }
     }
     os << "\n";
@@ -254,6 +269,8 @@ std::string portability_markdown(const Portability& p) {
   if (above_one)
     os << "\n(>1): a rate above the ceiling measured in its run, kept as measured: the ceiling is "
           "not this case's limit (docs/compare.md).\n";
+  if (shown.any())
+    os << "\n" << marks_legend(shown) << "\n";
   return os.str();
 }
 

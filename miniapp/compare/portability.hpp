@@ -35,6 +35,9 @@ struct PpEntry {
   bool failed = false;  // status error, invalid or unsupported on this platform
   // "uncertain LOW-HIGH UNIT" where arch_eff is of an uncertain ceiling (run/ceilings.hpp); "".
   std::string ceiling_uncertain;
+  // The row's marks (core/marks.hpp) and those of the fastest row of the problem on the platform,
+  // which its application efficiency is a ratio to.
+  Marks marks;
 };
 
 // PP of one application for one problem over the platform set.
@@ -45,8 +48,7 @@ struct PpScore {
   bool failed = false;                // failed on a platform: PP is 0
   double app_pp = 0;                  // over the platforms that ran it
   double arch_pp = -1;                // < 0 where an architectural efficiency is missing
-  bool arch_uncertain = false;        // one of its architectural efficiencies is of an uncertain
-                                      // ceiling: arch_text() says so
+  Marks marks; // of every entry it is computed from (an uncertain ceiling's among them)
   bool complete() const { return ran == platforms; }
   // "0.600", "0 (failed on a platform)", "incomplete 2/3 (0.750 over those)"
   std::string text(double pp) const;

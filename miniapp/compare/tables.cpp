@@ -171,10 +171,8 @@ std::string to_markdown(const Comparison& c) {
         continue;
       }
       os << " " << rate_str(cell.rate) << (cell.valid == "true" ? "" : " (!)")
-         << (cell.busy ? " (busy)" : "")
-         << (cell.ceiling_uncertain.empty() ? "" : " (uncertain ceiling)") << " | "
-         << ms(cell.t_median) << " [" << ms(cell.t_min) << ", " << ms(cell.t_max) << "] | "
-         << spread_text(cell) << " |";
+         << marks_text(cell.marks) << " | " << ms(cell.t_median) << " [" << ms(cell.t_min) << ", "
+         << ms(cell.t_max) << "] | " << spread_text(cell) << " |";
     }
     for (std::size_t i = 0; i < nr; ++i) {
       if (i == b)
@@ -183,16 +181,14 @@ std::string to_markdown(const Comparison& c) {
       if (!cell.present || !l.cells[b].present || cell.ratio <= 0)
         os << " - |";
       else
-        os << " " << ratio_text(cell) << " |";
+        os << " " << ratio_text(cell) << marks_text(ratio_marks(l, i, b)) << " |";
     }
     os << "\n";
   }
-  const bool uncertain = std::any_of(c.lines.begin(), c.lines.end(), [](const Line& l) {
-    return std::any_of(l.cells.begin(), l.cells.end(),
-                       [](const Cell& x) { return x.present && !x.ceiling_uncertain.empty(); });
-  });
-  if (uncertain)
-    os << "\n" << kUncertainLegend << "\n";
+  if (const Marks shown = marks_shown(c); shown.any())
+    os << "\n"
+       << marks_legend(shown)
+       << (shown.uncertain ? " The ceilings' ranges are in the warnings." : "") << "\n";
   energy_markdown(os, c);
   if (c.warnings.empty()) {
     os << "\nNo warnings: the runs share their config hash and case parameters, and every row is "
@@ -214,7 +210,7 @@ std::string to_csv(const Comparison& c) {
         "baseline,with_transfers,measure,unit,rate,time_min_s,time_median_s,time_max_s,ratio_to_"
         "baseline,"
         "within_noise,p_value,valid,notes,run_warnings,case_id,mark,test,rounds,cv,busy,"
-        "ceiling_uncertain\n";
+        "ceiling_uncertain,marks,ratio_marks\n";
   // Run-level warnings once per run (on its first row), not on every row.
   std::vector<std::string> run_notes(c.runs.size());
   for (std::size_t i = 0; i < c.runs.size(); ++i)
@@ -252,7 +248,8 @@ std::string to_csv(const Comparison& c) {
         os << ",,,,,,,missing";
       }
       os << "," << q(notes) << "," << q(first[i] ? run_notes[i] : "") << "," << q(l.case_id) << ","
-         << across_runs_csv(cell, i == b) << "\n";
+         << across_runs_csv(cell, i == b) << ","
+         << (i != b && cell.ratio > 0 ? marks_csv(ratio_marks(l, i, b)) : "") << "\n";
       first[i] = false;
     }
   }
@@ -295,7 +292,8 @@ std::string paper_table1_markdown(const std::vector<Run>& runs,
     const Cell& cpu = l->cells[0];
     os << "| " << l->n << " x " << l->n << " | ";
     if (cpu.present)
-      os << fmt("%.4g", cpu.t_median * 1e3) << " | " << fmt("%.3g", cpu.rate);
+      os << fmt("%.4g", cpu.t_median * 1e3) << " | " << fmt("%.3g", cpu.rate)
+         << marks_text(cpu.marks);
     else
       os << "- | -";
     if (!gpu) {
@@ -304,10 +302,15 @@ std::string paper_table1_markdown(const std::vector<Run>& runs,
     }
     const Cell& g = l->cells[1];
     if (g.present)
-      os << " | " << fmt("%.4g", g.t_median * 1e3) << " | " << fmt("%.3g", g.rate);
+      os << " | " << fmt("%.4g", g.t_median * 1e3) << " | " << fmt("%.3g", g.rate)
+         << marks_text(g.marks);
     else
       os << " | - | -";
-    os << " | " << (g.present && cpu.present && g.ratio > 0 ? fmt("%.1f", g.ratio) : "-") << " |\n";
+    os << " | "
+       << (g.present && cpu.present && g.ratio > 0
+               ? fmt("%.1f", g.ratio) + marks_text(ratio_marks(*l, 1, 0))
+               : "-")
+       << " |\n";
   }
   if (lines.empty())
     os << "| (no " << view.cases() << (view.square ? " square" : "")
@@ -319,6 +322,13 @@ std::string paper_table1_markdown(const std::vector<Run>& runs,
         "averages 10 runs. GFLOPS = 3 N^2 / time, the paper's. End-to-end speedup = GPU GFLOPS / "
         "CPU GFLOPS = CPU time / GPU time (the paper's speedup). `miniapp compare` without "
         "`--with-transfers` gives the kernel measure instead.\n";
+  Marks shown;
+  for (const Line* l : lines)
+    for (const Cell& cell : l->cells)
+      if (cell.present)
+        shown |= cell.marks;
+  if (shown.any())
+    os << "\n" << marks_legend(shown) << "\n";
   if (!c.warnings.empty()) {
     os << "\nWarnings:\n\n";
     for (const auto& w : c.warnings)

@@ -90,6 +90,12 @@ struct CaseResult {
   // is then the largest figure taken.
   double ceiling_low = 0, ceiling_high = 0;
   bool ceiling_uncertain() const { return ceiling_high > 0; }
+  // The ceiling re-checked after the case (one quick estimate; 0: not re-checked, as when it was
+  // measured after this very case), and whether that moved it by more than its spread
+  // (run/ceilings.hpp, ceiling_moved): the machine changed around the case, so its share of the
+  // ceiling is in doubt.
+  double ceiling_recheck = 0;
+  bool ceiling_disturbed = false;
   // Multi-rank runs (run/driver.cpp): compute/h2d/d2h/total above are then
   // the slowest rank's per repetition; these spread each rank's median over the ranks.
   struct Spread {

@@ -63,6 +63,7 @@ struct Point {
   std::string case_id, run_id, label, host, device, backend, start_time, unit, status, valid;
   double rate = 0;
   double pct_of_ceiling = -1; // < 0: no ceiling measured
+  Marks marks;                // the row's (core/marks.hpp), from its row and its run's host CPUs
 };
 
 class Database {

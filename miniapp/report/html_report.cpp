@@ -69,6 +69,7 @@ thead th { background: #eef0f4; }
 tbody th { background: #f6f7f9; text-align: left; font-weight: 600; white-space: nowrap; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .range { color: #666; font-size: 12px; }
+.mark { color: #b3261e; font-size: 12px; }
 .spread { display: block; }
 .scroll { overflow-x: auto; max-width: 100%; }
 .runlabel { font-weight: normal; font-size: 12px; color: #444; }
@@ -120,10 +121,7 @@ void comparison_table(std::ostringstream& os, const compare::Comparison& c) {
       if (cell.valid != "true")
         os << " <span class=\"invalid\" title=\"valid=" << html_escape(cell.valid)
            << "\">(!)</span>";
-      os << busy_mark_html(cell.busy); // compare/pooling.hpp: load above the host's CPUs
-      if (!cell.ceiling_uncertain.empty())
-        os << " <span class=\"range\" title=\"" << html_escape(cell.ceiling_uncertain)
-           << "\">(uncertain ceiling)</span>";
+      os << marks_html(cell.marks); // core/marks.hpp; an uncertain ceiling's range in the warnings
       os << "</td><td class=\"num\">" << compare::ms(cell.t_median)
          << " <span class=\"range spread\">[" << compare::ms(cell.t_min) << ", "
          << compare::ms(cell.t_max) << "]";
@@ -147,7 +145,7 @@ void comparison_table(std::ostringstream& os, const compare::Comparison& c) {
          << fmt(cell.ratio >= 0.1 ? "%.2f" : "%.2g", cell.ratio) << "x " << compare::mark(cell);
       if (cell.p_value >= 0)
         os << " <span class=\"range\">(p " << fmt("%.2g", cell.p_value) << ")</span>";
-      os << "</td>";
+      os << marks_html(compare::ratio_marks(l, i, b)) << "</td>";
     }
     os << "</tr>\n";
   }
@@ -240,8 +238,8 @@ void reproduce_section(std::ostringstream& os, const compare::Comparison& c) {
 
 } // namespace
 
-std::string busy_mark_html(bool busy) {
-  return busy ? " <span class=\"range\">(busy)</span>" : "";
+std::string marks_html(const Marks& m) {
+  return m.any() ? " <span class=\"mark\">" + html_escape(marks_text(m).substr(1)) + "</span>" : "";
 }
 
 std::string html_escape(const std::string& s) {
@@ -412,6 +410,9 @@ std::string html_report(const compare::Comparison& c, const std::vector<compare:
         "<span class=\"slower\">red</span>: significantly slower. (!) marks a row whose "
         "validation did not pass or was not checked.</p>\n";
   comparison_table(os, c);
+  if (const Marks shown = compare::marks_shown(c); shown.any())
+    os << "<p class=\"legend\" id=\"marks-legend\">" << html_escape(marks_legend(shown))
+       << (shown.uncertain ? " The ceilings' ranges are in the warnings." : "") << "</p>\n";
   energy_section(os, c);
 
   os << "<h2>Warnings</h2>\n";

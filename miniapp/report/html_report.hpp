@@ -31,8 +31,8 @@ struct ReportOptions {
 // after 10): series i of the scaling plot and platform i of the portability figures.
 const char* series_colour(std::size_t i);
 
-// " (busy)" after a figure measured on a busy host (compare::row_busy), or "".
-std::string busy_mark_html(bool busy);
+// A figure's marks (core/marks.hpp) as the tables show them: " (busy) (disturbed)", or "".
+std::string marks_html(const Marks& m);
 
 // &, <, >, " and ' as entities: safe in element text and in quoted attribute values.
 std::string html_escape(const std::string& s);

@@ -89,6 +89,19 @@ const char* series_colour(std::size_t i) {
   return colours[i % (sizeof colours / sizeof colours[0])];
 }
 
+// A marked point (core/marks.hpp) is ringed in red, as miniapp-plot rings one, and the legend
+// names the marks ringed.
+void ring(std::ostringstream& os, double x, double y) {
+  os << "<circle cx=\"" << num(x) << "\" cy=\"" << num(y)
+     << "\" r=\"7\" fill=\"none\" stroke=\"red\" stroke-width=\"1.6\" class=\"marked\"/>\n";
+}
+std::string names_of(const Marks& m) {
+  std::string names;
+  for (const std::string& n : mark_names(m))
+    names += (names.empty() ? "" : ", ") + n;
+  return names;
+}
+
 std::vector<std::string> portability_problems(const Portability& p) {
   std::vector<std::string> out;
   for (const auto& s : p.scores)
@@ -146,6 +159,7 @@ std::string cascade_svg(const Portability& p, const std::string& problem) {
   text(os, 14, top + plot_h / 2, arch ? "architectural efficiency" : "application efficiency",
        "middle", (" transform=\"rotate(-90 14 " + num(top + plot_h / 2) + ")\"").c_str());
 
+  Marks ringed;
   for (std::size_t a = 0; a < apps.size(); ++a) {
     const auto& entries = apps[a].second;
     std::string solid, dashed;
@@ -159,9 +173,14 @@ std::string cascade_svg(const Portability& p, const std::string& problem) {
     os << "<polyline fill=\"none\" stroke=\"" << c << "\" stroke-width=\"2\" points=\"" << solid
        << "\"/>\n<polyline fill=\"none\" stroke=\"" << c
        << "\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\" points=\"" << dashed << "\"/>\n";
-    for (std::size_t k = 0; k < entries.size(); ++k)
+    for (std::size_t k = 0; k < entries.size(); ++k) {
       os << "<circle cx=\"" << num(x_of(k)) << "\" cy=\"" << num(y_of(efficiency(*entries[k])))
          << "\" r=\"3.5\" fill=\"" << c << "\"/>\n";
+      if (entries[k]->marks.any()) {
+        ring(os, x_of(k), y_of(efficiency(*entries[k])));
+        ringed |= entries[k]->marks;
+      }
+    }
     const double ly = top + 8 + 18 * double(a);
     os << "<line x1=\"" << num(legend_x) << "\" x2=\"" << num(legend_x + 22) << "\" y1=\""
        << num(ly) << "\" y2=\"" << num(ly) << "\" stroke=\"" << c << "\" stroke-width=\"2\"/>\n";
@@ -172,6 +191,11 @@ std::string cascade_svg(const Portability& p, const std::string& problem) {
        " font-size=\"11\" fill=\"#555\"");
   text(os, legend_x, note_y + 14, "dashed: PP over the first k", "start",
        " font-size=\"11\" fill=\"#555\"");
+  if (ringed.any()) {
+    ring(os, legend_x + 6, note_y + 30);
+    text(os, legend_x + 18, note_y + 34, "ringed: marked " + names_of(ringed), "start",
+         " font-size=\"11\"");
+  }
 
   // Which platform is at each position, per application.
   text(os, left, panel_top - 8, "platform at each position (number and colour):", "start",
@@ -224,8 +248,11 @@ std::string efficiency_heat_map_svg(const Portability& p) {
   for (const std::size_t lines : row_lines)
     row_y.push_back(row_y.back() + row_h + line_h * double(lines - 1));
   const double width = label_w + cell_w * double(cols) + 10;
-  const double height = row_y.back() + 40;
+  const bool any_marked = std::any_of(p.scores.begin(), p.scores.end(),
+                                      [](const compare::PpScore& s) { return s.marks.any(); });
+  const double height = row_y.back() + (any_marked ? 54 : 40);
   std::ostringstream os;
+  Marks shown;
   open_svg(os, width, height, "efficiencies by platform");
   text(os, 4, 18, "Architectural efficiency (application efficiency in brackets) and PP", "start",
        " font-weight=\"bold\"");
@@ -243,8 +270,11 @@ std::string efficiency_heat_map_svg(const Portability& p) {
     for (std::size_t i = 0; i < cols; ++i) {
       const double x = label_w + cell_w * double(i);
       std::string label, fill = "#f2f2f2", ink = "#333";
+      Marks marks; // the cell's: outlined in red, named in its text
       if (i >= np) {
+        const bool na = !(i == np ? s.arch_na() : s.app_na()).empty();
         label = i == np ? s.arch_text() : s.app_text();
+        marks = na ? Marks{} : s.marks;
       } else {
         const PpEntry* e = compare::entry_of(p, s, p.platforms[i]);
         if (!e) {
@@ -261,10 +291,14 @@ std::string efficiency_heat_map_svg(const Portability& p) {
           label = (e->arch_eff < 0 ? std::string("-") : fmt("%.2f", e->arch_eff)) +
                   (e->arch_eff > 1 ? " >1" : "") + " (" +
                   (s.one_application() ? std::string("n/a") : fmt("%.2f", e->app_eff)) + ")";
+          marks = e->marks;
         }
       }
+      label += marks_text(marks);
+      shown |= marks;
       os << "<rect x=\"" << num(x + 1) << "\" y=\"" << num(y + 1) << "\" width=\""
-         << num(cell_w - 2) << "\" height=\"" << num(h - 2) << "\" fill=\"" << fill << "\"/>\n";
+         << num(cell_w - 2) << "\" height=\"" << num(h - 2) << "\" fill=\"" << fill << "\""
+         << (marks.any() ? " stroke=\"red\" stroke-width=\"2\" class=\"marked\"" : "") << "/>\n";
       const std::vector<std::string> lines = wrapped(label, kChars);
       for (std::size_t k = 0; k < lines.size(); ++k)
         text(os, x + cell_w / 2, y + 15 + line_h * double(k), lines[k], "middle",
@@ -275,6 +309,11 @@ std::string efficiency_heat_map_svg(const Portability& p) {
        "Colour: architectural efficiency (application efficiency where the row has no ceiling), "
        "white 0 to dark blue 1; above 1 shown as measured (>1).",
        "start", " font-size=\"11\" fill=\"#555\"");
+  if (shown.any())
+    text(os, 4, height - 28,
+         "Outlined in red: marked " + names_of(shown) +
+             " (named in the cell; the legend under the comparison says what each means).",
+         "start", " font-size=\"11\" fill=\"#b3261e\"");
   os << "</svg>\n";
   return os.str();
 }

@@ -43,7 +43,7 @@ std::vector<ScalingRow> scaling_rows(const std::vector<ScalingPoint>& points, bo
           }))
         continue; // the same point twice (a resubmitted job's directory): the first counts
       rows.push_back({p.system, r.case_id.empty() ? key.kind : r.case_id, p.nodes, p.ranks,
-                      r.time_median, -1, compare::row_busy(r, p.run)});
+                      r.time_median, -1, compare::marks_of(r, p.run.host_cpus)});
     }
   }
   std::vector<ScalingRow> out;
@@ -54,6 +54,7 @@ std::vector<ScalingRow> scaling_rows(const std::vector<ScalingPoint>& points, bo
     const ScalingRow base = rows.front();
     for (ScalingRow& r : rows) {
       r.case_label = base.case_label;
+      r.efficiency_marks = r.marks | base.marks;
       r.efficiency =
           weak ? base.seconds / r.seconds : (base.seconds * base.ranks) / (r.seconds * r.ranks);
       out.push_back(r);
@@ -81,7 +82,10 @@ std::string scaling_svg(const std::vector<ScalingRow>& rows, bool weak) {
   t_lo /= 1.5;
   t_hi *= 1.5;
   const double panel_w = 360, panel_h = 240, left = 70, top = 40, gap = 90;
-  const double legend_h = 16.0 * double(lines.size()) + 20;
+  Marks ringed; // every mark a point of either panel carries: the legend names them
+  for (const ScalingRow& r : rows)
+    ringed |= r.efficiency_marks;
+  const double legend_h = 16.0 * double(lines.size() + (ringed.any() ? 1 : 0)) + 20;
   const double w = left + 2 * panel_w + gap + 30, h = top + panel_h + 50 + legend_h;
   const double xr = std::log2(double(std::max(2, max_ranks)));
   const auto x_of = [&](double x0, double ranks) { return x0 + panel_w * std::log2(ranks) / xr; };
@@ -132,6 +136,9 @@ std::string scaling_svg(const std::vector<ScalingRow>& rows, bool weak) {
         pts += fmt("%.1f", x) + "," + fmt("%.1f", y) + " ";
         os << "<circle class=\"point\" cx=\"" << fmt("%.1f", x) << "\" cy=\"" << fmt("%.1f", y)
            << "\" r=\"3.5\" fill=\"" << c << "\"/>\n";
+        if ((panel == 0 ? r->marks : r->efficiency_marks).any()) // ringed as miniapp-plot rings
+          os << "<circle class=\"marked\" cx=\"" << fmt("%.1f", x) << "\" cy=\"" << fmt("%.1f", y)
+             << "\" r=\"7\" fill=\"none\" stroke=\"red\" stroke-width=\"1.6\"/>\n";
       }
       os << "<polyline class=\"series\" fill=\"none\" stroke=\"" << c
          << "\" stroke-width=\"2\" points=\"" << pts << "\"/>\n";
@@ -143,6 +150,16 @@ std::string scaling_svg(const std::vector<ScalingRow>& rows, bool weak) {
        << "height=\"10\" fill=\"" << series_colour(i) << "\"/>\n<text x=\""
        << fmt("%.1f", left + 18) << "\" y=\"" << fmt("%.1f", y) << "\">"
        << html_escape(lines[i].first) << "</text>\n";
+  }
+  if (ringed.any()) {
+    const double y = top + panel_h + 56 + 16.0 * double(lines.size());
+    std::string names;
+    for (const std::string& n : mark_names(ringed))
+      names += (names.empty() ? "" : ", ") + n;
+    os << "<circle cx=\"" << fmt("%.1f", left + 6) << "\" cy=\"" << fmt("%.1f", y - 4)
+       << "\" r=\"6\" fill=\"none\" stroke=\"red\" stroke-width=\"1.6\"/>\n<text x=\""
+       << fmt("%.1f", left + 18) << "\" y=\"" << fmt("%.1f", y) << "\">ringed: marked " << names
+       << "</text>\n";
   }
   os << "</svg>\n";
   return os.str();
@@ -167,17 +184,19 @@ std::string scaling_section(const std::vector<ScalingPoint>& points, bool weak) 
      << "</figure></div>\n"
      << "<table id=\"scaling-table\">\n<tr><th>system</th><th>case</th><th>nodes</th>"
         "<th>ranks</th><th>time (ms)</th><th>efficiency</th></tr>\n";
-  bool any_busy = false;
+  Marks shown;
   for (const ScalingRow& r : rows) {
     os << "<tr class=\"scaling-row\"><td>" << html_escape(r.system) << "</td><td>"
        << html_escape(r.case_label) << "</td><td>" << r.nodes << "</td><td>" << r.ranks
-       << "</td><td>" << fmt("%.4g", r.seconds * 1e3) << busy_mark_html(r.busy) << "</td><td>"
-       << (r.efficiency < 0 ? std::string("-") : fmt("%.2f", r.efficiency)) << "</td></tr>\n";
-    any_busy = any_busy || r.busy;
+       << "</td><td>" << fmt("%.4g", r.seconds * 1e3) << marks_html(r.marks) << "</td><td>"
+       << (r.efficiency < 0 ? std::string("-")
+                            : fmt("%.2f", r.efficiency) + marks_html(r.efficiency_marks))
+       << "</td></tr>\n";
+    shown |= r.efficiency_marks;
   }
   os << "</table>\n";
-  if (any_busy)
-    os << "<p class=\"legend\">" << html_escape(compare::kBusyLegend) << "</p>\n";
+  if (shown.any())
+    os << "<p class=\"legend\">" << html_escape(marks_legend(shown)) << "</p>\n";
   os << "</section>\n";
   return os.str();
 }

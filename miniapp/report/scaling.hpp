@@ -25,7 +25,8 @@ struct ScalingRow {
   int nodes = 1, ranks = 1;
   double seconds = 0;     // median kernel time
   double efficiency = -1; // < 0 where the base time is missing
-  bool busy = false;      // measured while the host was busy (compare::row_busy)
+  Marks marks;            // the row's (core/marks.hpp): its time's
+  Marks efficiency_marks; // its own and the base row's: the efficiency is a ratio of the two
 };
 
 // Cases are matched by their position in the run (a weak point's sizes differ, its case list

@@ -6,7 +6,7 @@
 
 #include "core/device_info.hpp"
 #include "core/energy.hpp"
-#include "core/host_load.hpp"
+#include "core/marks.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -23,19 +23,20 @@ std::string size_of(const Case& c) {
     s += "x" + std::to_string(c.k);
   return s;
 }
-// ", busy" after a row sampled on a busy host (core/host_load.hpp); notes that one was.
-std::string busy_mark(const CaseResult& r, bool& any) {
-  if (!host_busy(r.host_load, int(std::thread::hardware_concurrency())))
-    return "";
-  any = true;
-  return ", busy";
-}
-// ", ceiling uncertain LOW-HIGH" after a row whose ceiling is uncertain; notes that one was.
-std::string uncertain_mark(const CaseResult& r, bool measured, bool& any) {
-  if (!measured || !(r.ceiling > 0) || !r.ceiling_uncertain())
-    return "";
-  any = true;
-  return ", ceiling " + uncertain_text(r.ceiling_low, r.ceiling_high) + " " + r.ceiling_unit;
+// The row's marks (core/marks.hpp) after its validity: ", busy", ", ceiling disturbed (re-checked
+// X UNIT)", ", ceiling uncertain LOW-HIGH UNIT"; `shown` collects them for the legends.
+std::string row_marks_text(const CaseResult& r, bool measured, Marks& shown) {
+  Marks m = marks_of(r, int(std::thread::hardware_concurrency()));
+  if (!measured) // no rate, no ceiling to doubt
+    m.disturbed = m.uncertain = false;
+  shown |= m;
+  std::string s = m.busy ? ", busy" : "";
+  if (m.disturbed)
+    s += ", ceiling disturbed (re-checked " + fmt("%.1f", r.ceiling_recheck) + " " +
+         r.ceiling_unit + ")";
+  if (m.uncertain)
+    s += ", ceiling " + uncertain_text(r.ceiling_low, r.ceiling_high) + " " + r.ceiling_unit;
+  return s;
 }
 } // namespace
 
@@ -147,7 +148,8 @@ void print_results_table(std::ostream& os, const Plan& plan, const std::vector<C
      << "GB/s" << std::setw(11) << "%ceiling"
      << "  " << std::left << "valid\n";
   CeilingLegend legend;
-  bool above = false, uncertain = false, busy = false;
+  bool above = false;
+  Marks shown;
   for (const auto& r : rows) {
     const Case& c = r.c;
     const bool measured = r.status == Status::ok || r.status == Status::invalid;
@@ -175,7 +177,7 @@ void print_results_table(std::ostream& os, const Plan& plan, const std::vector<C
        << std::right << std::setw(13) << (measured ? fmt("%.4e", r.compute.median) : "-")
        << std::setw(12) << (measured && r.gflops > 0 ? fmt("%.2f", r.gflops) : "-") << std::setw(11)
        << (measured ? fmt("%.2f", r.gbs) : "-") << std::setw(11) << pct << "  " << std::left
-       << valid << busy_mark(r, busy) << uncertain_mark(r, measured, uncertain) << "\n";
+       << valid << row_marks_text(r, measured, shown) << "\n";
     if (!r.message.empty() && r.status != Status::ok)
       os << "    " << for_terminal(r.message) << "\n";
   }
@@ -183,7 +185,7 @@ void print_results_table(std::ostream& os, const Plan& plan, const std::vector<C
     os << "%ceiling " << char('a' + i % 26) << ": of the " << legend.keys[i]
        << (legend.values[i].empty() ? "" : ", " + legend.values[i]) << ", " << legend.source_text(i)
        << "\n";
-  if (busy)
+  if (shown.busy)
     os << "busy: the host's 1-minute load average around the case was above its "
        << std::thread::hardware_concurrency()
        << " CPUs, so the times include other work (miniapp compare flags the row too)\n";
@@ -191,7 +193,10 @@ void print_results_table(std::ostream& os, const Plan& plan, const std::vector<C
     os << "%ceiling *: above 100%: the row beat the ceiling of its memory level, or a GEMM row "
           "beat the vendor library (a few percent: timing noise; more: the ceiling's measurement "
           "was disturbed)\n";
-  if (uncertain)
+  if (shown.disturbed)
+    os << "ceiling disturbed: the row's ceiling, re-checked after the case, had moved by more "
+          "than its spread (the machine changed around the case; the % is of the ceiling before)\n";
+  if (shown.uncertain)
     os << "ceiling uncertain LOW-HIGH: the ceiling's estimates did not agree (within 10% for a "
           "level's bandwidth, 5% for the vendor GEMM), or its level read slower than a farther "
           "one also when measured again; the % is of the figure in the %ceiling legend (the "

@@ -197,6 +197,16 @@ std::vector<ResultField> make_fields() {
   add("ceiling_high", T::number, [](const CaseResult& r, auto&) {
     return r.ceiling_uncertain() ? json(r.ceiling_high) : json();
   });
+  // issue 41: the ceiling re-checked after the case (one quick estimate; null where it was not,
+  // as at the case whose ceiling was measured just after it), and whether the re-check moved it
+  // by more than its spread (run/ceilings.hpp): the row is then marked disturbed. Null without a
+  // ceiling, and in files written before.
+  add("ceiling_recheck", T::number, [](const CaseResult& r, auto&) {
+    return r.ceiling > 0 && r.ceiling_recheck > 0 ? json(r.ceiling_recheck) : json();
+  });
+  add("ceiling_disturbed", T::boolean, [](const CaseResult& r, auto&) {
+    return r.ceiling > 0 ? json(r.ceiling_disturbed) : json();
+  });
   return f;
 }
 } // namespace

@@ -3,6 +3,7 @@
 // database): where it came from, what it ran on, and its rows, as `compare`, `report`, `history`,
 // the references and `run --references` read them. Pure logic (no Kokkos).
 #include "core/case.hpp"
+#include "core/marks.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -68,6 +69,10 @@ struct Run {
   std::string label() const; // "cuda 1x16 on NVIDIA H100 (gpu01)"
   std::string shape() const; // "1x16" (ranks x threads), "?" parts unknown
 };
+
+// The row's marks (core/marks.hpp) from its columns host_load, ceiling_disturbed and
+// ceiling_high, on a host of host_cpus CPUs (Run::host_cpus): what every reader of results shows.
+Marks marks_of(const Row& row, int host_cpus);
 
 // A run directory (holding results.json or results.csv), or either file. A results.csv whose
 // directory also holds results.json takes the metadata from there. Throws std::runtime_error.

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <vector>
 
 namespace miniapp {
@@ -57,7 +58,11 @@ double measure_pinned_h2d_bandwidth(const std::string& backend, std::size_t byte
   return 2.0 * double(bytes) / summarize(t).median * 1e-9;
 }
 
-StableEstimate measure_vendor_gemm(const Case& of, const std::string& backend) {
+namespace {
+// Calls `with` with one estimate of the vendor GEMM at the shape and precision of `of`: GFLOP/s
+// of the best sample of about 0.1 s of launches.
+template <class F>
+auto with_vendor_estimate(const Case& of, const std::string& backend, const F& with) {
   Case v = of;
   v.variant = family(of.family).ceiling_variant;
   v.print = false;
@@ -67,18 +72,36 @@ StableEstimate measure_vendor_gemm(const Case& of, const std::string& backend) {
   const auto fence = [&] { k->fence(); };
   const auto launch = [&] { k->run(); };
   // Two untimed launches (library handle, heuristics), then estimates of about 0.1 s of timed
-  // samples each until two agree; samples chain launches as the case's do (core/timing.hpp).
+  // samples each; samples chain launches as the case's do (core/timing.hpp).
   const double one = summarize(time_launches(fence, launch, 2, 1)).median;
   const int reps = reps_for(one * launches_per_sample(one, kernel_sample_seconds), 0.1, 10, 2000);
   // Each estimate is the best sample of its batch (as a level's bandwidth): a median over a batch
   // that another process interrupted read 4 GFLOP/s where the vendor case itself ran at 180.
-  return estimate_until_stable([&] {
+  return with([&] {
     const std::vector<double> t =
         time_samples(
             fence, launch, 1, reps, Sampling{kernel_sample_seconds}, [] { return true; }, 0)
             .seconds; // warm already
     return k->work().flops / *std::min_element(t.begin(), t.end()) * 1e-9;
   });
+}
+} // namespace
+
+StableEstimate measure_vendor_gemm(const Case& of, const std::string& backend) {
+  return with_vendor_estimate(of, backend, [](const std::function<double()>& estimate) {
+    return estimate_until_stable(estimate, kVendorTolerance);
+  });
+}
+
+double measure_vendor_gemm_once(const Case& of, const std::string& backend) {
+  return with_vendor_estimate(of, backend,
+                              [](const std::function<double()>& estimate) { return estimate(); });
+}
+
+bool ceiling_moved(double ceiling, double low, double high, double tolerance, double recheck) {
+  if (!(recheck > 0) || !(ceiling > 0))
+    return false;
+  return std::fabs(recheck - ceiling) > std::max(high - low, tolerance * ceiling);
 }
 
 CeilingMeasures measures_on(const std::string& backend) {
@@ -92,6 +115,10 @@ CeilingMeasures measures_on(const std::string& backend) {
     return measure_level_bandwidth(backend, working_set);
   };
   m.vendor_gflops = [backend](const Case& c) { return measure_vendor_gemm(c, backend); };
+  m.recheck_gbs = m.bandwidth_gbs;
+  m.recheck_vendor_gflops = [backend](const Case& c) {
+    return measure_vendor_gemm_once(c, backend);
+  };
   return m;
 }
 
@@ -129,6 +156,7 @@ void MeasuredCeilings::measure_level(std::size_t i) {
                                  kLevelTries, measures_.level_seconds);
   });
   ++l.measures;
+  ++estimates_;
   l.reused = false;
   if (!(e.value > 0))
     return;
@@ -227,9 +255,27 @@ double MeasuredCeilings::level_gbs(std::size_t level, double rate) {
   return level_[level].gbs;
 }
 
+void MeasuredCeilings::recheck(CaseResult& r, double low, double high, double tolerance,
+                               const std::function<double()>& estimate) {
+  const double before = measuring_s_;
+  const double v = timed([&] {
+    try {
+      return estimate();
+    } catch (const std::exception&) {
+      return 0.0; // nothing re-checked (the ceiling was measured, so this is unexpected)
+    }
+  });
+  recheck_s_ += measuring_s_ - before;
+  ++rechecks_;
+  r.ceiling_recheck = v > 0 ? v : 0;
+  r.ceiling_disturbed = ceiling_moved(r.ceiling, low, high, tolerance, v);
+  moved_ += r.ceiling_disturbed ? 1 : 0;
+}
+
 void MeasuredCeilings::attach(CaseResult& r, const std::string& backend) {
   if (backend != backend_)
     return;
+  const int estimates_before = estimates_; // measured in this call: after the case already
   const Family& f = family(r.c.family);
   if (f.ceiling == Ceiling::vendor_gemm) {
     if (r.c.precision == Precision::int32)
@@ -246,6 +292,7 @@ void MeasuredCeilings::attach(CaseResult& r, const std::string& backend) {
         vendor_reused_.insert(key);
       }
     const auto measure = [&] {
+      ++estimates_;
       const StableEstimate e = timed([&] { return measures_.vendor_gflops(r.c); });
       if (cache_ && e.stable && e.value > 0) // an uncertain estimate is not worth keeping
         cache_->put(cache_key, e.value);
@@ -274,6 +321,10 @@ void MeasuredCeilings::attach(CaseResult& r, const std::string& backend) {
       r.ceiling_unit = "GFLOP/s";
       r.pct_of_ceiling = 100.0 * r.gflops / g.value;
       r.ceiling_source = vendor_reused_.count(key) ? "reused" : "measured";
+      if (estimates_ == estimates_before && measures_.recheck_vendor_gflops) {
+        recheck(r, g.low, g.high, kVendorTolerance,
+                [&] { return measures_.recheck_vendor_gflops(r.c); });
+      }
     }
   } else {
     if (levels_.empty())
@@ -294,6 +345,10 @@ void MeasuredCeilings::attach(CaseResult& r, const std::string& backend) {
     r.ceiling_source = l.reused ? "reused" : "measured";
     r.ceiling_low = l.uncertain() ? l.low : 0;
     r.ceiling_high = l.uncertain() ? l.high : 0;
+    if (estimates_ == estimates_before && measures_.recheck_gbs) {
+      const std::uint64_t ws = measuring_working_set(levels_, level);
+      recheck(r, l.low, l.high, kLevelTolerance, [&] { return measures_.recheck_gbs(ws); });
+    }
   }
 }
 
@@ -357,13 +412,18 @@ void MeasuredCeilings::print(std::ostream& os) const {
   for (const std::string& w : not_reused_)
     os << "ceiling: not reused, measured: " << w << " (more than " << fmt("%.0f", kReuseAbove)
        << "x above it or " << fmt("%.0f", kReuseBelow) << "x below)\n";
-  if (!measured.empty() || (reused.empty() && measuring_s_ > 0))
+  const std::string rechecked =
+      rechecks_ == 0 ? ""
+                     : "; " + fmt("%.2f", recheck_s_) + " s of it re-checking them after " +
+                           std::to_string(rechecks_) + (rechecks_ == 1 ? " case" : " cases") +
+                           ", " + std::to_string(moved_) + " moved (rows marked disturbed)";
+  if (!measured.empty() || (reused.empty() && measuring_s_ > recheck_s_))
     os << "ceilings: " << fmt("%.2f", measuring_s_) << " s measuring "
        << (measured.empty() ? "(none gave a figure)" : list(measured))
-       << (reused.empty() ? "" : "; reused " + list(reused)) << "\n";
+       << (reused.empty() ? "" : "; reused " + list(reused)) << rechecked << "\n";
   else if (!reused.empty()) // (the time of the quick estimates that checked them)
     os << "ceilings: " << fmt("%.2f", measuring_s_) << " s checking, reused " << list(reused)
-       << "\n";
+       << rechecked << "\n";
 }
 
 } // namespace miniapp

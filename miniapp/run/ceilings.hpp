@@ -40,6 +40,8 @@ double measure_pinned_h2d_bandwidth(const std::string& backend, std::size_t byte
 // repeated until two agree within 5% (at most 5 estimates, about 1 s). Throws when there is no
 // vendor GEMM.
 StableEstimate measure_vendor_gemm(const Case& of, const std::string& backend);
+// One such estimate (about 0.1 s of launches after the set-up): the re-check after a case.
+double measure_vendor_gemm_once(const Case& of, const std::string& backend);
 
 // What MeasuredCeilings measures with: the backend's own by default, stand-ins in tests.
 struct CeilingMeasures {
@@ -48,6 +50,11 @@ struct CeilingMeasures {
   std::function<StableEstimate(const Case&)> vendor_gflops;             // throws when there is none
   // How long one level's estimates may go on once two are taken (run/stable_estimate.hpp).
   double level_seconds = 1.0;
+  // One quick estimate each, taken after a case whose ceiling was measured before it (at an
+  // earlier case, or reused from the cache): a ceiling it moves by more than its spread marks the
+  // row disturbed. Empty: no re-check (the stand-ins of tests that count estimates).
+  std::function<double(std::uint64_t working_set_bytes)> recheck_gbs;
+  std::function<double(const Case&)> recheck_vendor_gflops;
 };
 
 // A level's estimates agree when within 10% of each other (a vendor GEMM's within 5%; issue 41:
@@ -55,14 +62,22 @@ struct CeilingMeasures {
 // times). At most kLevelTries estimates, and no more once MeasuredCeilings' level_seconds pass.
 inline constexpr double kLevelTolerance = 0.10;
 inline constexpr int kLevelTries = 5;
+inline constexpr double kVendorTolerance = 0.05;
 CeilingMeasures measures_on(const std::string& backend);
+
+// Whether a ceiling re-checked after a case moved: the re-check differs from the ceiling by more
+// than its spread, the range of the estimates it was taken from, and at least by the tolerance
+// two agreeing estimates may differ by (a re-check <= 0 measured nothing: not moved).
+bool ceiling_moved(double ceiling, double low, double high, double tolerance, double recheck);
 
 class MeasuredCeilings : public CeilingProvider {
 public:
   explicit MeasuredCeilings(std::string backend);
   MeasuredCeilings(std::string backend, CeilingMeasures measures);
   // Sets ceiling_name, ceiling_level, ceiling, ceiling_unit and pct_of_ceiling, and
-  // ceiling_low and ceiling_high where the ceiling is uncertain. The working set is r.work.bytes;
+  // ceiling_low and ceiling_high where the ceiling is uncertain. A ceiling measured before the
+  // case is re-checked (CeilingMeasures::recheck_*): ceiling_recheck, and ceiling_disturbed where
+  // it moved (ceiling_moved). The working set is r.work.bytes;
   // every level is measured at the first streaming case, each GEMM shape at the first case of it.
   void attach(CaseResult& r, const std::string& backend) override;
   // Ceilings found in `cache` are reused instead of measured (still measured again when a row
@@ -72,6 +87,8 @@ public:
   // measuring them (the ceilings are not free: a level can take longer than the cases).
   void print(std::ostream& os) const;
   double measuring_seconds() const { return measuring_s_; }
+  // Of which re-checking ceilings after cases, and how many re-checks found one moved.
+  double recheck_seconds() const { return recheck_s_; }
 
 private:
   // One level's ceiling: the estimate kept and whether it can be trusted.
@@ -96,6 +113,10 @@ private:
   // measure() timed into measuring_s_.
   template <class F>
   auto timed(F&& measure);
+  // The re-check of a ceiling measured before this case (not when it was measured just now:
+  // measured after the case, its own estimates are the check).
+  void recheck(CaseResult& r, double low, double high, double tolerance,
+               const std::function<double()>& estimate);
   static constexpr int kRemeasures = 2;
   // A reused level's figure is measured instead when far from one quick estimate: more than
   // kReuseAbove times above it (another process on the cores only lowers an estimate, by a few
@@ -113,6 +134,9 @@ private:
   std::set<GemmKey> vendor_reused_;
   std::optional<CeilingCache> cache_;
   double measuring_s_ = 0;
+  double recheck_s_ = 0;
+  int rechecks_ = 0, moved_ = 0;
+  int estimates_ = 0; // full measurements taken (of a level or a GEMM shape), to tell "just now"
 };
 
 } // namespace miniapp

@@ -356,6 +356,14 @@ private:
       r.ceiling_low = low;
       r.ceiling_high = high;
     }
+    // Disturbed on any rank: the row is. The re-check, like the ceiling, is the ranks' sum (all
+    // re-check, or none: the same cases measured before).
+    const double recheck = comm_.reduce(local.ceiling_recheck, ReduceOp::sum);
+    const bool disturbed = comm_.reduce(local.ceiling_disturbed ? 1.0 : 0.0, ReduceOp::max) > 0;
+    if (least > 0) {
+      r.ceiling_recheck = recheck;
+      r.ceiling_disturbed = disturbed;
+    }
   }
 
   const Plan& plan_;
