@@ -7,6 +7,7 @@
 // once each side has kMinRounds of them. With fewer, the repetitions can only show that the runs
 // agree, never that they differ.
 #include "compare/compare.hpp"
+#include "compare/welch.hpp"
 
 #include <cstddef>
 #include <string>
@@ -57,18 +58,6 @@ std::string without_param(const std::string& case_id, const std::string& param);
 // A row's units across runs: each round's median (total time with transfers), or for a row
 // written without rounds its median alone.
 std::vector<double> round_units(const Row& r, bool with_transfers);
-
-// Sample standard deviation over mean; -1 with fewer than 2 values or a mean <= 0.
-double coefficient_of_variation(const std::vector<double>& v);
-
-// Two-sided p of Student's t with df degrees of freedom (df > 0, not necessarily whole).
-double student_t_p(double t, double df);
-// Welch's t test on the logarithms of two samples of times (a ratio of times is what differs,
-// and run-to-run noise is multiplicative): the two-sided p, or -1 when either has fewer than 2
-// values or a value <= 0, or when a side's values are all equal (its noise is then unknown, not
-// zero: rounds timed alike, copies of one round, say nothing about how far another run could
-// differ, so no p, least of all p = 0).
-double welch_log_p(const std::vector<double>& a, const std::vector<double>& b);
 
 // Whether the host was busy around the row's case: the busy mark of marks_of (core/marks.hpp).
 bool row_busy(const Row& row, const Run& run);
