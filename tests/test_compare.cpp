@@ -198,8 +198,9 @@ TEST(Compare, NotesWhereOneSideTimedOneLaunchPerSample) {
   EXPECT_TRUE(has_warning(c, "one launch per sample in run 2"));
 }
 
-// Schema 2 runs are joined on case_id, which tells apart cases the schema 1 key (family,
-// variant, precision, size, tile) does not: here a seed and pinned transfers.
+// Schema 2 runs are joined on case_id less pinned, which tells apart cases the schema 1 key
+// (family, variant, precision, size, tile) does not: here a seed; pinned transfers join the
+// pageable row of the case, with a warning (compare::join_key).
 TEST(Compare, JoinsSchema2RunsOnCaseId) {
   const auto with_id = [](nlohmann::json r, const std::string& id) {
     r["case_id"] = id;
@@ -218,8 +219,11 @@ TEST(Compare, JoinsSchema2RunsOnCaseId) {
   Options apart; // two runs of one config, label and host, compared against each other
   apart.pool = false;
   const Comparison c = compare_runs({run_from_json(a, "a"), run_from_json(b, "b")}, apart);
-  ASSERT_EQ(c.lines.size(), 4u) << to_markdown(c);
+  ASSERT_EQ(c.lines.size(), 3u) << to_markdown(c);
   EXPECT_EQ(c.lines[0].case_id, id);
+  EXPECT_EQ(c.lines[1].case_id, "matmul/tiled/float32/32x32x32");
+  EXPECT_TRUE(c.lines[1].cells[0].present && c.lines[1].cells[1].present);
+  EXPECT_TRUE(has_warning(c, "pinned differs: false in run 1"));
   EXPECT_EQ(c.lines[2].case_id, id + "/seed=7");
   EXPECT_TRUE(c.lines[2].cells[1].present && !c.lines[2].cells[0].present);
   EXPECT_TRUE(has_warning(c, "missing from run 1"));

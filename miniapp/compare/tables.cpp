@@ -266,8 +266,7 @@ std::string paper_table1_markdown(const std::vector<Run>& runs,
   Options opt;
   opt.with_transfers = true;
   opt.rate = RateKind::Gflops;
-  opt.by_case_id = false; // one line per N, pinned transfers or not
-  opt.pool = false;       // the CPU run and the GPU run, as given
+  opt.pool = false; // the CPU run and the GPU run, as given
   const Comparison c = compare_runs(runs, opt);
   if (warnings)
     *warnings = c.warnings;
