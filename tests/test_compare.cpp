@@ -299,20 +299,24 @@ TEST(Compare, FlagsAHostRunWhoseBinaryUnderUsesItsCpu) {
 
 // A host run whose OpenBLAS ran kernels older than its CPU (Prescott on an AVX-512 guest) is
 // flagged with the core to ask for: its vendor rows and the GEMM ceiling understate the CPU. A
-// GPU run's host BLAS decides nothing it measures.
+// GPU run's host BLAS decides nothing it measures, nor does an axpby-only host run's.
 TEST(Compare, FlagsAHostRunWhoseBlasRanOlderKernels) {
   const std::string prescott = "OpenBLAS 0.3.21 DYNAMIC_ARCH Prescott MAX_THREADS=64";
   auto slow = doc("openmp", "CPU", "h", {row("matmul", "vendor", 64, 1, 1, 1)});
   auto fast = slow, gpu = doc("cuda", "GPU", "h", {row("matmul", "vendor", 64, 1, 1, 1)});
-  for (auto* d : {&slow, &fast, &gpu})
+  auto axpby = doc("openmp", "CPU", "h", {row("axpby", "flat", 64, 1, 1, 1)});
+  for (auto* d : {&slow, &fast, &gpu, &axpby})
     (*d)["metadata"]["host_isa"] = {{"built_for", "x86-64-v4"}, {"offered", "x86-64-v4"}};
   slow["metadata"]["host_blas"] = prescott;
   fast["metadata"]["host_blas"] = "OpenBLAS 0.3.21 DYNAMIC_ARCH SkylakeX MAX_THREADS=64";
   gpu["metadata"]["host_blas"] = prescott;
+  axpby["metadata"]["host_blas"] = prescott;
   Options apart;
   apart.pool = false;
-  const Comparison c = compare_runs(
-      {run_from_json(fast, "a"), run_from_json(slow, "b"), run_from_json(gpu, "c")}, apart);
+  const Comparison c =
+      compare_runs({run_from_json(fast, "a"), run_from_json(slow, "b"), run_from_json(gpu, "c"),
+                    run_from_json(axpby, "d")},
+                   apart);
   std::size_t flagged = 0;
   for (const auto& w : c.warnings)
     if (w.find("OpenBLAS runs its Prescott kernels") != std::string::npos) {

@@ -149,7 +149,7 @@ class Rounds(unittest.TestCase):
         d = os.path.join(self.tmp, "single")
         run("run", CONFIG, "--set", "cases.0.tile=2", "--output-dir", d, "--quiet")
         p = run("compare", self.dirs["a"], d, "--ignore-param", "tile")
-        self.assertIn(f"run-to-run spread unknown ({ROUNDS} rounds in run 1", p.stderr)
+        self.assertIn(f"run-to-run spread unknown ({ROUNDS} rounds in run 1", p.stdout)
         self.assertNotIn("x * (p", p.stdout)
 
     def test_rounds_out_of_range_is_a_usage_error(self):

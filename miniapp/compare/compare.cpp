@@ -217,8 +217,13 @@ Comparison compare_runs(const std::vector<Run>& given, const Options& given_opt)
       };
       if (const std::string w = isa_under_use(text("built_for"), text("offered")); !w.empty())
         c.run_warnings.push_back(run_name(c, i) + ": " + w);
+      // The host BLAS decides only the vendor rows and the vendor GEMM ceilings of a run.
+      const bool blas_used =
+          std::any_of(runs[i].rows.begin(), runs[i].rows.end(), [](const Row& r) {
+            return r.variant == "vendor" || r.ceiling.rfind("vendor GEMM", 0) == 0;
+          });
       const auto blas = runs[i].metadata.find("host_blas");
-      if (blas != runs[i].metadata.end() && blas->is_string())
+      if (blas_used && blas != runs[i].metadata.end() && blas->is_string())
         if (const std::string w = blas_under_use(blas->get<std::string>(), text("offered"));
             !w.empty())
           c.run_warnings.push_back(run_name(c, i) + ": " + w);
