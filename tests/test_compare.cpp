@@ -514,7 +514,8 @@ TEST(Compare, SignificanceFromRepetitionTimes) {
   EXPECT_NE(md.find("x ~ (p "), std::string::npos) << md;
   EXPECT_NE(md.find("Mann-Whitney U"), std::string::npos);
   EXPECT_NE(md.find("alpha = 0.05"), std::string::npos);
-  EXPECT_NE(md.find(" run 1 (1x4) kernel rate |"), std::string::npos) << md; // ranks x threads
+  // Columns named by the runs' labels (ranks x threads in the default label), not "run 1 (1x4)".
+  EXPECT_NE(md.find("| openmp 1x4 on A (h-openmp) kernel rate |"), std::string::npos) << md;
   EXPECT_NE(to_csv(c).find(",2,false,0.0121858,true,"), std::string::npos) << to_csv(c);
   // With transfers the test runs on h2d + compute + d2h per repetition: still disjoint.
   Options opt;
@@ -744,8 +745,9 @@ TEST(Compare, EveryRatioNamesItsMeasure) {
     const Comparison c = compare_runs(runs, opt);
     const std::string name = with_transfers ? "end-to-end" : "kernel";
     const std::string md = to_markdown(c);
-    EXPECT_NE(md.find("| " + name + " ratio run 2 / run 1 |"), std::string::npos) << md;
-    EXPECT_NE(md.find("| run 1 (1x4) " + name + " rate | run 1 " + name + " time ms |"),
+    const std::string a = "openmp 1x4 on A (h-openmp)", b = "serial 1x4 on B (h-serial)";
+    EXPECT_NE(md.find("| " + name + " ratio " + b + " / " + a + " |"), std::string::npos) << md;
+    EXPECT_NE(md.find("| " + a + " " + name + " rate | " + a + " " + name + " time ms |"),
               std::string::npos)
         << md;
     EXPECT_NE(md.find("Measure: " + name + ", from the median "), std::string::npos) << md;

@@ -129,6 +129,12 @@ class RunIdentity(unittest.TestCase):
                                timeout=120)
             self.assertEqual(q.returncode, 0, q.stderr)
             self.assertIn("| my \\| run |", q.stdout)
+            # The columns are named by the runs' labels (--label), with ranks x threads where the
+            # label lacks them, not "run 1 (1x2)".
+            self.assertRegex(q.stdout, r"\| my \\\| run \(1x\d+\) kernel rate \| my \\\| run "
+                                       r"\(1x\d+\) kernel time ms \|")
+            self.assertRegex(q.stdout, r"\| kernel ratio serial 1x1 on .* / my \\\| run \(1x\d+\) \|")
+            self.assertNotIn("run 1 (1x", q.stdout)
             self.assertIn("(p ", q.stdout)  # repetition times: the significance test ran
             if md["threads_per_rank"] > 1:
                 self.assertIn("threads per rank differ", q.stdout)
@@ -174,16 +180,16 @@ class CompareCli(unittest.TestCase):
                     if w.startswith("- ")]
         self.assertEqual(len(warnings), 1, p.stdout)
         self.assertIn("run-to-run spread unknown (1 round in run 1", warnings[0])
+        self.assertEqual(p.stdout.count("run-to-run spread unknown"), 1, p.stdout)
+        # Where the output does not show them (CSV), stderr does.
+        p = self.miniapp("compare", self.cpu, self.gpu, "--format", "csv")
+        self.assertIn("warning: run-to-run spread unknown (1 round in run 1", p.stderr)
 
     def test_baseline_by_path(self):
         p = self.miniapp("compare", self.cpu, self.gpu, "--baseline", self.gpu)
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertEqual(p.stdout.count("| 0.25x |"), 4, p.stdout)
 
-        self.assertEqual(p.stdout.count("run-to-run spread unknown"), 1, p.stdout)
-        # Where the output does not show them (CSV), stderr does.
-        p = self.miniapp("compare", self.cpu, self.gpu, "--format", "csv")
-        self.assertIn("warning: run-to-run spread unknown (1 round in run 1", p.stderr)
     def test_mismatched_configs_warn(self):
         p = self.miniapp("compare", self.cpu, self.other)
         self.assertEqual(p.returncode, 0, p.stderr)
