@@ -4,7 +4,7 @@
 The report of the shipped Table 1 runs (docs/data/paper_table1-openmp, the CPU run, and
 docs/data/paper_table1-cuda, the GPU run) must, as Chromium renders it: show the comparison
 table with one row per case and both runs' columns, the plots as SVG with a real size on the
-page, the performance-portability heat map and a cascade plot per problem, and the metadata with the backend difference highlighted; fit the window's width; and give a
+page, the performance-portability heat map and a cascade plot per problem, and the metadata with the backend difference highlighted; fit the window's width, every table whole (none past the 1400-px window or scrolling sideways in its box); and give a
 screenshot that is not blank. A copy of the GPU run whose device name and command line hold
 markup must show that markup as text, with no script run.
 
@@ -199,6 +199,9 @@ def check_rendered_sizes(chrome, tmp, page):
     title: d.title, pwned: d.body.dataset.pwned || null }""")
     check(len(m["svgs"]) == 3, f"{len(m['svgs'])} SVGs laid out")
     for w, h in m["svgs"] + m["pp"]:
+    tables: [...d.querySelectorAll('table')].map(t => [t.id, t.getBoundingClientRect().right,
+                                                      t.parentElement.scrollWidth,
+                                                      t.parentElement.clientWidth]),
         check(w >= 300 and h >= 150, f"an SVG plot laid out at {w} x {h} px")
     check(len(m["pp"]) == 7, f"{len(m['pp'])} portability figures laid out")
     check(m["table"][0] > 400 and m["table"][1] > 150, f"comparison table at {m['table']}")
@@ -207,6 +210,12 @@ def check_rendered_sizes(chrome, tmp, page):
     return m
 
 
+    # Every table fits the 1400-px page whole: none runs past the window's right edge, and none
+    # hides columns in a box that scrolls sideways.
+    for name, right, inner, box in m["tables"]:
+        check(right <= m["view"] and inner <= box,
+              f"table {name!r} does not fit the {m['view']}-px page: it ends at {right:.0f} px, "
+              f"its box scrolls {inner} px in {box} px")
 def check_screenshot(chrome, tmp, page):
     png = os.path.join(tmp, "shot.png")
     chrome.run(f"--screenshot={png}", "--window-size=1400,2000", "file://" + page)
