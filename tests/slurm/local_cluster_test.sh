@@ -43,6 +43,14 @@ on_head() {
   timeout "$seconds" "$cluster" shell "$dir" -- "$@"
 }
 host_links() { ip -o link show | awk -F': ' '{print $2}' | sort; }
+# Jobs are waited for by their Slurm states, bounded by their own time limits (job_wait.sh), not
+# by a count of polls: under a load of twice the cores the SUMMA job outlasted the 90 s of polls
+# this test once gave it. The last deadline keeps a stuck test inside ctest's TIMEOUT (1200 s) with
+# time left for the EXIT trap's stop.
+deadline=$((started + 1080))
+slurm_cmd() { on_head 30 "$@"; }
+# shellcheck source=tests/slurm/job_wait.sh
+source "$here/job_wait.sh"
 
 links_before=$(host_links)
 if ! timeout 90 "$cluster" start "$dir" --nodes 4 --link-rate 500mbit; then
@@ -97,10 +105,7 @@ job=$(sed -n 's/.*submitted job \([0-9]*\).*/\1/p' <<<"$submitted")
 if [[ -z $job ]]; then
   fail "the SUMMA job was not submitted: $submitted"
 else
-  for ((i = 0; i < 180; i++)); do
-    [[ -z $(on_head 10 squeue -h -j "$job" 2>/dev/null) ]] && break
-    sleep 0.5
-  done
+  wait_job "$job"
   state=$(on_head 10 scontrol show job "$job" | grep -o 'JobState=[A-Z]*\|ExitCode=[0-9:]*' | tr '\n' ' ')
   verify "SUMMA job $job across 2 nodes: $state" test "$state" == "JobState=COMPLETED ExitCode=0:0 "
   summary=$(python3 - "$scratch/summa/results.json" <<'PY'
@@ -154,10 +159,11 @@ rates=$(ip netns exec "${namespaces[0]}" tc class show dev node1)
 [[ $rates == *"rate 500Mbit"* ]] || fail "node1's bridge port has no 500 Mbit/s HTB class: $rates"
 
 # Stop with a job still running on two nodes: every process in the namespaces must end too.
-on_head 30 sbatch --nodes 2 --output=/dev/null --wrap 'srun sleep 300' >/dev/null ||
+running=$(on_head 30 sbatch --parsable --nodes 2 --output=/dev/null --wrap 'srun sleep 300') ||
   fail "could not submit the job left running"
-for ((i = 0; i < 60; i++)); do
-  [[ $(on_head 10 squeue -h -t RUNNING -o %i) ]] && break
+# Until it runs (its steps' processes are what stop must end): its state, not a count of polls.
+while [[ -n $running && $(field "$running" JobState) == @(PENDING|CONFIGURING|) ]] &&
+  (($(date +%s) < deadline)); do
   sleep 0.5
 done
 mapfile -t processes < <(for ns in "${namespaces[@]}"; do ip netns pids "$ns"; done)
