@@ -219,9 +219,9 @@ TEST(HistoryDb, CasesInNumericOrderOfTheirSizes) {
   db.import_document(doc, "dir/r1");
   const auto points = db.history({});
   ASSERT_EQ(points.size(), 3u);
-  EXPECT_EQ(points[0].case_id, "axpby/flat/float32/128x128");
-  EXPECT_EQ(points[1].case_id, "axpby/flat/float32/1024x1024");
-  EXPECT_EQ(points[2].case_id, "axpby/flat/float32/2048x2048");
+  EXPECT_EQ(points[0].case_id, "axpby/flat/float32/128x128/a=2,b=0.5");
+  EXPECT_EQ(points[1].case_id, "axpby/flat/float32/1024x1024/a=2,b=0.5");
+  EXPECT_EQ(points[2].case_id, "axpby/flat/float32/2048x2048/a=2,b=0.5");
 }
 
 TEST(HistoryDb, SchemaVersionsOutOfRangeAreRefusedUnchanged) {

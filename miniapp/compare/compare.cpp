@@ -177,7 +177,11 @@ std::string join_key(const Row& row, bool by_id, const std::string& ignore_param
   if (!by_id)
     return row.family + "|" + row.variant + "|" + row.precision + "|" + size_of(row) + "|" +
            tile_of(row);
-  return without_param(without_param(row.case_id, "pinned"), ignore_param);
+  std::string id = row.case_id; // "/pinned" is a flag's segment, not a name=value one
+  const std::size_t at = id.find("/pinned");
+  if (at != std::string::npos && (at + 7 == id.size() || id[at + 7] == '/'))
+    id.erase(at, 7);
+  return without_param(id, ignore_param);
 }
 
 Comparison compare_runs(const std::vector<Run>& given, const Options& given_opt) {
