@@ -3,6 +3,7 @@
 #   # expect: LINE:COL text        the message is FILE:LINE:COL: ...text...
 #   # set: key=value               (optional, repeatable) passed as --set key=value
 #   # expect: --set[N]:LINE:COL text   the error is placed in the N-th --set instead of the file
+#   # also: LINE:COL text          (optional, repeatable) another error reported with the first
 # The exit code must be 2 and the position exact.
 # Usage: check_bad_config.sh MINIAPP CONFIG
 set -u
@@ -45,4 +46,11 @@ if [[ $message != *"$text"* ]]; then
   echo "FAIL: expected the message to contain: $text"
   exit 1
 fi
+while IFS= read -r also; do
+  line="$config:${also%% *}: ${also#* }"
+  if ! printf '%s\n' "$stderr" | grep -qxF -- "$line"; then
+    echo "FAIL: expected also the line: $line"
+    exit 1
+  fi
+done < <(sed -n 's/^# also: //p' "$config")
 echo "ok"

@@ -198,8 +198,9 @@ TEST(Compare, NotesWhereOneSideTimedOneLaunchPerSample) {
   EXPECT_TRUE(has_warning(c, "one launch per sample in run 2"));
 }
 
-// Schema 2 runs are joined on case_id, which tells apart cases the schema 1 key (family,
-// variant, precision, size, tile) does not: here a seed and pinned transfers.
+// Schema 2 runs are joined on case_id less pinned, which tells apart cases the schema 1 key
+// (family, variant, precision, size, tile) does not: here a seed; pinned transfers join the
+// pageable row of the case, with a warning (compare::join_key).
 TEST(Compare, JoinsSchema2RunsOnCaseId) {
   const auto with_id = [](nlohmann::json r, const std::string& id) {
     r["case_id"] = id;
@@ -218,8 +219,11 @@ TEST(Compare, JoinsSchema2RunsOnCaseId) {
   Options apart; // two runs of one config, label and host, compared against each other
   apart.pool = false;
   const Comparison c = compare_runs({run_from_json(a, "a"), run_from_json(b, "b")}, apart);
-  ASSERT_EQ(c.lines.size(), 4u) << to_markdown(c);
+  ASSERT_EQ(c.lines.size(), 3u) << to_markdown(c);
   EXPECT_EQ(c.lines[0].case_id, id);
+  EXPECT_EQ(c.lines[1].case_id, "matmul/tiled/float32/32x32x32");
+  EXPECT_TRUE(c.lines[1].cells[0].present && c.lines[1].cells[1].present);
+  EXPECT_TRUE(has_warning(c, "pinned differs: false in run 1"));
   EXPECT_EQ(c.lines[2].case_id, id + "/seed=7");
   EXPECT_TRUE(c.lines[2].cells[1].present && !c.lines[2].cells[0].present);
   EXPECT_TRUE(has_warning(c, "missing from run 1"));
@@ -295,20 +299,24 @@ TEST(Compare, FlagsAHostRunWhoseBinaryUnderUsesItsCpu) {
 
 // A host run whose OpenBLAS ran kernels older than its CPU (Prescott on an AVX-512 guest) is
 // flagged with the core to ask for: its vendor rows and the GEMM ceiling understate the CPU. A
-// GPU run's host BLAS decides nothing it measures.
+// GPU run's host BLAS decides nothing it measures, nor does an axpby-only host run's.
 TEST(Compare, FlagsAHostRunWhoseBlasRanOlderKernels) {
   const std::string prescott = "OpenBLAS 0.3.21 DYNAMIC_ARCH Prescott MAX_THREADS=64";
   auto slow = doc("openmp", "CPU", "h", {row("matmul", "vendor", 64, 1, 1, 1)});
   auto fast = slow, gpu = doc("cuda", "GPU", "h", {row("matmul", "vendor", 64, 1, 1, 1)});
-  for (auto* d : {&slow, &fast, &gpu})
+  auto axpby = doc("openmp", "CPU", "h", {row("axpby", "flat", 64, 1, 1, 1)});
+  for (auto* d : {&slow, &fast, &gpu, &axpby})
     (*d)["metadata"]["host_isa"] = {{"built_for", "x86-64-v4"}, {"offered", "x86-64-v4"}};
   slow["metadata"]["host_blas"] = prescott;
   fast["metadata"]["host_blas"] = "OpenBLAS 0.3.21 DYNAMIC_ARCH SkylakeX MAX_THREADS=64";
   gpu["metadata"]["host_blas"] = prescott;
+  axpby["metadata"]["host_blas"] = prescott;
   Options apart;
   apart.pool = false;
-  const Comparison c = compare_runs(
-      {run_from_json(fast, "a"), run_from_json(slow, "b"), run_from_json(gpu, "c")}, apart);
+  const Comparison c =
+      compare_runs({run_from_json(fast, "a"), run_from_json(slow, "b"), run_from_json(gpu, "c"),
+                    run_from_json(axpby, "d")},
+                   apart);
   std::size_t flagged = 0;
   for (const auto& w : c.warnings)
     if (w.find("OpenBLAS runs its Prescott kernels") != std::string::npos) {
@@ -506,7 +514,8 @@ TEST(Compare, SignificanceFromRepetitionTimes) {
   EXPECT_NE(md.find("x ~ (p "), std::string::npos) << md;
   EXPECT_NE(md.find("Mann-Whitney U"), std::string::npos);
   EXPECT_NE(md.find("alpha = 0.05"), std::string::npos);
-  EXPECT_NE(md.find(" run 1 (1x4) kernel rate |"), std::string::npos) << md; // ranks x threads
+  // Columns named by the runs' labels (ranks x threads in the default label), not "run 1 (1x4)".
+  EXPECT_NE(md.find("| openmp 1x4 on A (h-openmp) kernel rate |"), std::string::npos) << md;
   EXPECT_NE(to_csv(c).find(",2,false,0.0121858,true,"), std::string::npos) << to_csv(c);
   // With transfers the test runs on h2d + compute + d2h per repetition: still disjoint.
   Options opt;
@@ -736,8 +745,9 @@ TEST(Compare, EveryRatioNamesItsMeasure) {
     const Comparison c = compare_runs(runs, opt);
     const std::string name = with_transfers ? "end-to-end" : "kernel";
     const std::string md = to_markdown(c);
-    EXPECT_NE(md.find("| " + name + " ratio run 2 / run 1 |"), std::string::npos) << md;
-    EXPECT_NE(md.find("| run 1 (1x4) " + name + " rate | run 1 " + name + " time ms |"),
+    const std::string a = "openmp 1x4 on A (h-openmp)", b = "serial 1x4 on B (h-serial)";
+    EXPECT_NE(md.find("| " + name + " ratio " + b + " / " + a + " |"), std::string::npos) << md;
+    EXPECT_NE(md.find("| " + a + " " + name + " rate | " + a + " " + name + " time ms |"),
               std::string::npos)
         << md;
     EXPECT_NE(md.find("Measure: " + name + ", from the median "), std::string::npos) << md;

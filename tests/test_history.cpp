@@ -201,6 +201,30 @@ void expect_refused(const std::string& path, history::Access access, const std::
   }
 }
 
+// Sizes in numeric order (SQL's text order listed 1024 before 128 and 2048).
+TEST(HistoryDb, CasesInNumericOrderOfTheirSizes) {
+  TempDb tmp;
+  history::Database db(tmp.path, history::Access::read_write);
+  nlohmann::json doc = document("r1", "complete");
+  const nlohmann::json one = doc["results"][0];
+  doc["results"] = nlohmann::json::array();
+  int index = 0;
+  for (int n : {2048, 128, 1024}) {
+    nlohmann::json r = one;
+    r["case"] = index++;
+    r["m"] = n;
+    r["n"] = n;
+    r["case_id"] = "axpby/flat/float32/" + std::to_string(n) + "x" + std::to_string(n);
+    doc["results"].push_back(r);
+  }
+  db.import_document(doc, "dir/r1");
+  const auto points = db.history({});
+  ASSERT_EQ(points.size(), 3u);
+  EXPECT_EQ(points[0].case_id, "axpby/flat/float32/128x128/a=2,b=0.5");
+  EXPECT_EQ(points[1].case_id, "axpby/flat/float32/1024x1024/a=2,b=0.5");
+  EXPECT_EQ(points[2].case_id, "axpby/flat/float32/2048x2048/a=2,b=0.5");
+}
+
 TEST(HistoryDb, SchemaVersionsOutOfRangeAreRefusedUnchanged) {
   TempDb tmp;
   { history::Database db(tmp.path, history::Access::read_write); }

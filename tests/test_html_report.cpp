@@ -294,6 +294,37 @@ TEST(Scaling, EfficiencyAgainstEachSystemsFewestRanks) {
   EXPECT_NE(weak[1].case_label.find("64x64"), std::string::npos) << weak[1].case_label;
 }
 
+// Strong scaling is judged by the resource scaled: 1 rank x 2 threads and 2 ranks x 1 thread are
+// the same 2 cores (efficiency T1/T, not T1/(2T) as when ranks were the resource); a GPU study's
+// resource is its GPUs. The table and its header say which.
+TEST(Scaling, StrongEfficiencyByTheResourceScaled) {
+  const auto host = [](int threads, double t) {
+    return run("openmp", "cpu", {row(64, {t, t, t})}, {{"threads_per_rank", threads}});
+  };
+  const std::vector<ScalingPoint> cores = {
+      {"a", 1, 1, host(2, 2.0)}, {"a", 1, 2, host(1, 2.0)}, {"a", 1, 4, host(1, 1.0)}};
+  const auto rows = scaling_rows(cores, false);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_DOUBLE_EQ(rows[0].resource, 2);
+  EXPECT_DOUBLE_EQ(rows[1].resource, 2);
+  EXPECT_NEAR(rows[1].efficiency, 1.0, 1e-12); // the same 2 cores, the same time
+  EXPECT_NEAR(rows[2].efficiency, (2.0 * 2) / (1.0 * 4), 1e-12);
+  const std::string html = scaling_section(cores, false);
+  EXPECT_NE(html.find("<th>efficiency by ranks x threads</th>"), std::string::npos) << html;
+  EXPECT_NE(html.find("<td>1 x 2 = 2</td>"), std::string::npos) << html;
+  const auto gpu = [](int devices, double t) {
+    return run("cuda", "H100", {row(64, {t, t, t})}, {{"devices_per_rank", devices}});
+  };
+  const auto g = scaling_rows({{"g", 1, 1, gpu(1, 4.0)}, {"g", 1, 2, gpu(2, 1.0)}}, false);
+  ASSERT_EQ(g.size(), 2u);
+  EXPECT_DOUBLE_EQ(g[1].resource, 4);
+  EXPECT_NEAR(g[1].efficiency, 4.0 / (1.0 * 4), 1e-12);
+  EXPECT_EQ(scaled_resource(g), "GPUs");
+  EXPECT_NE(scaling_section({{"g", 1, 1, gpu(1, 4.0)}, {"g", 1, 2, gpu(2, 1.0)}}, false)
+                .find("<td>4 GPUs</td>"),
+            std::string::npos);
+}
+
 // A point measured while its host was busy (load above its CPUs, core/host_load.hpp) is marked
 // (busy) in the scaling table, as the comparison marks it, its efficiency too (a ratio to the
 // base point's time), and the legend says what that means; the figure rings it. Issue 41: a

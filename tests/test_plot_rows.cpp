@@ -4,6 +4,7 @@
 // benchmark reader's copy ceiling and older benchmark names, which the plots read.
 #include "compare/compare.hpp"
 #include "compare/plot_rows.hpp"
+#include "compare/tables.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -98,6 +99,25 @@ TEST(PlotTable, OneRowPerRunAndCaseWithTheJoinsNumbers) {
 
   const nlohmann::json flipped = plot_table(two_runs(), 1, false);
   EXPECT_NEAR(row_of(flipped, 0, "axpby", 1024)["speedup"].get<double>(), 0.25, 1e-12);
+}
+
+// One join rule (compare::join_key) for compare, its paper1 table, plot and report: the CPU row
+// and the pinned GPU row of one N pair in the plot as in --table paper1 (the plot once joined on
+// the whole case id and refused the pair: "no axpby cases shared with the baseline").
+TEST(PlotTable, JoinsTheCpuRowAndThePinnedGpuRowAsThePaperTableDoes) {
+  nlohmann::json cpu = result("axpby", 1024, 1e-3), gpu = result("axpby", 1024, 0.25e-3);
+  cpu["case_id"] = "axpby/flat/float32/1024x1024/a=2,b=0.5";
+  gpu["case_id"] = "axpby/flat/float32/1024x1024/a=2,b=0.5/pinned";
+  gpu["pinned"] = true;
+  const std::vector<compare::Run> runs = {run_of("openmp", {cpu}), run_of("cuda", {gpu})};
+  const nlohmann::json t = plot_table(runs, 0, false);
+  ASSERT_EQ(t["rows"].size(), 2u) << t.dump();
+  EXPECT_NEAR(row_of(t, 1, "axpby", 1024)["speedup"].get<double>(), 4.0, 1e-12);
+  EXPECT_NE(paper_table1_markdown(runs).find("| 1024 x 1024 |"), std::string::npos);
+  const Comparison c = compare_runs(runs, {});
+  ASSERT_EQ(c.lines.size(), 1u);
+  EXPECT_EQ(c.lines[0].case_id, "axpby/flat/float32/1024x1024/a=2,b=0.5");
+  EXPECT_NEAR(c.lines[0].cells[1].ratio, 4.0, 1e-12);
 }
 
 TEST(PlotTable, EndToEndRatesAndTheTransferRoof) {

@@ -1,6 +1,7 @@
 // Performance portability (compare/portability.hpp): the metric of Pennycook, Sewall and Lee over
 // the compared runs, checked against hand-computed values.
 #include "compare/portability.hpp"
+#include "core/natural_order.hpp"
 
 #include <gtest/gtest.h>
 
@@ -44,6 +45,30 @@ TEST(Portability, HarmonicMeanOfArchitecturalEfficiencies) {
   EXPECT_NEAR(harmonic_pp({0.9, 0.6, 0.3}), 0.4909090909, 1e-10);
   EXPECT_EQ(harmonic_pp({0.9, 0.0, 0.3}), 0.0); // a failed platform
   EXPECT_EQ(harmonic_pp({}), 0.0);
+}
+
+// Problems in numeric order of their sizes, in the table and so in the cascades (text order put
+// 1024 before 128).
+TEST(Portability, ProblemsInNumericOrderOfTheirSizes) {
+  std::vector<Row> rows;
+  for (int n : {2048, 128, 1024}) {
+    Row r = row("tiled", 1);
+    r.fields = {{"m", n}, {"n", n}, {"k", n}};
+    r.case_id = "matmul/tiled/float32/" + std::to_string(n) + "x" + std::to_string(n) + "x" +
+                std::to_string(n);
+    rows.push_back(r);
+  }
+  const Portability p = performance_portability({run("openmp", "CPU", rows)}, false);
+  ASSERT_EQ(p.scores.size(), 3u);
+  EXPECT_EQ(p.scores[0].problem, "matmul/float32/128x128x128");
+  EXPECT_EQ(p.scores[1].problem, "matmul/float32/1024x1024x1024");
+  EXPECT_EQ(p.scores[2].problem, "matmul/float32/2048x2048x2048");
+  EXPECT_EQ(p.entries[2].problem, "matmul/float32/2048x2048x2048");
+  EXPECT_TRUE(natural_less("a/9x9", "a/10x10"));
+  EXPECT_FALSE(natural_less("a/10x10", "a/9x9"));
+  EXPECT_TRUE(natural_less("a/010", "a/11"));
+  EXPECT_FALSE(natural_less("same", "same"));
+  EXPECT_TRUE(natural_less("ab", "abc"));
 }
 
 // Architectural efficiencies 0.9, 0.6, 0.3 on three platforms (rate over same-run ceiling).

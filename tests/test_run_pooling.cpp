@@ -196,7 +196,7 @@ TEST(RunPooling, RoundsAreTheUnitWithThreeOrMoreOnEachSide) {
   const std::string md = to_markdown(c);
   EXPECT_NE(md.find("0.25x * (p "), std::string::npos) << md;
   EXPECT_NE(md.find("Welch's t test"), std::string::npos) << md;
-  EXPECT_NE(md.find(" run 1 spread |"), std::string::npos) << md;
+  EXPECT_NE(md.find(" tile 16 spread |"), std::string::npos) << md; // named by its label
   EXPECT_NE(md.find("| 7.5% (3 rounds) |"), std::string::npos)
       << md; // CV of 1.0, 1.1, 0.95: 0.0764 / 1.0167
   EXPECT_NE(to_csv(c).find(",*,rounds,3,"), std::string::npos) << to_csv(c);

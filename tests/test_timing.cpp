@@ -141,9 +141,12 @@ TEST(Timing, SamplesGoOnUntilTheyLastTheSpan) {
     }
   };
   const Samples s = time_samples([] {}, ms, 1, 3, Sampling{0, 0.05}, [] { return true; }, 0);
-  // 50 ms of samples of at least 1 ms (more on a loaded host), not 3; none after the span is
-  // covered.
-  ASSERT_GT(s.seconds.size(), 3u);
+  // 50 ms of samples of at least 1 ms, at least the 3 asked for, and none after the span is
+  // covered. Where the 3 fall short of the span (3 ms on a quiet host) the span's bound makes
+  // more follow; no count is asserted: on a loaded host a sample of 1 ms of work lasts up to
+  // 20 ms, 3 can cover the span, and `more than 3` failed 68 of 100 repeats under a load of 17
+  // on 2 CPUs.
+  ASSERT_GE(s.seconds.size(), 3u);
   double timed = 0;
   for (double t : s.seconds)
     timed += t;

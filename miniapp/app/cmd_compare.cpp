@@ -124,7 +124,10 @@ int cmd_compare(const CompareArgs& args) {
     return kConfigError;
   }
 
-  print_warnings("compare", warnings);
+  // Each warning printed once: the comparison's markdown on stdout has them in its own section.
+  const bool text_has_warnings = args.table.empty() && args.format == "markdown";
+  if (!args.output.empty() || !text_has_warnings)
+    print_warnings("compare", warnings);
   if (args.output.empty()) {
     std::cout << text;
     return reference_code;

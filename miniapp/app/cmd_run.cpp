@@ -26,6 +26,7 @@
 #include "run/ceilings.hpp"
 #include "core/device_info.hpp"
 #include "core/host_isa.hpp"
+#include "kernels/families.hpp"
 #include "kernels/vendor_blas.hpp"
 #include "run/driver.hpp"
 
@@ -183,9 +184,14 @@ public:
                                 : create_run_directory(plan_.settings.output_directory,
                                                        plan_.settings.name, args_.output_dir);
     const HostIsa isa = host_isa();
+    // The host BLAS runs only the vendor variant and the vendor GEMM ceiling (none for int32).
+    const bool blas_used = std::any_of(plan_.cases.begin(), plan_.cases.end(), [](const Case& c) {
+      return family(c.family).ceiling == Ceiling::vendor_gemm && c.precision != Precision::int32;
+    });
     if (!is_gpu_backend(plan_.backend))
-      for (const std::string& w : {isa_under_use(isa.built_for, isa.offered),
-                                   blas_under_use(kernels::host_blas_name(), isa.offered)})
+      for (const std::string& w :
+           {isa_under_use(isa.built_for, isa.offered),
+            blas_used ? blas_under_use(kernels::host_blas_name(), isa.offered) : std::string()})
         if (!w.empty())
           std::cerr << "miniapp: warning: " << w << std::endl;
     writer_ = std::make_unique<ResultsWriter>(dir, plan_, md, resume_);

@@ -173,6 +173,17 @@ void name_runs(std::vector<Run>& runs, const std::vector<std::string>& inputs,
       r.given_label = r.label() + " [" + suffix[experiment(r)] + "]";
 }
 
+std::string join_key(const Row& row, bool by_id, const std::string& ignore_param) {
+  if (!by_id)
+    return row.family + "|" + row.variant + "|" + row.precision + "|" + size_of(row) + "|" +
+           tile_of(row);
+  std::string id = row.case_id; // "/pinned" is a flag's segment, not a name=value one
+  const std::size_t at = id.find("/pinned");
+  if (at != std::string::npos && (at + 7 == id.size() || id[at + 7] == '/'))
+    id.erase(at, 7);
+  return without_param(id, ignore_param);
+}
+
 Comparison compare_runs(const std::vector<Run>& given, const Options& given_opt) {
   if (given.empty())
     throw std::runtime_error("nothing to compare: no runs given");
@@ -211,8 +222,13 @@ Comparison compare_runs(const std::vector<Run>& given, const Options& given_opt)
       };
       if (const std::string w = isa_under_use(text("built_for"), text("offered")); !w.empty())
         c.run_warnings.push_back(run_name(c, i) + ": " + w);
+      // The host BLAS decides only the vendor rows and the vendor GEMM ceilings of a run.
+      const bool blas_used =
+          std::any_of(runs[i].rows.begin(), runs[i].rows.end(), [](const Row& r) {
+            return r.variant == "vendor" || r.ceiling.rfind("vendor GEMM", 0) == 0;
+          });
       const auto blas = runs[i].metadata.find("host_blas");
-      if (blas != runs[i].metadata.end() && blas->is_string())
+      if (blas_used && blas != runs[i].metadata.end() && blas->is_string())
         if (const std::string w = blas_under_use(blas->get<std::string>(), text("offered"));
             !w.empty())
           c.run_warnings.push_back(run_name(c, i) + ": " + w);
@@ -256,13 +272,13 @@ Comparison compare_runs(const std::vector<Run>& given, const Options& given_opt)
         busy);
   c.warnings = c.run_warnings;
 
-  // Join on the case id, or where a run lacks it (schema 1) on (family, variant, precision, m, n,
-  // k, tile); the n-th row with the same key in each run pairs with the n-th in the others (a
-  // sweep over alpha in schema 1, say). Baseline rows come first.
-  const bool by_id = opt.by_case_id && std::all_of(runs.begin(), runs.end(), [](const Run& r) {
-                       return std::all_of(r.rows.begin(), r.rows.end(),
-                                          [](const Row& row) { return !row.case_id.empty(); });
-                     });
+  // Join by join_key (the case id less pinned, or where a run lacks ids the schema 1 key); the n-th
+  // row with the same key in each run pairs with the n-th in the others (a sweep over alpha in
+  // schema 1, say). Baseline rows come first.
+  const bool by_id = std::all_of(runs.begin(), runs.end(), [](const Run& r) {
+    return std::all_of(r.rows.begin(), r.rows.end(),
+                       [](const Row& row) { return !row.case_id.empty(); });
+  });
   std::map<std::string, std::size_t> index;
   std::vector<std::vector<const Row*>> rows_of; // per line, per run
   std::vector<std::size_t> order(runs.size());
@@ -273,17 +289,13 @@ Comparison compare_runs(const std::vector<Run>& given, const Options& given_opt)
   for (std::size_t i : order) {
     std::map<std::string, int> seen;
     for (const auto& row : runs[i].rows) {
-      std::string key = by_id ? row.case_id
-                              : row.family + "|" + row.variant + "|" + row.precision + "|" +
-                                    size_of(row) + "|" + tile_of(row);
-      if (by_id) // --ignore-param (compare/pooling.hpp)
-        key = without_param(key, opt.ignore_param);
+      std::string key = join_key(row, by_id, opt.ignore_param);
       key += "#" + std::to_string(seen[key]++);
       auto it = index.find(key);
       if (it == index.end()) {
         it = index.emplace(key, c.lines.size()).first;
         Line l;
-        l.case_id = by_id ? without_param(row.case_id, opt.ignore_param) : "";
+        l.case_id = by_id ? join_key(row, true, opt.ignore_param) : "";
         l.family = row.family;
         l.variant = row.variant;
         l.precision = row.precision;

@@ -34,9 +34,6 @@ struct Options {
   std::size_t baseline = 0;    // index into the runs
   bool with_transfers = false; // time = total_median_s (h2d + compute + d2h), the paper's method
   RateKind rate = RateKind::Auto;
-  // Join schema 2 runs on case_id (see compare_runs); false: always on (family, variant,
-  // precision, size, tile), as the paper's Table 1 pairs a CPU and a pinned GPU row of one N.
-  bool by_case_id = true;
   // Noise across runs (compare/pooling.hpp): pool runs of one experiment on one machine
   // (--no-pool: each run its own side), and join case ids as if this tuning parameter were equal
   // (--ignore-param tile: tile 2 against tile 16; "" none).
@@ -111,9 +108,15 @@ struct Comparison {
 void name_runs(std::vector<Run>& runs, const std::vector<std::string>& inputs,
                const std::vector<std::string>& names, bool pool);
 
-// Rows are joined on their case_id when every row of every run has one (schema 2: every case
-// parameter, seed and pinned included, tells cases apart), else on (family, variant, precision,
-// m, n, k, tile), which schema 1 files also hold.
+// The one rule that pairs rows of different runs, for compare (every table, --table paper1), plot
+// and report alike: the row's case_id less its `pinned` segment when every row of every run has
+// an id (schema 2: every other case parameter, seed included, tells cases apart; pinning is how
+// a case's data reach the device, not what it computes, so a CPU row pairs with a pinned GPU row
+// of one N and a pinned run with a pageable one, the difference a warning), else (family,
+// variant, precision, m, n, k, tile), which schema 1 files also hold. `ignore_param`
+// (--ignore-param) leaves that parameter's segment out too.
+std::string join_key(const Row& row, bool by_id, const std::string& ignore_param);
+
 Comparison compare_runs(const std::vector<Run>& runs, const Options& opt);
 
 // Whether any row of the comparison recorded its energy or why it has none (files written

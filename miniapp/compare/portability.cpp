@@ -2,6 +2,7 @@
 
 #include "core/sinks.hpp"
 #include "compare/tables.hpp"
+#include "core/natural_order.hpp"
 #include "core/text.hpp"
 #include "compare/pooling.hpp"
 #include "results/references.hpp"
@@ -195,6 +196,18 @@ Portability performance_portability(const std::vector<Run>& runs, bool with_tran
                     : harmonic_pp(arch);
     out.scores.push_back(s);
   }
+  // Problems and applications in natural order (sizes as numbers: 128 before 1024), the
+  // platforms as first met; the maps above held them in text order.
+  const auto before = [](const std::string& pa, const std::string& aa, const std::string& pb,
+                         const std::string& ab) {
+    return natural_less(pa, pb) || (!natural_less(pb, pa) && natural_less(aa, ab));
+  };
+  std::stable_sort(out.entries.begin(), out.entries.end(), [&](const PpEntry& a, const PpEntry& b) {
+    return before(a.problem, a.application, b.problem, b.application);
+  });
+  std::stable_sort(out.scores.begin(), out.scores.end(), [&](const PpScore& a, const PpScore& b) {
+    return before(a.problem, a.application, b.problem, b.application);
+  });
   return out;
 }
 

@@ -94,6 +94,14 @@ std::vector<std::string> energy_notes(const Comparison& c, std::size_t run) {
 }
 
 namespace {
+// A run's name in the column headers: its label (--name, --label, or the default naming the
+// backend, ranks x threads and device), with ranks x threads added where the label lacks them.
+std::string run_heading(const Run& r) {
+  const std::string label = r.label(), shape = r.shape();
+  const bool said = shape == "?" || label.find(shape) != std::string::npos;
+  return markdown_cell(said ? label : label + " (" + shape + ")");
+}
+
 // The energy beside the rates: each run's mean watts and kernel rate per watt, then why the
 // empty cells are empty. Nothing for runs from before energy was recorded.
 void energy_markdown(std::ostream& os, const Comparison& c) {
@@ -103,7 +111,7 @@ void energy_markdown(std::ostream& os, const Comparison& c) {
         "host's for host backends) and the kernel rate per watt (GFLOP/s/W is GFLOP per joule, "
         "GB/s/W GB per joule).\n\n| case | size |";
   for (std::size_t i = 0; i < c.runs.size(); ++i)
-    os << " run " << i + 1 << " power, rate/W |";
+    os << " " << run_heading(c.runs[i]) << " power, rate/W |";
   os << "\n|---|---|";
   for (std::size_t i = 0; i < c.runs.size(); ++i)
     os << "---:|";
@@ -148,14 +156,15 @@ std::string to_markdown(const Comparison& c) {
 
   const std::string measure = measure_name(c.options.with_transfers);
   os << "| case | size | tile | unit |";
-  for (std::size_t i = 0; i < nr; ++i)
-    os << " run " << i + 1
-       << (c.runs[i].shape() == "?" ? std::string() : " (" + c.runs[i].shape() + ")") << " "
-       << measure << " rate | run " << i + 1 << " " << measure << " time ms | run " << i + 1
-       << " spread |";
+  for (std::size_t i = 0; i < nr; ++i) {
+    const std::string name = run_heading(c.runs[i]);
+    os << " " << name << " " << measure << " rate | " << name << " " << measure << " time ms | "
+       << name << " spread |";
+  }
   for (std::size_t i = 0; i < nr; ++i)
     if (i != b)
-      os << " " << measure << " ratio run " << i + 1 << " / run " << b + 1 << " |";
+      os << " " << measure << " ratio " << run_heading(c.runs[i]) << " / " << run_heading(c.runs[b])
+         << " |";
   os << "\n|" << std::string("---|---|---|---|");
   for (std::size_t i = 0; i < nr; ++i)
     os << "---:|---:|---:|";
@@ -263,8 +272,7 @@ std::string paper_table1_markdown(const std::vector<Run>& runs,
   Options opt;
   opt.with_transfers = true;
   opt.rate = RateKind::Gflops;
-  opt.by_case_id = false; // one line per N, pinned transfers or not
-  opt.pool = false;       // the CPU run and the GPU run, as given
+  opt.pool = false; // the CPU run and the GPU run, as given
   const Comparison c = compare_runs(runs, opt);
   if (warnings)
     *warnings = c.warnings;

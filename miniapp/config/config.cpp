@@ -379,7 +379,19 @@ ExperimentConfig parse_config(const std::string& label, const std::string& text,
   ErrorList own;
   ErrorList& gathered = errors ? *errors : own;
   try {
-    YAML::Node root = load_document(src, text);
+    // A duplicate key leaves the document readable: it is reported with the file's other errors.
+    // An error that stops the reading ends here, with the duplicates found before it.
+    YAML::Node root;
+    src.gather_errors(&gathered);
+    try {
+      root = load_document(src, text);
+    } catch (const ConfigError& e) {
+      gathered.add(e.what());
+      ErrorList all = gathered;
+      gathered = ErrorList();
+      all.throw_if_any();
+    }
+    src.gather_errors(nullptr);
     require_map(src, root, "the config");
     if (overrides.size() > std::size_t(limits::kMaxOverrides))
       throw ConfigError("--set[" + std::to_string(limits::kMaxOverrides + 1) + "]:1:1: " +

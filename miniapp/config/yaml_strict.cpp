@@ -290,9 +290,9 @@ void check_node(Walk& w, const YAML::Node& node) {
       check_node(w, key);
       if (key.Scalar() == "<<")
         src.fail(key, "YAML merge keys ('<<') are not supported: write the keys out");
-      if (!seen.insert(key.Scalar()).second)
-        src.fail(key,
-                 "duplicate key '" + key.Scalar() + "' (the first one would be silently lost)");
+      if (!seen.insert(key.Scalar()).second) // reading goes on: gathered with the other errors
+        src.report(key,
+                   "duplicate key '" + key.Scalar() + "' (the first one would be silently lost)");
       if (it->second.IsNull())
         src.add_null_value(it->second, key);
       check_node(w, it->second);

@@ -1,12 +1,14 @@
 #include "history/db.hpp"
 
 #include "core/files.hpp"
+#include "core/natural_order.hpp"
 
 #include "results/references.hpp"
 #include "history/filesystem.hpp"
 #include "history/sqlite.hpp"
 #include "run/stop_signals.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -373,6 +375,11 @@ ORDER BY r.case_id, u.start_time, u.run_id, r.case_index)sql");
   } catch (const std::runtime_error& e) {
     fail(e.what());
   }
+  // Cases in natural order (sizes as numbers: SQL's text order put 1024 before 128), each case's
+  // points in the query's time order.
+  std::stable_sort(out.begin(), out.end(), [](const Point& a, const Point& b) {
+    return natural_less(a.case_id, b.case_id);
+  });
   return out;
 }
 

@@ -67,10 +67,11 @@ table { border-collapse: collapse; margin: 6px 0; }
 th, td { border: 1px solid #c9c9cf; padding: 4px 9px; vertical-align: top; }
 thead th { background: #eef0f4; }
 tbody th { background: #f6f7f9; text-align: left; font-weight: 600; white-space: nowrap; }
+#comparison tbody th, #energy tbody th { white-space: normal; } /* case ids break at '/' */
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .range { color: #666; font-size: 12px; }
 .mark { color: #b3261e; font-size: 12px; }
-.spread { display: block; }
+.spread { display: block; white-space: normal; }
 .scroll { overflow-x: auto; max-width: 100%; }
 .runlabel { font-weight: normal; font-size: 12px; color: #444; }
 .faster { color: #0b6e2a; font-weight: 600; }
@@ -88,6 +89,15 @@ pre.cmd { background: #f4f5f7; border: 1px solid #d8d8de; padding: 8px 10px; mar
           white-space: pre-wrap; overflow-wrap: anywhere; user-select: all; font-size: 13px; }
 ul.warnings li { margin: 3px 0; }
 )";
+
+// A case id that may break after each '/': unbroken ("axpby/flat/float32/128x128/a=2,b=0.5",
+// 362 px) it pushed the Table 1 comparison to 1392 px in a page of 1340 (1400-px window).
+std::string breakable_case(const compare::Line& l) {
+  std::string out;
+  for (const char ch : html_escape(compare::case_label(l)))
+    out += ch == '/' ? std::string("/<wbr>") : std::string(1, ch);
+  return out;
+}
 
 void comparison_table(std::ostringstream& os, const compare::Comparison& c) {
   const std::size_t b = c.options.baseline, nr = c.runs.size();
@@ -108,9 +118,8 @@ void comparison_table(std::ostringstream& os, const compare::Comparison& c) {
        << " time ms<br><span class=\"runlabel\">median [min, max] cv</span></th>";
   os << "</tr>\n</thead>\n<tbody>\n";
   for (const auto& l : c.lines) {
-    os << "<tr class=\"case\"><th>" << html_escape(compare::case_label(l)) << "</th><td>"
-       << html_escape(l.size) << "</td><td>" << html_escape(l.tile) << "</td><td>"
-       << html_escape(l.unit) << "</td>";
+    os << "<tr class=\"case\"><th>" << breakable_case(l) << "</th><td>" << html_escape(l.size)
+       << "</td><td>" << html_escape(l.tile) << "</td><td>" << html_escape(l.unit) << "</td>";
     for (std::size_t i = 0; i < nr; ++i) {
       const compare::Cell& cell = l.cells[i];
       if (!cell.present) {
@@ -184,8 +193,7 @@ void energy_section(std::ostringstream& os, const compare::Comparison& c) {
     os << "<th data-run=\"" << i + 1 << "\">" << run_title(c, i) << " power, rate/W</th>";
   os << "</tr></thead>\n<tbody>\n";
   for (const auto& l : c.lines) {
-    os << "<tr><th>" << html_escape(compare::case_label(l)) << "</th><td>" << html_escape(l.size)
-       << "</td>";
+    os << "<tr><th>" << breakable_case(l) << "</th><td>" << html_escape(l.size) << "</td>";
     for (const compare::Cell& cell : l.cells)
       os << "<td class=\"num\">" << html_escape(compare::energy_text(cell)) << "</td>";
     os << "</tr>\n";

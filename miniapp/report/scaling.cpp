@@ -1,5 +1,6 @@
 #include "report/scaling.hpp"
 
+#include "core/backends.hpp"
 #include "core/text.hpp"
 #include "report/html_report.hpp"
 #include "compare/pooling.hpp"
@@ -25,7 +26,39 @@ struct SeriesKey {
   }
 };
 
+// A point's resource (report/scaling.hpp): GPUs for a device backend (ranks x devices per rank,
+// 1 where not recorded), else host cores (ranks x threads per rank, ranks where not recorded).
+void set_resource(ScalingRow& row, const compare::Run& run) {
+  row.gpus = !host_backend(run.backend);
+  const auto& md = run.metadata;
+  const auto devices = md.is_object() ? md.find("devices_per_rank") : md.end();
+  const int per_device =
+      devices != md.end() && devices->is_number_integer() && devices->get<int>() > 0
+          ? devices->get<int>()
+          : 1;
+  row.per_rank = row.gpus ? per_device : std::max(0, run.threads);
+  row.resource = double(row.ranks) * double(std::max(1, row.per_rank));
+}
+
+// "1 x 2 = 2" (ranks x threads), "2 GPUs"; the ranks alone where the threads are unknown.
+std::string resource_text(const ScalingRow& r) {
+  if (r.gpus)
+    return fmt("%.0f", r.resource) + (r.resource == 1 ? " GPU" : " GPUs");
+  if (r.per_rank <= 0)
+    return std::to_string(r.ranks) + " x ? threads";
+  return std::to_string(r.ranks) + " x " + std::to_string(r.per_rank) + " = " +
+         fmt("%.0f", r.resource);
+}
+
 } // namespace
+
+std::string scaled_resource(const std::vector<ScalingRow>& rows) {
+  const bool gpus =
+      std::any_of(rows.begin(), rows.end(), [](const ScalingRow& r) { return r.gpus; });
+  const bool cores =
+      std::any_of(rows.begin(), rows.end(), [](const ScalingRow& r) { return !r.gpus; });
+  return gpus && cores ? "ranks x threads or GPUs" : gpus ? "GPUs" : "ranks x threads";
+}
 
 std::vector<ScalingRow> scaling_rows(const std::vector<ScalingPoint>& points, bool weak) {
   std::map<SeriesKey, std::vector<ScalingRow>> series;
@@ -42,21 +75,28 @@ std::vector<ScalingRow> scaling_rows(const std::vector<ScalingPoint>& points, bo
             return x.nodes == p.nodes && x.ranks == p.ranks;
           }))
         continue; // the same point twice (a resubmitted job's directory): the first counts
-      rows.push_back({p.system, r.case_id.empty() ? key.kind : r.case_id, p.nodes, p.ranks,
-                      r.time_median, -1, compare::marks_of(r, p.run.host_cpus)});
+      ScalingRow row;
+      row.system = p.system;
+      row.case_label = r.case_id.empty() ? key.kind : r.case_id;
+      row.nodes = p.nodes;
+      row.ranks = p.ranks;
+      set_resource(row, p.run);
+      row.seconds = r.time_median;
+      row.marks = compare::marks_of(r, p.run.host_cpus);
+      rows.push_back(row);
     }
   }
   std::vector<ScalingRow> out;
   for (auto& [key, rows] : series) {
     std::sort(rows.begin(), rows.end(), [](const ScalingRow& a, const ScalingRow& b) {
-      return std::tie(a.ranks, a.nodes) < std::tie(b.ranks, b.nodes);
+      return std::tie(a.resource, a.ranks, a.nodes) < std::tie(b.resource, b.ranks, b.nodes);
     });
     const ScalingRow base = rows.front();
     for (ScalingRow& r : rows) {
       r.case_label = base.case_label;
       r.efficiency_marks = r.marks | base.marks;
-      r.efficiency =
-          weak ? base.seconds / r.seconds : (base.seconds * base.ranks) / (r.seconds * r.ranks);
+      r.efficiency = weak ? base.seconds / r.seconds
+                          : (base.seconds * base.resource) / (r.seconds * r.resource);
       out.push_back(r);
     }
   }
@@ -64,11 +104,11 @@ std::vector<ScalingRow> scaling_rows(const std::vector<ScalingPoint>& points, bo
 }
 
 std::string scaling_svg(const std::vector<ScalingRow>& rows, bool weak) {
-  int max_ranks = 1;
+  double max_resource = 1;
   double t_lo = 1e300, t_hi = 0, e_hi = 1.2;
   std::vector<std::pair<std::string, std::vector<const ScalingRow*>>> lines;
   for (const ScalingRow& r : rows) {
-    max_ranks = std::max(max_ranks, r.ranks);
+    max_resource = std::max(max_resource, r.resource);
     t_lo = std::min(t_lo, r.seconds);
     t_hi = std::max(t_hi, r.seconds);
     e_hi = std::max(e_hi, std::min(r.efficiency * 1.1, 4.0));
@@ -87,8 +127,8 @@ std::string scaling_svg(const std::vector<ScalingRow>& rows, bool weak) {
     ringed |= r.efficiency_marks;
   const double legend_h = 16.0 * double(lines.size() + (ringed.any() ? 1 : 0)) + 20;
   const double w = left + 2 * panel_w + gap + 30, h = top + panel_h + 50 + legend_h;
-  const double xr = std::log2(double(std::max(2, max_ranks)));
-  const auto x_of = [&](double x0, double ranks) { return x0 + panel_w * std::log2(ranks) / xr; };
+  const double xr = std::log2(std::max(2.0, max_resource));
+  const auto x_of = [&](double x0, double p) { return x0 + panel_w * std::log2(p) / xr; };
   const auto y_time = [&](double t) {
     return top + panel_h * (1 - std::log(t / t_lo) / std::log(t_hi / t_lo));
   };
@@ -97,7 +137,8 @@ std::string scaling_svg(const std::vector<ScalingRow>& rows, bool weak) {
   os << "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " << fmt("%.0f", w) << " "
      << fmt("%.0f", h) << "\" width=\"" << fmt("%.0f", w) << "\" height=\"" << fmt("%.0f", h)
      << "\" font-family=\"DejaVu Sans, sans-serif\" font-size=\"12\" id=\"scaling-plot\">\n"
-     << "<title>" << (weak ? "Weak" : "Strong") << " scaling: time and efficiency against ranks"
+     << "<title>" << (weak ? "Weak" : "Strong") << " scaling: time and efficiency against "
+     << scaled_resource(rows)
      << "</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   const double x0s[2] = {left, left + panel_w + gap};
   for (int panel = 0; panel < 2; ++panel) {
@@ -108,13 +149,14 @@ std::string scaling_svg(const std::vector<ScalingRow>& rows, bool weak) {
     os << "<text x=\"" << fmt("%.1f", x0 + panel_w / 2) << "\" y=\"" << fmt("%.1f", top - 12)
        << "\" text-anchor=\"middle\">"
        << (panel == 0 ? "median kernel time (s, log)" : "parallel efficiency") << "</text>\n";
-    // 64 bits: an int doubling past 2^30 wrapped to 0 and never passed max_ranks (a loop without
+    // 64 bits: an int doubling past 2^30 wrapped to 0 and never passed the largest (a loop without
     // end, the page growing ~60 MB/s, for a point of 2^30 ranks).
-    for (std::int64_t ranks = 1; ranks <= max_ranks; ranks *= 2)
-      os << "<text x=\"" << fmt("%.1f", x_of(x0, ranks)) << "\" y=\""
-         << fmt("%.1f", top + panel_h + 16) << "\" text-anchor=\"middle\">" << ranks << "</text>\n";
+    for (std::int64_t p = 1; double(p) <= max_resource; p *= 2)
+      os << "<text x=\"" << fmt("%.1f", x_of(x0, double(p))) << "\" y=\""
+         << fmt("%.1f", top + panel_h + 16) << "\" text-anchor=\"middle\">" << p << "</text>\n";
     os << "<text x=\"" << fmt("%.1f", x0 + panel_w / 2) << "\" y=\""
-       << fmt("%.1f", top + panel_h + 34) << "\" text-anchor=\"middle\">MPI ranks</text>\n";
+       << fmt("%.1f", top + panel_h + 34) << "\" text-anchor=\"middle\">" << scaled_resource(rows)
+       << "</text>\n";
     if (panel == 0) {
       for (double t : {t_lo * 1.5, std::sqrt(t_lo * t_hi), t_hi / 1.5})
         os << "<text x=\"" << fmt("%.1f", x0 - 6) << "\" y=\"" << fmt("%.1f", y_time(t) + 4)
@@ -131,7 +173,7 @@ std::string scaling_svg(const std::vector<ScalingRow>& rows, bool weak) {
       const char* c = series_colour(i);
       std::string pts;
       for (const ScalingRow* r : lines[i].second) {
-        const double x = x_of(x0, r->ranks),
+        const double x = x_of(x0, r->resource),
                      y = panel == 0 ? y_time(r->seconds) : y_eff(r->efficiency);
         pts += fmt("%.1f", x) + "," + fmt("%.1f", y) + " ";
         os << "<circle class=\"point\" cx=\"" << fmt("%.1f", x) << "\" cy=\"" << fmt("%.1f", y)
@@ -170,11 +212,13 @@ std::string scaling_section(const std::vector<ScalingPoint>& points, bool weak) 
   std::ostringstream os;
   os << "<section id=\"scaling\">\n<h2>" << (weak ? "Weak" : "Strong") << " scaling</h2>\n"
      << "<p class=\"legend\">Median kernel time of each case at each point of the study, per "
-        "system, and the parallel efficiency against the system's point with the fewest ranks: "
+        "system, and the parallel efficiency against the system's point with the fewest "
+     << scaled_resource(rows) << ": "
      << (weak ? "T<sub>1</sub> / T (weak scaling: the same block per rank, so the time should "
                 "stay)"
-              : "T<sub>1</sub> R<sub>1</sub> / (T R) (strong scaling: the same problem on more "
-                "ranks)")
+              : "T<sub>1</sub> P<sub>1</sub> / (T P) (strong scaling: the same problem on more "
+                "of the resource; P is what was scaled: host cores, ranks x threads per rank, or "
+                "GPUs, ranks x devices per rank)")
      << ".</p>\n";
   if (rows.empty()) {
     os << "<p class=\"note\">No point has valid results yet.</p>\n</section>\n";
@@ -183,12 +227,15 @@ std::string scaling_section(const std::vector<ScalingPoint>& points, bool weak) 
   os << "<div class=\"plots\"><figure><figcaption>scaling</figcaption>" << scaling_svg(rows, weak)
      << "</figure></div>\n"
      << "<table id=\"scaling-table\">\n<tr><th>system</th><th>case</th><th>nodes</th>"
-        "<th>ranks</th><th>time (ms)</th><th>efficiency</th></tr>\n";
+        "<th>ranks</th><th>"
+     << scaled_resource(rows) << "</th><th>time (ms)</th><th>efficiency by "
+     << scaled_resource(rows) << "</th></tr>\n";
   Marks shown;
   for (const ScalingRow& r : rows) {
     os << "<tr class=\"scaling-row\"><td>" << html_escape(r.system) << "</td><td>"
        << html_escape(r.case_label) << "</td><td>" << r.nodes << "</td><td>" << r.ranks
-       << "</td><td>" << fmt("%.4g", r.seconds * 1e3) << marks_html(r.marks) << "</td><td>"
+       << "</td><td>" << resource_text(r) << "</td><td>" << fmt("%.4g", r.seconds * 1e3)
+       << marks_html(r.marks) << "</td><td>"
        << (r.efficiency < 0 ? std::string("-")
                             : fmt("%.2f", r.efficiency) + marks_html(r.efficiency_marks))
        << "</td></tr>\n";

@@ -45,6 +45,14 @@ on_head() {
   timeout "$seconds" "$cluster" shell "$dir" -- "$@"
 }
 host_links() { ip -o link show | awk -F': ' '{print $2}' | sort; }
+# Jobs are waited for by their Slurm states, bounded by their own time limits (job_wait.sh), not
+# by a count of polls: under a load of twice the cores the SUMMA job outlasted the 90 s of polls
+# this test once gave it. The last deadline keeps a stuck test inside ctest's TIMEOUT (1200 s) with
+# time left for the EXIT trap's stop.
+deadline=$((started + 1080))
+slurm_cmd() { on_head 30 "$@"; }
+# shellcheck source=tests/slurm/job_wait.sh
+source "$here/job_wait.sh"
 
 links_before=$(host_links)
 if ! timeout 90 "$cluster" start "$dir" --nodes 4 --link-rate 500mbit; then
@@ -91,15 +99,7 @@ link_bytes() { # the bytes every node's eth0 has sent
   done
   echo "$total"
 }
-# wait_for_job JOB [SECONDS]: until JOB leaves the queue (at most SECONDS, default 90); job_state
-# JOB: its state and exit code.
-wait_for_job() {
-  local until=$(($(date +%s) + ${2:-90}))
-  while (($(date +%s) < until)); do
-    [[ -z $(on_head 10 squeue -h -j "$1" 2>/dev/null) ]] && return 0
-    sleep 0.5
-  done
-}
+# job_state JOB: its state and exit code (jobs are waited for with wait_job, job_wait.sh).
 job_state() { on_head 10 scontrol show job "$1" | grep -o 'JobState=[A-Z]*\|ExitCode=[0-9:]*' | tr '\n' ' '; }
 bytes_before=$(link_bytes)
 submitted=$(cd "$scratch" && on_head 60 "$miniapp" jobscript "$here/cluster_summa.yaml" \
@@ -109,7 +109,7 @@ job=$(sed -n 's/.*submitted job \([0-9]*\).*/\1/p' <<<"$submitted")
 if [[ -z $job ]]; then
   fail "the SUMMA job was not submitted: $submitted"
 else
-  wait_for_job "$job"
+  wait_job "$job"
   state=$(job_state "$job")
   verify "SUMMA job $job across 2 nodes: $state" test "$state" == "JobState=COMPLETED ExitCode=0:0 "
   summary=$(python3 - "$scratch/summa/results.json" <<'PY'
@@ -142,7 +142,7 @@ job=$(cd "$scratch" && on_head 30 sbatch --parsable --hold "$scratch/summa.sh" 2
 if [[ $job =~ ^[0-9]+$ ]]; then
   for node in "$dir"/tmp/node*; do mkdir -p "$node/spmix_appdir_$(id -u)_$job.0"; done
   on_head 10 scontrol release "$job"
-  wait_for_job "$job"
+  wait_job "$job"
   state=$(job_state "$job")
   log=$(cat "$scratch"/*-"$job".out 2>&1)
   if [[ $state == "JobState=FAILED ExitCode=3:0 " && $log == *"launch failed"* &&
@@ -184,7 +184,7 @@ if [[ -z $victim ]] || ((kept < 1 || kept > 2)); then
 else
   kill -9 "$victim"
   killed=$(date +%s)
-  wait_for_job "$job" 75
+  wait_job "$job"
   took=$(($(date +%s) - killed))
   on_head 10 scancel "$job" # still running: a hang, failed below; the resubmitted job needs the nodes
   state=$(job_state "$job")
@@ -197,7 +197,7 @@ else
     fail "rank 1 killed: $state $took s after the kill, $kept case(s) kept; log: $(tail -n 6 <<<"$log")"
   fi
   job=$(cd "$scratch" && on_head 30 sbatch --parsable "$scratch/fault.sh" 2>&1)
-  wait_for_job "$job"
+  wait_job "$job"
   state=$(job_state "$job")
   once=$(python3 -c 'import json, sys
 d = json.load(open(sys.argv[1])); cases = [r["case"] for r in d["results"]]; done = d["complete"]
@@ -237,10 +237,11 @@ rates=$(ip netns exec "${namespaces[0]}" tc class show dev node1)
 [[ $rates == *"rate 500Mbit"* ]] || fail "node1's bridge port has no 500 Mbit/s HTB class: $rates"
 
 # Stop with a job still running on two nodes: every process in the namespaces must end too.
-on_head 30 sbatch --nodes 2 --output=/dev/null --wrap 'srun sleep 300' >/dev/null ||
+running=$(on_head 30 sbatch --parsable --nodes 2 --output=/dev/null --wrap 'srun sleep 300') ||
   fail "could not submit the job left running"
-for ((i = 0; i < 60; i++)); do
-  [[ $(on_head 10 squeue -h -t RUNNING -o %i) ]] && break
+# Until it runs (its steps' processes are what stop must end): its state, not a count of polls.
+while [[ -n $running && $(field "$running" JobState) == @(PENDING|CONFIGURING|) ]] &&
+  (($(date +%s) < deadline)); do
   sleep 0.5
 done
 mapfile -t processes < <(for ns in "${namespaces[@]}"; do ip netns pids "$ns"; done)

@@ -37,54 +37,10 @@ if ! local_slurm_start "$scratch/slurm"; then
 fi
 echo "Slurm up in $(($(date +%s) - started)) s"
 
-# field ID KEY: one field of `scontrol show job` (records live MinJobAge=3600 s).
-field() { scontrol show job -o "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
-# slurm_seconds TIME: seconds of a Slurm TimeLimit (MM:SS, HH:MM:SS, D-HH:MM:SS); UNLIMITED and
-# anything else: the test's last deadline.
-slurm_seconds() {
-  local t=$1 days=0 parts
-  [[ $t == *-* ]] && days=${t%%-*} t=${t#*-}
-  IFS=: read -r -a parts <<<"$t"
-  case ${#parts[@]} in
-  2) echo $((days * 86400 + 10#${parts[0]} * 60 + 10#${parts[1]})) ;;
-  3) echo $((days * 86400 + 10#${parts[0]} * 3600 + 10#${parts[1]} * 60 + 10#${parts[2]})) ;;
-  *) echo $((deadline - started)) ;;
-  esac
-}
-# Past its time limit Slurm ends a job within its check interval (30 s) and KillWait (5 s,
-# local_slurm.sh), then runs the epilog: a minute in all.
-slurm_end_slack=60
-# wait_job ID: until the job has left PENDING/RUNNING/COMPLETING. A running job past its time
-# limit with the slack is stuck (fails); a pending one waits for the jobs before it, each bounded
-# by its own limit.
-wait_job() {
-  local state start until
-  while (($(date +%s) < deadline)); do
-    state=$(field "$1" JobState)
-    case "$state" in
-    PENDING | CONFIGURING | "")
-      # A limit above the partition's never starts: say so rather than wait for the deadline.
-      if [[ $(field "$1" Reason) == PartitionTimeLimit ]]; then
-        fail "job $1 pends forever: its time limit is above the partition's"
-        return 1
-      fi
-      sleep 0.5
-      ;;
-    RUNNING | COMPLETING)
-      start=$(date -d "$(field "$1" StartTime)" +%s)
-      until=$((start + $(slurm_seconds "$(field "$1" TimeLimit)") + slurm_end_slack))
-      if (($(date +%s) > until)); then
-        fail "job $1 still $state $((until - start)) s after it started: past its time limit"
-        return 1
-      fi
-      sleep 0.5
-      ;;
-    *) return 0 ;;
-    esac
-  done
-  fail "job $1 still ${state:-unknown} at the test's last deadline ($((deadline - started)) s after start)"
-  return 1
-}
+# field, slurm_seconds, wait_job: scontrol on this host (job_wait.sh).
+slurm_cmd() { "$@"; }
+# shellcheck source=tests/slurm/job_wait.sh
+source "$(dirname "${BASH_SOURCE[0]}")/job_wait.sh"
 # check_job ID STATE [EXITCODE]: the job ended in STATE (with ExitCode code:signal).
 check_job() {
   local state code
