@@ -291,8 +291,10 @@ TEST(Overrides, AreCheckedLikeTheFileAndPlacedInTheirText) {
 TEST(Strictness, PositionsOfErrorsInTheFile) {
   EXPECT_EQ(error_of(""), "test.yaml:1:1: the config is empty (expected a map with 'name' and "
                           "'cases')");
+  // A duplicate key is reported with the file's other errors (here the missing 'cases').
   EXPECT_EQ(error_of("name: a\nname: b\n"),
-            "test.yaml:2:1: duplicate key 'name' (the first one would be silently lost)");
+            "test.yaml:2:1: duplicate key 'name' (the first one would be silently lost)\n"
+            "test.yaml:1:1: missing required key 'cases' in the experiment");
   EXPECT_EQ(error_of("name: t\ncases:\n  - family: axpby\n    n:\n"),
             "test.yaml:4:5: n must be an integer, got nothing (null)");
   EXPECT_EQ(error_of("name: t\ncases: []\n---\nname: u\n"),
