@@ -225,7 +225,9 @@ Comparison compare_runs(const std::vector<Run>& given, const Options& given_opt)
       // The host BLAS decides only the vendor rows and the vendor GEMM ceilings of a run.
       const bool blas_used =
           std::any_of(runs[i].rows.begin(), runs[i].rows.end(), [](const Row& r) {
-            return r.variant == "vendor" || r.ceiling.rfind("vendor GEMM", 0) == 0;
+            const Family* f = find_family(r.family);
+            return (f && f->ceiling == Ceiling::vendor_gemm && r.variant == f->ceiling_variant) ||
+                   r.ceiling.rfind("vendor GEMM", 0) == 0;
           });
       const auto blas = runs[i].metadata.find("host_blas");
       if (blas_used && blas != runs[i].metadata.end() && blas->is_string())
