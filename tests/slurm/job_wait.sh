@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2154 # started and deadline: set by the test that sources this file
 # Waiting for Slurm jobs by their states, never by a guess of this machine's speed: a running job
 # is waited for until its own time limit (from its StartTime and TimeLimit) and a minute more, the
 # time Slurm takes to end it; a pending one behind the jobs before it, each so bounded. Shared by
