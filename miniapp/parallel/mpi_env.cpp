@@ -173,7 +173,10 @@ void MpiEnv::reduce(std::vector<double>& values, Op op) const {
 }
 
 void MpiEnv::abort_all(int code, const std::string& message) const {
-  std::cerr << "miniapp: rank " << rank_ << ": " << message << std::endl;
+  // One write for the whole line: written piece by piece, mpirun forwarded "miniapp: rank " and
+  // then its own MPI_ABORT banner before the rest (mpi_fault_pipeline failed so, once in a suite).
+  const std::string line = "miniapp: rank " + std::to_string(rank_) + ": " + message + "\n";
+  std::cerr << line << std::flush;
 #ifdef MINIAPP_HAVE_MPI
   if (size_ > 1)
     MPI_Abort(MPI_COMM_WORLD, code);
