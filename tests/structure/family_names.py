@@ -7,7 +7,8 @@ covered without editing the test) and fails where, outside comments,
   - a family name appears as a word (code or text), or
   - a string literal is exactly a variant name ("vendor", 'flat'),
 in the C++ of the layers above kernels/ (miniapp/{config,plan,parallel,run,jobs,results,compare,
-history,report,app}, miniapp/main.cpp, miniapp/bench) and of core/ below it, or in scripts/.
+history,report,app}, miniapp/main.cpp, miniapp/bench) and of core/ below it, or in scripts/
+(its folders too: scripts/device/).
 
 Usage: family_names.py MINIAPP SOURCE_DIR
 """
@@ -22,9 +23,9 @@ LAYERS = [
     "core", "config", "plan", "parallel", "run", "jobs", "results", "compare", "history", "report",
     "app", "bench"
 ]
-# Files of scripts/ left out of the scan: none. The device scripts select what they benchmark by
-# configs (miniapp-bench --miniapp-config tests/gpu/*.yaml) and run output by patterns that match
-# any case row.
+# Files of scripts/ left out of the scan: none. The device scripts (scripts/device/) select what
+# they benchmark by configs (miniapp-bench --miniapp-config tests/gpu/*.yaml) and run output by
+# patterns that match any case row.
 KNOWN_EXCEPTIONS = set()
 
 
@@ -137,8 +138,9 @@ def main():
     for layer in LAYERS:
         files += sorted(p for p in (source / "miniapp" / layer).rglob("*")
                         if p.suffix in (".cpp", ".hpp", ".h", ".in"))
-    files += sorted(p for p in (source / "scripts").iterdir()
-                    if p.is_file() and p.relative_to(source).as_posix() not in KNOWN_EXCEPTIONS)
+    files += sorted(p for p in (source / "scripts").rglob("*")
+                    if p.is_file() and "__pycache__" not in p.parts
+                    and p.relative_to(source).as_posix() not in KNOWN_EXCEPTIONS)
     bad = 0
     for path in files:
         hits = findings(code_of(path), families, variants)
