@@ -8,7 +8,7 @@
 //   a shell word         shell_quote    (nothing inside may be expanded)
 //   a script comment     comment_text   (the text must not leave the comment)
 //   a path or name       path_problem   (a NUL or control byte would name another file)
-// tests/test_sinks.cpp tests each; tests/check_sinks.py fails when a writer bypasses them.
+// tests/core/test_sinks.cpp tests each; tests/sinks/check_sinks.py fails when a writer bypasses them.
 #include <string>
 
 namespace miniapp {
