@@ -82,7 +82,7 @@ class RunIdentity(unittest.TestCase):
     def test_label_launch_metadata_and_repetition_times(self):
         tmp = tempfile.mkdtemp(prefix="miniapp-e2e-identity-")
         try:
-            config = os.path.join(os.path.dirname(os.path.abspath(__file__)), "e2e_configs",
+            config = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e_configs",
                                   "results_small.yaml")
             out = os.path.join(tmp, "nested", "myrun")
             env = dict(os.environ, KOKKOS_TEST_VAR="k", LOADEDMODULES="gcc/12:openmpi/4.1",

@@ -30,7 +30,7 @@ import unittest
 
 MINIAPP = os.environ.get("MINIAPP", "build/openmp/bin/miniapp")
 SRC = os.environ.get("MINIAPP_SOURCE_DIR",
-                     os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+                     os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 MARKS = ("(busy)", "(disturbed)", "(uncertain ceiling)")
 # Size of each marked row, its run (0 OpenMP, 1 CUDA) and its mark; the others are unmarked.
 MARKED = {256: (0, "(disturbed)"), 1024: (1, "(busy)"), 2048: (0, "(uncertain ceiling)")}
