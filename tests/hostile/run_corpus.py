@@ -16,7 +16,7 @@ A case file holds:
             COUNT], ...] joined), "fifo", "dir", "symlink" (its target), "rename_to" (a path),
             "latin1_of_self" (the file's characters each made one byte)}], P relative to the
             scratch directory
-  "args"    the command, after `miniapp`
+  "args"    the command, after `miniapp`; "env" variables set for it
   "exit"    its exit code; "stderr", "stdout": text its output must hold, "stdout_not" text it
             must not
 Placeholders: {scratch}, {outside} (the directory beside it), {config} (two small matmul cases),
@@ -289,6 +289,7 @@ def run_case(surface, case_file, root, primed):
     before, passwd = snapshot(outside), snapshot("/etc/passwd")
     written = results_files(scratch)
     args = [expand(a, values) for a in case["args"]]
+    env.update({k: expand(v, values) for k, v in case.get("env", {}).items()})
     code, out, err = miniapp(args, env, scratch)
     what = f"{surface}/{name} ({case['about']})"
     if os.environ.get("CORPUS_PROBE"):
