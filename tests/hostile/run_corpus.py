@@ -267,8 +267,9 @@ def repeated_rows(scratch, before):
     """Cases with two rows in a results.json written: a case counted twice."""
     bad = []
     for path, rows in written_rows(scratch, before):
-        cases = [row.get("case") for row in rows if isinstance(row, dict)]
-        bad += [f"{path}: case {c} {cases.count(c)} times" for c in set(cases) if cases.count(c) > 1]
+        cases = [json.dumps(row.get("case")) for row in rows if isinstance(row, dict)]
+        bad += [f"{path}: case {c} {cases.count(c)} times" for c in set(cases)
+                if cases.count(c) > 1]
     return bad
 
 
