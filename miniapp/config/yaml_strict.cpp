@@ -1,6 +1,7 @@
 #include "config/yaml_strict.hpp"
 
 #include "config/limits.hpp"
+#include "core/input_file.hpp"
 
 #include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
@@ -9,7 +10,6 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -214,17 +214,20 @@ namespace {
 } // namespace
 
 std::string read_text_file(const std::string& path, const std::string& what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw ConfigError(path + ":1:1: cannot open the " + what);
-  std::string text(limits::kMaxFileBytes + 1, '\0');
-  in.read(&text[0], std::streamsize(text.size()));
-  text.resize(std::size_t(in.gcount()));
-  if (text.size() > limits::kMaxFileBytes)
-    file_too_large(path, "more than " + std::to_string(limits::kMaxFileBytes));
-  if (in.bad())
-    throw ConfigError(path + ":1:1: cannot read the " + what);
-  return text;
+  // Through the strict reader: a FIFO given as a config or profile made validate, run and
+  // jobscript --system wait for ever for a writer; it is refused before a byte is read.
+  using Why = InputFileError::Why;
+  try {
+    return read_regular_file(path, limits::kMaxFileBytes);
+  } catch (const InputFileError& e) {
+    if (e.why == Why::too_large)
+      file_too_large(path, "more than " + std::to_string(limits::kMaxFileBytes));
+    const std::string sentence = e.what(); // "PATH: is a FIFO, not a regular file; ..."
+    const std::size_t at = sentence.rfind(": is ", sentence.find(", not a regular file"));
+    if (e.why != Why::not_regular || at == std::string::npos)
+      throw ConfigError(path + ":1:1: cannot open the " + what);
+    throw ConfigError(path + ":1:1: the " + what + " " + sentence.substr(at + 2));
+  }
 }
 
 YAML::Node load_document(Source& src, const std::string& text) {

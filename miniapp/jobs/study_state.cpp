@@ -82,17 +82,27 @@ std::vector<std::string> job_ids(const json& holder, const std::string& what,
 // A path the state names for the study to read, write or submit (a job script, a results
 // directory): it must lie under the directory holding the state, the study's, or `resubmit` would
 // hand sbatch any script and `collect` import any directory. Compared as written (absolute and
-// normal), so "dir/../elsewhere" is elsewhere; the normal form is what the study uses.
+// normal), so "dir/../elsewhere" is elsewhere; the normal form is what the study uses. Where it
+// exists, what its symbolic links resolve to must lie under the study's too: the point's directory
+// made a link to another study's run was imported by `collect`.
 std::string inside(const json& holder, const char* key, const std::string& what,
                    const std::string& dir, const std::string& path) {
+  const auto under = [](const std::string& p, const std::string& d) {
+    return p.size() > d.size() + 1 && p.compare(0, d.size() + 1, d + "/") == 0;
+  };
   const std::string value = text_field(holder, key, what, path);
   const std::string normal = std::filesystem::path(value).lexically_normal().string();
-  if (value.empty() || value[0] != '/' || normal.size() <= dir.size() + 1 ||
-      normal.compare(0, dir.size() + 1, dir + "/") != 0)
-    throw config::ConfigError(path + ": " + what + " '" + for_terminal(value) +
-                              "' lies outside the study's directory " + for_terminal(dir) +
-                              "; the state was not written by `miniapp study submit` for this "
-                              "study: remove the study's directory and submit again");
+  std::error_code ec, dir_ec;
+  const std::string real = std::filesystem::weakly_canonical(normal, ec).string();
+  const std::string real_dir = std::filesystem::weakly_canonical(dir, dir_ec).string();
+  const bool linked_out = under(normal, dir) && !ec && !dir_ec && !under(real, real_dir);
+  if (value.empty() || value[0] != '/' || !under(normal, dir) || linked_out)
+    throw config::ConfigError(
+        path + ": " + what + " '" + for_terminal(value) + "' lies outside the study's directory " +
+        for_terminal(dir) +
+        (linked_out ? " (a symbolic link leads to " + for_terminal(real) + ")" : std::string()) +
+        "; the state was not written by `miniapp study submit` for this "
+        "study: remove the study's directory and submit again");
   return normal;
 }
 

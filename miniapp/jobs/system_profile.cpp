@@ -12,6 +12,7 @@
 #include <fstream>
 #include <cctype>
 #include <cstring>
+#include <filesystem>
 #include <sstream>
 #include <stdexcept>
 
@@ -382,7 +383,7 @@ std::string find_system_profile(const std::string& name_or_path, const std::stri
   std::string tried;
   for (const auto& d : system_profile_dirs(program_path)) {
     const std::string f = d + "/" + name_or_path + ".yaml";
-    if (std::ifstream(f))
+    if (std::error_code ec; std::filesystem::exists(f, ec)) // (not opened: a FIFO would wait)
       return f;
     tried += "\n  " + f;
   }

@@ -8,9 +8,11 @@
 #include "results/run.hpp" // read_results_json: the checked parse of a results.json
 #include "results/metadata.hpp"
 #include "results/result_fields.hpp"
+#include "run/ceiling_cache.hpp" // kMostCeiling: more than any rate a measurement gives
 #include "core/case_fields.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <sstream>
 
@@ -93,6 +95,14 @@ std::string row_mismatch(const json& row, const Case& c) {
       return "has no " + f.name;
     if (!written_as(f.type, f.name, *it))
       return "has " + f.name + " " + it->dump().substr(0, 40) + " (not its type)";
+  }
+  // A figure no measurement gives (an edited 1e300 GB/s) was kept, the row valid in the run.
+  for (const char* name : {"gbs", "gflops", "ceiling_value", "pct_of_ceiling", "time_median_s"}) {
+    const json& v = row[name];
+    if (v.is_number() && !(std::isfinite(v.get<double>()) && v.get<double>() >= 0 &&
+                           v.get<double>() <= kMostCeiling))
+      return "has " + std::string(name) + " " + v.dump().substr(0, 40) +
+             ", a figure no measurement gives";
   }
   for (const CaseField& p : case_fields()) {
     // (a searched value is the search's choice, not the plan's 'auto')

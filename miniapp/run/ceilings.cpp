@@ -185,7 +185,7 @@ void MeasuredCeilings::measure_levels() {
         // this key) is not reused but measured (kReuseAbove, kReuseBelow).
         const double quick =
             timed([&] { return measures_.bandwidth_gbs(measuring_working_set(levels_, i)); });
-        if (quick > 0 && *v <= quick * kReuseAbove && *v * kReuseBelow >= quick) {
+        if (near_quick_estimate(*v, quick)) {
           level_[i] = LevelCeiling{*v, *v, *v, true, false, 0, true};
           continue;
         }
@@ -288,8 +288,23 @@ void MeasuredCeilings::attach(CaseResult& r, const std::string& backend) {
     // a sample of the thing the ceiling estimates, not the ceiling.
     if (!vendor_.count(key) && cache_)
       if (const auto v = cache_->get(cache_key)) {
-        vendor_[key] = StableEstimate{*v, *v, *v, 0, true};
-        vendor_reused_.insert(key);
+        // Checked as a reused level is (measure_levels): a cached 1000x this GEMM's rate was
+        // reused, its row valid at 0.002% of the ceiling.
+        double quick = *v; // (a measure without a quick estimate cannot check it)
+        if (measures_.recheck_vendor_gflops) {
+          try {
+            quick = timed([&] { return measures_.recheck_vendor_gflops(r.c); });
+          } catch (const std::exception&) {
+            quick = -1; // no vendor GEMM now: measure() says so below
+          }
+        }
+        if (near_quick_estimate(*v, quick)) {
+          vendor_[key] = StableEstimate{*v, *v, *v, 0, true};
+          vendor_reused_.insert(key);
+        } else {
+          not_reused_.push_back(cache_key + " " + fmt("%.4g", *v) + " in the cache, " +
+                                fmt("%.4g", quick) + " in a quick estimate now");
+        }
       }
     const auto measure = [&] {
       ++estimates_;

@@ -118,11 +118,14 @@ private:
   void recheck(CaseResult& r, double low, double high, double tolerance,
                const std::function<double()>& estimate);
   static constexpr int kRemeasures = 2;
-  // A reused level's figure is measured instead when far from one quick estimate: more than
-  // kReuseAbove times above it (another process on the cores only lowers an estimate, by a few
-  // times on a loaded host, so the margin is wide) or kReuseBelow times below it. The figures it
-  // guards against (1000x the bandwidth, 1e300) are far outside both.
+  // A reused figure (a level's, a vendor GEMM's) is measured instead when far from one quick
+  // estimate: more than kReuseAbove times above it (another process on the cores only lowers an
+  // estimate, by a few times on a loaded host, so the margin is wide) or kReuseBelow times below
+  // it. The figures it guards against (1000x the bandwidth, 1e300) are far outside both.
   static constexpr double kReuseAbove = 100, kReuseBelow = 10;
+  static bool near_quick_estimate(double cached, double quick) {
+    return quick > 0 && cached <= quick * kReuseAbove && cached * kReuseBelow >= quick;
+  }
   std::vector<std::string> not_reused_; // "what cached, quick now" per figure measured instead
 
   std::string backend_;

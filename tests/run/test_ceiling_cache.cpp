@@ -30,6 +30,18 @@ protected:
   }
   void TearDown() override { fs::remove_all(dir); }
   void write(const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+  // Row r with its ceiling attached from a cache holding `cached` as figure `key` of this
+  // machine, and what the ceilings print.
+  std::pair<CaseResult, std::string> attached(const CeilingMeasures& m, const std::string& key,
+                                              double cached, CaseResult r) {
+    write("{\"" + machine + "\": {\"" + key + "\": " + std::to_string(cached) + "}}");
+    MeasuredCeilings ceilings("serial", m);
+    ceilings.reuse_from(CeilingCache(path, machine));
+    ceilings.attach(r, "serial");
+    std::ostringstream os;
+    ceilings.print(os);
+    return {r, os.str()};
+  }
   std::string dir, path;
   const std::string machine = "hostA|cpu|serial|build=1";
 };
@@ -80,20 +92,13 @@ TEST_F(CeilingCacheFile, AReusedFigureFarFromAQuickEstimateIsMeasuredAgain) {
     return 10.0;
   };
   m.vendor_gflops = [](const Case&) -> StableEstimate { throw std::runtime_error("none"); };
+  CaseResult streaming;
+  streaming.c = case_of("axpby", "flat", 8, 8);
+  streaming.work.bytes = 1 << 30;
+  streaming.gbs = 5;
   const auto attach = [&](double cached) {
-    write("{\"" + machine + "\": {\"memory copy bandwidth [GB/s]\": " + std::to_string(cached) +
-          "}}");
     calls = 0;
-    MeasuredCeilings ceilings("serial", m);
-    ceilings.reuse_from(CeilingCache(path, machine));
-    CaseResult r;
-    r.c = case_of("axpby", "flat", 8, 8);
-    r.work.bytes = 1 << 30;
-    r.gbs = 5;
-    ceilings.attach(r, "serial");
-    std::ostringstream os;
-    ceilings.print(os);
-    return std::make_pair(r, os.str());
+    return attached(m, "memory copy bandwidth [GB/s]", cached, streaming);
   };
   auto [row, out] = attach(12); // near the quick estimate: reused
   EXPECT_EQ(calls, 1);
@@ -110,6 +115,44 @@ TEST_F(CeilingCacheFile, AReusedFigureFarFromAQuickEstimateIsMeasuredAgain) {
       << out;
   std::tie(row, out) = attach(0.001); // 1/10000 of it: measured too
   EXPECT_EQ(row.ceiling_source, "measured");
+}
+
+// The vendor GEMM figure was reused without a check: a cached 1000x its rate gave a row valid at
+// 0.002% of its ceiling (the hostile corpus, tests/hostile/ceilings/gemm_thousandfold.json).
+TEST_F(CeilingCacheFile, AReusedGemmFigureFarFromAQuickEstimateIsMeasuredAgain) {
+  int quick_calls = 0, stable_calls = 0;
+  CeilingMeasures m;
+  m.levels = [] { return std::vector<MemoryLevel>{{"memory", 0}}; };
+  m.bandwidth_gbs = [](std::uint64_t) { return 10.0; };
+  m.vendor_gflops = [&](const Case&) {
+    ++stable_calls;
+    return StableEstimate{60, 60, 60, 2, true};
+  };
+  m.recheck_vendor_gflops = [&](const Case&) {
+    ++quick_calls;
+    return 60.0;
+  };
+  const std::string key = "vendor GEMM float32 8x8x8 [GFLOP/s]";
+  CaseResult gemm;
+  gemm.c = case_of("matmul", "tiled", 8, 8, 8);
+  gemm.gflops = 1.5;
+  const auto attach = [&](double cached) {
+    quick_calls = stable_calls = 0;
+    return attached(m, key, cached, gemm);
+  };
+  auto [row, out] = attach(70); // near the quick estimate: reused
+  EXPECT_GE(quick_calls, 1);
+  EXPECT_EQ(stable_calls, 0);
+  EXPECT_EQ(row.ceiling_source, "reused");
+  EXPECT_DOUBLE_EQ(row.ceiling, 70);
+  for (const double cached : {60000.0, 0.5}) { // 1000x above, 120x below
+    std::tie(row, out) = attach(cached);
+    EXPECT_EQ(stable_calls, 1) << cached;
+    EXPECT_EQ(row.ceiling_source, "measured") << cached;
+    EXPECT_DOUBLE_EQ(row.ceiling, 60) << cached;
+    EXPECT_DOUBLE_EQ(row.pct_of_ceiling, 2.5) << cached;
+    EXPECT_NE(out.find("not reused, measured: " + key), std::string::npos) << out;
+  }
 }
 
 } // namespace

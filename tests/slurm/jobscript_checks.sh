@@ -173,8 +173,8 @@ refuse 2 'tile_index_8x9.yaml:[0-9]+:[0-9]+: .*(rank|MPI)' \
   jobscript "$src/configs/examples/tile_index_8x9.yaml" --system generic-cpu --nodes 2
 refuse 2 'hint' jobscript "$scratch/small.yaml" --system generic-cpu --hint sometimes
 
-# Templates are read with a size limit (/dev/zero must not fill the memory).
-refuse 2 '/dev/zero:1:1: the file is more than 1048576 bytes' jobscript "$scratch/small.yaml" --system generic-cpu --template /dev/zero
+# Templates are read as regular files only (/dev/zero must not fill the memory, a FIFO not wait).
+refuse 2 '/dev/zero:1:1: the job template is a character device, not a regular file' jobscript "$scratch/small.yaml" --system generic-cpu --template /dev/zero
 : >"$scratch/empty.sh"
 refuse 2 'empty.sh:1:1: the job template is empty' jobscript "$scratch/small.yaml" --system generic-cpu --template "$scratch/empty.sh"
 printf '#!/bin/bash\n#SBATCH --time=@@TIME@@\n' >"$scratch/site-template.sh"
