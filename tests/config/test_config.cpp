@@ -334,14 +334,25 @@ TEST(Hostile, FileSizeIsCheckedBeforeParsing) {
   EXPECT_EQ(e.rfind("test.yaml:1:1: the file is ", 0), 0u) << e.substr(0, 200);
 }
 
+// An endless file (a device) is refused unread; a regular one is read no further than the limit.
 TEST(Hostile, FilesAreReadNoFurtherThanTheLimit) {
   try {
     config::read_text_file("/dev/zero", "config file");
     FAIL() << "/dev/zero was read";
   } catch (const config::ConfigError& e) {
-    EXPECT_EQ(std::string(e.what()), "/dev/zero:1:1: the file is more than 1048576 bytes; the "
-                                     "limit is 1048576 bytes (docs/config.md, Limits)");
+    EXPECT_EQ(std::string(e.what()), "/dev/zero:1:1: the config file is a character device, not a "
+                                     "regular file; refused unread (it could block or never end)");
   }
+  const std::string big = ::testing::TempDir() + "miniapp-over-the-limit.yaml";
+  std::ofstream(big) << std::string(config::limits::kMaxFileBytes + 1, '#');
+  try {
+    config::read_text_file(big, "config file");
+    FAIL() << big << " was read";
+  } catch (const config::ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()), big + ":1:1: the file is more than 1048576 bytes; the limit "
+                                           "is 1048576 bytes (docs/config.md, Limits)");
+  }
+  std::remove(big.c_str());
 }
 
 TEST(Hostile, AliasCyclesAreErrorsNotCrashes) {
