@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# One device-machine session: check the carried CUDA build runs, validate on CUDA, benchmark, and
+# One device-machine run: check the carried CUDA build runs, validate on CUDA, benchmark, and
 # leave everything under $OUT (summary.txt last). Used through the device tool, in the source
 # tree's root:
 #   scripts/gpu-run.sh [MODE]   (default all: tests, then bench; --help lists the modes)
 # Each mode is one file, scripts/device/<mode>.sh, whose second line says what it runs. This
-# script sources scripts/device/lib.sh (the host's level, the session, the helpers the modes are
-# built from), then the mode's file, which starts the session (device_start) unless it needs
-# none (cpu-level), then ends the session (summary.txt packed and printed).
+# script sources scripts/device/lib.sh (the host's level, the run's start and end, the helpers the modes are
+# built from), then the mode's file, which starts the run (device_start) unless it needs
+# none (cpu-level), then ends the run (summary.txt packed and printed).
 # Expects .carry/cuda (the CUDA build's programs; optionally .carry/gpuhost and .carry/gpuhost-v3,
 # OpenMP builds: scripts/pack-gpu-carry.sh, or --host for those alone) and
 # .carry/lib.tar.xz holding the shared libraries the GPU machine lacks (scripts/pack-gpu-carry.sh).

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # What every device mode shares, sourced by scripts/gpu-run.sh before the mode's file: the host's
-# x86-64 level, the session (device_start: the carried build unpacked, the machine described,
+# x86-64 level, the run's start (device_start: the carried build unpacked, the machine described,
 # everything written under $W and packed into $OUT), and the helpers the modes are built from.
 # The Python the helpers run is in the .py files beside this one.
 #
@@ -31,7 +31,7 @@ esac
 # returns a handful of files, and what a timed-out command left in $OUT still comes back).
 save() { tar -C /tmp -czf "$OUT/gpurun.tar.gz" gpurun; cp "$W/summary.txt" "$OUT/summary.txt"; }
 log() { echo "$*" | tee -a "$sum"; }
-# The session every mode but cpu-level runs in: $OUT and $W made, the carried shared libraries
+# The start every mode but cpu-level runs: $OUT and $W made, the carried shared libraries
 # and test programs unpacked, the environment set, and the machine and the carried programs
 # described at the top of summary.txt ($sum). Once only (mode all runs two modes' files).
 device_start() {
@@ -59,7 +59,7 @@ device_start() {
   done
   [ -x .carry/cuda/miniapp ] && .carry/cuda/miniapp info 2>&1 | tee "$W/info.txt" | tail -8
 }
-# The end of every session: summary.txt packed and printed.
+# The end of every run: summary.txt packed and printed.
 device_finish() {
   save
   log "== done $(date -u +%FT%TZ)"
