@@ -8,7 +8,7 @@
 #   scripts/pack-gpu-carry.sh --mpi    miniapp of build/cuda-mpi (preset cuda-mpi: linked
 #       against the CUDA-aware Open MPI of scripts/build-cuda-mpi.sh) and that Open MPI itself,
 #       stripped, without headers, docs and manual pages, as .carry/mpi.tar.xz (unpacked there
-#       and used through OPAL_PREFIX by scripts/gpu-weak-scaling.sh)
+#       and used through OPAL_PREFIX by scripts/maintainer/gpu-weak-scaling.sh)
 # The whole .carry/ must stay under the device tool's 64 MiB; this script fails if it does not.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -17,7 +17,7 @@ programs=(miniapp miniapp-bench miniapp-tests miniapp-kernel-tests)
 mpi_prefix=''
 if [ "${1:-}" = --mpi ]; then
   build=build/cuda-mpi
-  programs=(miniapp) # what scripts/gpu-weak-scaling.sh runs
+  programs=(miniapp) # what scripts/maintainer/gpu-weak-scaling.sh runs
   mpi_prefix=$(scripts/build-cuda-mpi.sh) # the existing install (builds it if missing: long)
 elif [ "${1:-}" = --host ]; then
   programs=() # build/gpuhost and build/gpuhost-v3 only, below

@@ -32,7 +32,7 @@ struct DualMatrix {
   // View's data starts 128 bytes past its allocation (the allocation header), so a float64 tile
   // row of 256 bytes straddled two 256-byte blocks: the tiled transpose ran 4% slower at 8192
   // (H100: 396 against 380 us, 90.1% against 94.1% of copy; the raw CUDA tile, started 128 bytes
-  // in, lost the same: scripts/transpose_anchor.cu --offset 128; issue 26).
+  // in, lost the same: scripts/maintainer/transpose_anchor.cu --offset 128; issue 26).
   static constexpr std::size_t alignment = 512;
   Kokkos::View<unsigned char*, memory_space> storage;
   Matrix<T, memory_space> d; // unmanaged: storage owns the memory

@@ -22,7 +22,7 @@ struct PaperView {
 inline const std::vector<PaperView>& paper_views() {
   static const std::vector<PaperView> views = {
       // Park (2018), Table 1: R = a*A + b*B end to end, CPU against GPU
-      // (configs/paper_table1.yaml, scripts/table1.sh).
+      // (configs/paper_table1.yaml, scripts/maintainer/table1.sh).
       {"paper1", "axpby", "flat", Precision::float32, true},
   };
   return views;

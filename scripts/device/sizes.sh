@@ -3,7 +3,7 @@
 # The CUDA matmul tests (every shape at odd sizes; TESTS: another filter; NO_TESTS=1: none),
 # tests/gpu/gemm_sizes.yaml (validated) and gemm_sizes_16384.yaml through `miniapp run`, each row
 # against the vendor GEMM of its shape, the first config's cases through miniapp-bench (run against
-# bench), the table (scripts/gemm_sizes_table.py; NO_RUNS=1: none of these), racecheck over every
+# bench), the table (scripts/maintainer/gemm_sizes_table.py; NO_RUNS=1: none of these), racecheck over every
 # tiled_rb shape (NO_RACECHECK=1: not), ncu on tiled_rb at 4097 (edge tiles) and 1024 (split-K) in
 # float32 and float64, and tiled transpose at each tile width and thread grid. About 8 minutes on an
 # H200.
@@ -20,7 +20,7 @@ if [ -z "${NO_RUNS:-}" ]; then
     save
   done
   cuda_bench bench-sizes 0.2 --miniapp-config=tests/gpu/gemm_sizes.yaml
-  python3 scripts/gemm_sizes_table.py "$W/run-gemm_sizes" "$W/run-gemm_sizes_16384" \
+  python3 scripts/maintainer/gemm_sizes_table.py "$W/run-gemm_sizes" "$W/run-gemm_sizes_16384" \
     --bench "$W/bench-sizes.json" | tee -a "$sum"
   save
 fi

@@ -1,7 +1,7 @@
 # shellcheck shell=bash disable=SC2154 # $sum: lib.sh's device_start sets it
 # targets: every row of docs/performance.md's kernel-limits table in one GPU-machine call.
 # The CUDA transpose and matmul tests (TESTS: another filter; NO_TESTS=1: none), a raw cudaMemcpy D2D
-# built here (scripts/memcpy_ceiling.cu), the raw CUDA A^T anchor (scripts/transpose_anchor.cu: what
+# built here (scripts/maintainer/memcpy_ceiling.cu), the raw CUDA A^T anchor (scripts/maintainer/transpose_anchor.cu: what
 # the classic tile reaches under each way of timing), tests/gpu/targets.yaml through `miniapp run`
 # (each row against its same-run ceiling, validated) and the same case ids through miniapp-bench in
 # one process (three repetitions of 2 s each), a table of both with run against bench per row
@@ -12,12 +12,12 @@ device_start
 export PATH="$PATH:/usr/local/cuda/bin"
 [ -n "${NO_TESTS:-}" ] || cuda_tests "${TESTS:-*Transpose*:*Matmul*}"
 save
-log "== raw cudaMemcpy device to device, 8192 x 8192 float32 (scripts/memcpy_ceiling.cu)"
-if nvcc -O2 -o "$W/memcpy_ceiling" scripts/memcpy_ceiling.cu > "$W/memcpy.txt" 2>&1; then
+log "== raw cudaMemcpy device to device, 8192 x 8192 float32 (scripts/maintainer/memcpy_ceiling.cu)"
+if nvcc -O2 -o "$W/memcpy_ceiling" scripts/maintainer/memcpy_ceiling.cu > "$W/memcpy.txt" 2>&1; then
   "$W/memcpy_ceiling" 8192 2>&1 | tee -a "$W/memcpy.txt" "$sum"
 else log "memcpy_ceiling did not build (see memcpy.txt)"; fi
-log "== raw CUDA B = A^T (the classic padded 32 x 33 tile), timed one launch fenced, by events and chained (scripts/transpose_anchor.cu)"
-if nvcc -O3 -arch=native -o "$W/transpose_anchor" scripts/transpose_anchor.cu > "$W/anchor.txt" 2>&1; then
+log "== raw CUDA B = A^T (the classic padded 32 x 33 tile), timed one launch fenced, by events and chained (scripts/maintainer/transpose_anchor.cu)"
+if nvcc -O3 -arch=native -o "$W/transpose_anchor" scripts/maintainer/transpose_anchor.cu > "$W/anchor.txt" 2>&1; then
   "$W/transpose_anchor" 4096 8192 2>&1 | tee -a "$W/anchor.txt" "$sum"
 else log "transpose_anchor did not build (see anchor.txt)"; fi
 log "== miniapp run tests/gpu/targets.yaml (each row against its same-run ceiling)"

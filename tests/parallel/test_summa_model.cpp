@@ -104,7 +104,7 @@ TEST(SummaModel, StagesOnlyPanelsThatTravel) {
 // Every multi-GPU run of the pipelined SUMMA under docs/data with m, n >= 8192 (series/run
 // directory, the matmul rows of its results.csv: per-rank means of compute, communication and
 // transfer, the block upload and download, the exposed time, and the median time), predicted with
-// the rates that run measured, derived as scripts/summa_rates.py derives them;
+// the rates that run measured, derived as scripts/maintainer/summa_rates.py derives them;
 // docs/data/summa_model has the same check through `miniapp validate --rates` (test
 // summa_model_check).
 struct MeasuredRun {

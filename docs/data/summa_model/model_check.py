@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """SUMMA's cost model (miniapp/parallel/summa_model.*) against every measured multi-GPU point under
 docs/data, then tabulated to 1,024 GPUs, all through `miniapp validate --ranks N --rates ...` (the
-model as shipped; scripts/summa_rates.py derives the rates). From the repository root:
+model as shipped; scripts/maintainer/summa_rates.py derives the rates). From the repository root:
     python3 docs/data/summa_model/model_check.py build/openmp/bin/miniapp > docs/data/summa_model/model_check.txt
     python3 docs/data/summa_model/model_check.py build/openmp/bin/miniapp --check   (exit 1 past 10%, 2% for IPC)
 
-1. Every point with the rates its own run measured (scripts/summa_rates.py: the product's rate
+1. Every point with the rates its own run measured (scripts/maintainer/summa_rates.py: the product's rate
    under SUMMA, MPI and staging per byte, the IPC copy of the exposed first panel): checks the
    model's arithmetic (what runs in series, what hides behind the product) on every grid,
    transport and panel width. --check fails when one is more than 10% off, or an IPC point
@@ -23,7 +23,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "scripts"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "scripts", "maintainer"))
 import summa_rates  # noqa: E402
 
 DATA = os.path.join(HERE, "..")
@@ -73,7 +73,7 @@ def alone_rate(one):
 
 
 def check_points():
-    print("== 1. Every measured multi-GPU point, rates from its own run (scripts/summa_rates.py)")
+    print("== 1. Every measured multi-GPU point, rates from its own run (scripts/maintainer/summa_rates.py)")
     print(f"{'series/run':44} {'variant':8} {'size':17} {'grid':4} {'panel':>5} {'transport':10} "
           f"{'meas ms':>8} {'pred ms':>8} {'error':>7} {'meas eff':>8} {'pred eff':>8} "
           f"{'1-GPU rate':>10}  rates")

@@ -3,7 +3,7 @@
 # as the markdown page docs/table1.md: the measured table, the paper's own numbers beside it, the
 # hardware and the commands. Without GPU_RUN the GPU columns read "pending".
 #
-#   scripts/table1.sh CPU_RUN [GPU_RUN] > docs/table1.md
+#   scripts/maintainer/table1.sh CPU_RUN [GPU_RUN] > docs/table1.md
 #
 # CPU_RUN / GPU_RUN: run directories (results.json inside) made by
 #   miniapp run configs/paper_table1.yaml --output-dir DIR
@@ -15,13 +15,13 @@
 set -euo pipefail
 
 usage() {
-  echo "usage: scripts/table1.sh CPU_RUN [GPU_RUN] > docs/table1.md" >&2
+  echo "usage: scripts/maintainer/table1.sh CPU_RUN [GPU_RUN] > docs/table1.md" >&2
   exit 2
 }
 [[ $# -ge 1 && $# -le 2 ]] || usage
 [[ $1 == -* ]] && usage
 
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 miniapp=${MINIAPP:-}
 if [[ -z $miniapp ]]; then
   if [[ -x $here/build/openmp/bin/miniapp ]]; then
@@ -88,7 +88,7 @@ the GPU machine with the CUDA build (\`cmake --preset cuda && cmake --build buil
 then regenerate this page from both runs, with the environment shown under "How this page was
 made" below:
 
-    scripts/table1.sh $cpu_run docs/data/paper_table1-cuda > docs/table1.md
+    scripts/maintainer/table1.sh $cpu_run docs/data/paper_table1-cuda > docs/table1.md
 
 EOF
 fi
@@ -122,5 +122,5 @@ echo "miniapp run configs/paper_table1.yaml --output-dir $cpu_run   # OpenMP bui
 env=
 [[ -n ${PLOT_DIR:-} ]] && env+="PLOT_DIR=$PLOT_DIR "
 [[ -n ${NOTES:-} ]] && env+="NOTES=$NOTES "
-echo "${env}scripts/table1.sh ${runs[*]} > docs/table1.md"
+echo "${env}scripts/maintainer/table1.sh ${runs[*]} > docs/table1.md"
 echo '```'

@@ -12,7 +12,7 @@
 // of the tool's copy ceiling can be read against it. Independent of Kokkos and of the project.
 // --offset BYTES (a multiple of 16) starts both matrices that many bytes past cudaMalloc's
 // alignment, as a Kokkos 3.x View's data starts 128 bytes past its allocation.
-// Built on the GPU machine: nvcc -O3 -arch=native -o transpose_anchor scripts/transpose_anchor.cu
+// Built on the GPU machine: nvcc -O3 -arch=native -o transpose_anchor scripts/maintainer/transpose_anchor.cu
 // Run: transpose_anchor [--offset BYTES] [N ...]   (default N: 4096 8192)
 #include <cuda_runtime.h>
 

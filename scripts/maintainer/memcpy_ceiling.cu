@@ -2,7 +2,7 @@
 // device buffers of N x N floats (default 8192), timed with CUDA events, 3 warm-up and 20 timed
 // copies, the median printed in GB/s counting the bytes read and written (2 N^2 * 4), as the
 // tool's copy ceiling counts them. Independent of Kokkos and of the project's own copy kernel.
-// Built on the GPU machine: nvcc -O2 -o memcpy_ceiling scripts/memcpy_ceiling.cu
+// Built on the GPU machine: nvcc -O2 -o memcpy_ceiling scripts/maintainer/memcpy_ceiling.cu
 #include <cuda_runtime.h>
 
 #include <algorithm>

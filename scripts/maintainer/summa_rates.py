@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """SUMMA's cost model against a measured run: the rates a multi-rank run measured (its results.csv
 row and the one-rank row of the same case), handed to `miniapp validate --ranks N --rates ...`
-(parallel/summa_model.*), and the prediction read back. Used by scripts/gpu-weak-scaling.sh (the
+(parallel/summa_model.*), and the prediction read back. Used by scripts/maintainer/gpu-weak-scaling.sh (the
 prediction beside each measurement in summary.txt) and docs/data/summa_model/model_check.py.
 
-    python3 scripts/summa_rates.py MINIAPP CONFIG ONE_RANK_CSV RUN_CSV [--set ...]
+    python3 scripts/maintainer/summa_rates.py MINIAPP CONFIG ONE_RANK_CSV RUN_CSV [--set ...]
 prints, per product row of RUN_CSV (a case with an inner dimension k), the measured time and efficiency beside the predicted ones.
 
 Rates from the run itself (docs/mpi.md, "Model"):

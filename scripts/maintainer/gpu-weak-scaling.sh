@@ -2,12 +2,12 @@
 # Scaling runs on a multi-GPU device machine (docs/mpi.md), one rank per GPU, results packed into
 # $OUT (one tar.gz and summary.txt). The summary has, per case, the time, the efficiency against
 # 1 rank and SUMMA's per-rank breakdown (compute, communication, staging, exposed, overlap).
-#   scripts/gpu-weak-scaling.sh [weak]    configs/weak_scaling.yaml on 1 rank, then on every
+#   scripts/maintainer/gpu-weak-scaling.sh [weak]    configs/weak_scaling.yaml on 1 rank, then on every
 #                                         available GPU count up to 4 (auto transport)
-#   PANELS="512 1024" scripts/gpu-weak-scaling.sh   (multi-rank runs once per SUMMA panel width)
-#   scripts/gpu-weak-scaling.sh transports  2 GPUs: configs/weak_scaling.yaml with
+#   PANELS="512 1024" scripts/maintainer/gpu-weak-scaling.sh   (multi-rank runs once per SUMMA panel width)
+#   scripts/maintainer/gpu-weak-scaling.sh transports  2 GPUs: configs/weak_scaling.yaml with
 #                                         mpi.transport device_mpi, device_ipc and host, validated
-#   scripts/gpu-weak-scaling.sh strong    strong scaling, one vendor float32 product on 1 and 2 GPUs:
+#   scripts/maintainer/gpu-weak-scaling.sh strong    strong scaling, one vendor float32 product on 1 and 2 GPUs:
 #                                         the crossover sweep (tests/gpu/strong_small.yaml, 2048 to
 #                                         8192, validated) with device_ipc; 16384^2 and 32768^2
 #                                         (tests/gpu/strong_big.yaml) with device_ipc, then 16384^2
@@ -15,8 +15,8 @@
 #                                         staging; the sweep with device_mpi and host; 32768^2 with
 #                                         device_mpi and host if time is left. Beside each 2-GPU row
 #                                         the model's prediction from the rates the run measured
-#                                         (scripts/summa_rates.py)
-#   scripts/gpu-weak-scaling.sh four      4 GPUs, most wanted first: 1 -> 2 -> 4 weak scaling of
+#                                         (scripts/maintainer/summa_rates.py)
+#   scripts/maintainer/gpu-weak-scaling.sh four      4 GPUs, most wanted first: 1 -> 2 -> 4 weak scaling of
 #                                         the products alone (tests/gpu/weak_products.yaml, vendor
 #                                         and tiled_rb, validated, auto transport: IPC) at panels
 #                                         1024 and 2048 (4 GPUs) and 1024 (2 GPUs); strong scaling of
@@ -108,7 +108,7 @@ run() {
     tee -a "$sum"
   if [ "$np" -gt 1 ]; then
     breakdown "$base" "$name" "$kind" 2>&1 | tee -a "$sum"
-    python3 scripts/summa_rates.py .carry/cuda/miniapp "$config" \
+    python3 scripts/maintainer/summa_rates.py .carry/cuda/miniapp "$config" \
       "$W/$base/results.csv" "$W/$name/results.csv" 2>&1 | sed 's/^/  model: /' | tee -a "$sum"
   fi
   save
