@@ -115,6 +115,12 @@ class OutputsExplain(unittest.TestCase):
         # figure kept, never below the stored one.
         row = rows[axpby]
         if row["ceiling_source"] == "reused":
+            # The stored figure of the level this run judged the row by: under load a level can
+            # read slower than a farther one and be measured again, and then no longer hold the
+            # case, so the row's level may be another than in the storing run (the asan job at a
+            # load of 9: the row reused 69.6 GB/s, the storing run's level for it held 62.5).
+            copy = stored.get(row["ceiling_level"] + " copy bandwidth [GB/s]")
+            self.assertIsNotNone(copy, (row["ceiling_level"], stored))
             self.assertAlmostEqual(float(row["ceiling_value"]), copy, delta=1e-9 * copy)
             self.assertRegex(stdout, r"ceilings: .*reused .*copy bandwidth")
         else:
