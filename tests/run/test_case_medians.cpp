@@ -189,6 +189,14 @@ TEST_F(CaseMedians, TheEstimateTakesAStoredTimeForTheSameCaseOnOneRank) {
   EXPECT_NE(os.str().find(", kernel times of 1 of 2 case(s) from this host's earlier runs: "),
             std::string::npos)
       << os.str();
+  // Every case measured: no rates of the model, the source still ends at its colon.
+  ASSERT_TRUE(store(key, {{p.cases[0].id(), 0.25, false}}));
+  os.str("");
+  print_estimate(os, p, estimate_time(p, rates, p.backend, "", ""), rates);
+  EXPECT_NE(
+      os.str().find(", kernel times of 2 of 2 case(s) from this host's earlier runs: set-up "),
+      std::string::npos)
+      << os.str();
   // Runs of one rank stored them: a plan of two ranks is modelled.
   const PlanEstimate two_ranks = estimate_time(plan_of(two_matmuls, 2), rates, p.backend, "", "");
   EXPECT_EQ(two_ranks.from_host_runs, 0);
