@@ -89,7 +89,10 @@ Rates system_rates(const jobs::SystemProfile& sys) {
 // with --force written with a warning.
 void check_time_limit(PreparedJob& job, const JobscriptArgs& args) {
   job.rates = system_rates(job.sys);
-  job.estimate = estimate_time(job.plan, job.rates, job.sys.backend, args.db, "", args.rounds);
+  // A profile's rates describe another machine: this host's kernel times do not.
+  const bool profile_rates = job.sys.gflops > 0 || job.sys.gbs > 0;
+  job.estimate =
+      estimate_time(job.plan, job.rates, job.sys.backend, args.db, "", args.rounds, !profile_rates);
   const std::string& time = job.layout.time;
   const double limit = jobs::valid_slurm_time(time) ? slurm_time_seconds(time) : 0;
   const double needed = required_limit_seconds(job.estimate.seconds);
@@ -251,7 +254,9 @@ void add_jobscript_command(CLI::App& app, std::vector<Command>& commands, const 
                         "The program the job runs (default: this one, or the profile's 'miniapp')");
   jobscript->add_option("--db", args->db,
                         "Estimate from this history database's kernel times where the same case "
-                        "ran (backend and rank count alike; a database of this system's runs)");
+                        "ran (backend and rank count alike; a database of this system's runs); "
+                        "else from this host's earlier runs of the case (unless the profile sets "
+                        "gflops or gbs), else from the model");
   // The switches of the job: whether it is submitted, written against the estimate, exclusive.
   const struct {
     const char* name;

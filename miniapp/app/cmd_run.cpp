@@ -411,7 +411,8 @@ void add_validate_command(CLI::App& app, std::vector<Command>& commands) {
       ->check(CLI::Range(1, 1 << 20));
   validate->add_option("--db", args->db,
                        "Estimate from this history database's kernel times where the same case "
-                       "ran on this host (backend and rank count alike); else from the model");
+                       "ran on this host (backend and rank count alike); else from this host's "
+                       "earlier runs of the case (estimates.json), else from the model");
   validate
       ->add_option(
           "--rates", args->rates,

@@ -106,7 +106,13 @@ void record_run_time(std::ostream& os, const Plan& plan, int rounds,
       fit_run(plan, cases, outside, plan.settings.reuse_ceilings ? 0 : plan_ceilings(plan), rounds);
   rec.error = estimated_s > 0 ? total / estimated_s : 0;
   rec.busy = busy;
-  store_calibration(calibration_path(), calibration_machine_key(plan.backend), rec);
+  // Each case's own kernel time, for the next estimate of the same case (Case::id()), busy when
+  // the host was during that case.
+  std::vector<CaseMedian> medians;
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    medians.push_back({plan.cases[i].id(), cases[i].kernel_s,
+                       host_busy(results[i].host_load, int(std::thread::hardware_concurrency()))});
+  store_calibration(calibration_path(), calibration_machine_key(plan.backend), rec, medians);
 }
 
 } // namespace miniapp

@@ -37,17 +37,28 @@ int plan_ceilings(const Plan& plan) {
 }
 
 PlanEstimate estimate_time(const Plan& plan, const Rates& rates, const std::string& backend,
-                           const std::string& db, const std::string& host, int rounds) {
-  std::map<std::string, double> measured;
+                           const std::string& db, const std::string& host, int rounds,
+                           bool this_host_runs) {
+  std::map<std::string, double> from_db;
   if (!db.empty()) {
     try {
-      measured = history::measured_medians(db, backend, plan.ranks, host);
+      from_db = history::measured_medians(db, backend, plan.ranks, host);
     } catch (const std::exception& e) { // DbError, InputError: the file the user named
       throw config::ConfigError(std::string("--db: ") + e.what());
     }
   }
+  // Only one-rank runs record their kernel times (app/run_calibration.cpp).
+  std::map<std::string, double> measured;
+  if (this_host_runs && plan.ranks == 1)
+    measured = load_case_medians(calibration_path(), calibration_machine_key(backend));
+  for (const auto& [id, seconds] : from_db)
+    measured[id] = seconds;
   const int ceilings = plan.settings.reuse_ceilings ? 0 : plan_ceilings(plan);
-  return estimate_plan(plan, rates, measured, rounds, ceilings);
+  PlanEstimate e = estimate_plan(plan, rates, measured, rounds, ceilings);
+  for (std::size_t i = 0; i < e.cases.size() && i < plan.cases.size(); ++i)
+    if (e.cases[i].measured)
+      ++(from_db.count(plan.cases[i].id()) ? e.from_database : e.from_host_runs);
+  return e;
 }
 
 int stop_signal_margin_s(const PlanEstimate& estimate, double limit_s) {

@@ -1,7 +1,8 @@
 #pragma once
-// A plan's time estimate (plan/estimate.hpp) with the kernel times the history database holds for
-// the same cases, backend and rank count, with the ceilings the run will measure (none where the
-// config reuses them): what `validate`, `jobscript` and `study plan` print.
+// A plan's time estimate (plan/estimate.hpp) with the kernel times this host's earlier runs and
+// the history database hold for the same cases, backend and rank count, with the ceilings the run
+// will measure (none where the config reuses them): what `validate`, `jobscript` and `study plan`
+// print.
 #include "plan/estimate.hpp"
 
 #include <string>
@@ -15,10 +16,13 @@ Rates host_rates(const std::string& backend);
 // working sets, and distinct GEMM shapes.
 int plan_ceilings(const Plan& plan);
 
-// db: the history database ("" = the model only); host: a glob over its runs' hosts ("" = any).
+// A case's kernel time is measured where an earlier run has its id: this host's runs of one rank
+// (run/calibration_store.hpp: this_host_runs, for a run on this host), then the history database
+// where both have it (db, "" = none; host: a glob over its runs' hosts, "" = any); else modelled.
 // A database that cannot be read throws config::ConfigError (the user named it).
 PlanEstimate estimate_time(const Plan& plan, const Rates& rates, const std::string& backend,
-                           const std::string& db, const std::string& host, int rounds = 1);
+                           const std::string& db, const std::string& host, int rounds = 1,
+                           bool this_host_runs = true);
 
 // How long before its time limit a job is warned (SIGUSR1, docs/jobs.md "Resuming"): long enough
 // for the longest case to finish (its estimate with the margin of required_limit_seconds), at

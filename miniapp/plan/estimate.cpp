@@ -158,9 +158,17 @@ void print_estimate(std::ostream& os, const Plan& plan, const PlanEstimate& e, c
   if (e.ceilings_s > 0)
     os << ", of which ceilings " << format_seconds(e.ceilings_s);
   os << "); " << r.source;
+  const auto measured = [&](int n, const char* where) {
+    if (n > 0)
+      os << ", kernel times of " << n << " of " << e.cases.size() << " case(s) from " << where;
+  };
+  measured(e.from_host_runs, "this host's earlier runs");
+  measured(e.from_database, "the history database");
+  // The figures after a colon, the source before it (tests/tools/check_estimates.py prints it).
+  os << ": ";
   if (any_model)
-    os << ": " << r.gflops << " GFLOP/s, " << r.gbs << " GB/s";
-  os << ", set-up " << r.setup_gbs << " GB/s, start " << r.start_s << " s";
+    os << r.gflops << " GFLOP/s, " << r.gbs << " GB/s, ";
+  os << "set-up " << r.setup_gbs << " GB/s, start " << r.start_s << " s";
   if (!r.errors.empty()) {
     // The error of the estimates made before those runs: |measured / estimated - 1|.
     double worst = 0;

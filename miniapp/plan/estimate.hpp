@@ -43,6 +43,10 @@ struct PlanEstimate {
   std::vector<CaseEstimate> cases; // in plan order
   double ceilings_s = 0;           // the ceilings measured (counted once in the total)
   double seconds = 0;              // the whole run: start-up, every case and the ceilings
+  // Of the measured cases, how many took their kernel time from this host's earlier runs
+  // (run/calibration_store.hpp) and how many from the history database (the caller counts them).
+  int from_host_runs = 0;
+  int from_database = 0;
 };
 
 // measured_median_s: a case id's measured median kernel time (seconds per launch) at this plan's

@@ -3,6 +3,7 @@
 #include "core/device_info.hpp"
 #include "core/files.hpp"
 #include "core/input_file.hpp"
+#include "run/case_medians.hpp"
 #include "run/ceiling_cache.hpp"
 
 #include <nlohmann/json.hpp>
@@ -42,8 +43,8 @@ nlohmann::json load_file(const std::string& path) {
   if (!fs::is_regular_file(fs::symlink_status(path, ec)) || ec)
     return nlohmann::json::object(); // a symbolic link is not followed
   try {
-    // {machine: [record, ...]}, each record a map of numbers: 3 levels.
-    nlohmann::json j = read_json_file(path, kCalibrationFileBytes, 3, 100000);
+    // {machine: [record, ...], "case medians": {machine: [[id, seconds, busy], ...]}}: 4 levels.
+    nlohmann::json j = read_json_file(path, kCalibrationFileBytes, 4, 100000);
     return j.is_object() ? j : nlohmann::json::object();
   } catch (const InputFileError&) {
     return nlohmann::json::object();
@@ -78,6 +79,26 @@ nlohmann::json json_of(const RunRecord& r) {
   return j;
 }
 
+nlohmann::json json_of(const std::vector<RunRecord>& records) {
+  nlohmann::json runs = nlohmann::json::array();
+  for (const RunRecord& r : records)
+    runs.push_back(json_of(r));
+  return runs;
+}
+
+// The last kCalibrationRuns records stored for `key` that read as records, oldest first.
+std::vector<RunRecord> records_of(const nlohmann::json& file, const std::string& key) {
+  const auto runs = file.find(key);
+  std::vector<RunRecord> out;
+  if (runs == file.end() || !runs->is_array())
+    return out;
+  const std::size_t n = runs->size();
+  for (std::size_t i = n > kCalibrationRuns ? n - kCalibrationRuns : 0; i < n; ++i)
+    if (auto r = record_of((*runs)[i]))
+      out.push_back(*r);
+  return out;
+}
+
 } // namespace
 
 std::string calibration_path() {
@@ -109,38 +130,32 @@ std::string calibration_machine_key(const std::string& backend) {
 }
 
 std::vector<RunRecord> load_calibration(const std::string& path, const std::string& key) {
-  const nlohmann::json j = load_file(path);
-  const auto runs = j.find(key);
-  std::vector<RunRecord> out;
-  if (runs == j.end() || !runs->is_array())
-    return out;
-  const std::size_t n = runs->size();
-  for (std::size_t i = n > kCalibrationRuns ? n - kCalibrationRuns : 0; i < n; ++i)
-    if (auto r = record_of((*runs)[i]))
-      out.push_back(*r);
+  return records_of(load_file(path), key);
+}
+
+std::map<std::string, double> load_case_medians(const std::string& path, const std::string& key) {
+  std::map<std::string, double> out;
+  for (const CaseMedian& m : medians_of(load_file(path), key))
+    out[m.id] = m.seconds;
   return out;
 }
 
-bool store_calibration(const std::string& path, const std::string& key, const RunRecord& record) {
+bool store_calibration(const std::string& path, const std::string& key, const RunRecord& record,
+                       const std::vector<CaseMedian>& cases) {
   const nlohmann::json old = load_file(path);
   nlohmann::json j = nlohmann::json::object();
-  // Every machine's records as load_calibration() reads them (typed, in range), so the file
+  // Every machine's records and kernel times as they read back (typed, in range), so the file
   // written holds nothing it would not read back.
-  const auto records = [&](const std::string& k) {
-    nlohmann::json runs = nlohmann::json::array();
-    for (const RunRecord& r : load_calibration(path, k))
-      runs.push_back(json_of(r));
-    return runs;
-  };
   for (auto it = old.begin(); it != old.end() && j.size() + 1 < kCalibrationMachines; ++it)
-    if (it.key() != key && it.key().size() <= 1024)
-      if (nlohmann::json runs = records(it.key()); !runs.empty())
+    if (it.key() != key && it.key() != kCaseMediansKey && it.key().size() <= 1024)
+      if (nlohmann::json runs = json_of(records_of(old, it.key())); !runs.empty())
         j[it.key()] = runs;
-  nlohmann::json runs = records(key);
-  runs.push_back(json_of(record));
-  while (runs.size() > kCalibrationRuns)
-    runs.erase(runs.begin());
-  j[key] = runs;
+  std::vector<RunRecord> runs = records_of(old, key);
+  runs.push_back(record);
+  if (runs.size() > kCalibrationRuns)
+    runs.erase(runs.begin(), runs.end() - kCalibrationRuns);
+  j[key] = json_of(runs);
+  j[kCaseMediansKey] = case_medians_json(old, key, cases);
   try {
     make_dirs(fs::path(path).parent_path().string());
     write_file_atomically(path,

@@ -1,8 +1,9 @@
 #!/bin/bash
 # Time estimates (plan/estimate.hpp): `validate` prints each case's and the total, from the model
-# or from the history database's kernel times of the same case on this host, and says where its
-# rates come from: the built-in model, then this host's calibration once a run recorded it (with
-# that run's error); `run` says where its time went; `jobscript` refuses a
+# or from the kernel times of the same case that this host's earlier runs recorded or the history
+# database holds (the database's first), and says where its rates come from: the built-in model,
+# then this host's calibration once a run recorded it (with that run's error); `run` says where its
+# time went; `jobscript` refuses a
 # --time below the estimate with its margin (exit 2, one sentence) unless --force, and refuses a
 # list of node counts with a sentence pointing at studies.
 # Usage: time_estimate_checks.sh MINIAPP
@@ -48,13 +49,22 @@ if grep -q '; calibrated on this host from 1 earlier run(s).*; error on the last
 else
   fail "validate after a run: $(cat "$scratch/vcal.out")"
 fi
+# ... and each case's kernel time from that run of the same case.
+# measured_from OUT SOURCE WHAT: both cases' kernel times measured, SOURCE named on the total line.
+measured_from() {
+  if [[ $(grep -c '^  \[[12]\] estimated .* (measured kernel time)$' "$1") -eq 2 ]] &&
+    grep -q "^estimated time: .*, kernel times of 2 of 2 case(s) from $2" "$1"; then
+    pass "$3"
+  else
+    fail "$3: $(cat "$1")"
+  fi
+}
+measured_from "$scratch/vcal.out" "this host's earlier runs" \
+  "after a run, validate takes each case's kernel time from it"
 "$MINIAPP" db import --db "$scratch/h.db" "$scratch/run1" >/dev/null
 "$MINIAPP" validate "$scratch/tiny.yaml" --db "$scratch/h.db" >"$scratch/vdb.out"
-if [[ $(grep -c 'estimated .* (measured kernel time)$' "$scratch/vdb.out") -eq 2 ]]; then
-  pass "validate --db takes the measured kernel times of the same cases"
-else
-  fail "validate --db: $(cat "$scratch/vdb.out")"
-fi
+measured_from "$scratch/vdb.out" "the history database" \
+  "validate --db takes the measured kernel times of the same cases, before this host's"
 # The case id, not the repetitions, names what ran.
 "$MINIAPP" validate "$scratch/tiny.yaml" --set repetitions=3 --db "$scratch/h.db" >"$scratch/vdb2.out"
 if grep -q '(measured kernel time)' "$scratch/vdb2.out"; then
