@@ -42,6 +42,12 @@ std::string size_text(std::uint64_t bytes) {
   return std::to_string(bytes) + " bytes";
 }
 
+InputFileError not_regular(const std::string& path, mode_t mode) {
+  return InputFileError(InputFileError::Why::not_regular, path,
+                        std::string("is ") + kind_of(mode) +
+                            ", not a regular file; refused unread (it could block or never end)");
+}
+
 std::string too_large(std::uint64_t max_bytes) {
   return "larger than " + size_text(max_bytes) +
          ", the limit on this file (more than the program writes there); refused unread";
@@ -60,9 +66,7 @@ std::string read_regular_file(const std::string& path, std::uint64_t max_bytes) 
     throw InputFileError(Why::unreadable, path,
                          std::string("cannot stat: ") + std::strerror(errno));
   if (!S_ISREG(st.st_mode))
-    throw InputFileError(Why::not_regular, path,
-                         std::string("is ") + kind_of(st.st_mode) +
-                             ", not a regular file; refused unread (it could block or never end)");
+    throw not_regular(path, st.st_mode);
   if (std::uint64_t(st.st_size) > max_bytes)
     throw InputFileError(Why::too_large, path, too_large(max_bytes));
   std::string text;
@@ -116,6 +120,12 @@ nlohmann::json parse_json_bounded(const std::string& text, const std::string& so
   } catch (const nlohmann::json::exception& e) {
     throw InputFileError(Why::not_json, source, "not valid JSON (" + std::string(e.what()) + ")");
   }
+}
+
+void refuse_unless_regular(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    throw not_regular(path, st.st_mode);
 }
 
 nlohmann::json read_json_file(const std::string& path, std::uint64_t max_bytes, int max_depth,

@@ -25,6 +25,10 @@ struct InputFileError : std::runtime_error {
 // The whole regular file at path (symbolic links followed), at most max_bytes of it.
 std::string read_regular_file(const std::string& path, std::uint64_t max_bytes);
 
+// For a file another library opens (SQLite): throws InputFileError(not_regular) where something
+// other than a regular file is at path (symbolic links followed); nothing where nothing is.
+void refuse_unless_regular(const std::string& path);
+
 // JSON text nested at most max_depth maps and lists deep, holding at most max_containers of them,
 // parsed. Throws InputFileError(not_json) naming `source`.
 nlohmann::json parse_json_bounded(const std::string& text, const std::string& source, int max_depth,
