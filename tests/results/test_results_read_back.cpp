@@ -1,5 +1,6 @@
 // A results.json read back (by compare, report, db import and `run --resume`) is an input like any
-// other (issue 42): a FIFO in its place is refused unread and named.
+// other (issue 42): a FIFO in its place is refused unread and named, and a map holding a key twice
+// is refused naming the key, where it was read last-wins.
 #include "config/value.hpp"
 #include "results/resume.hpp"
 #include "results/run.hpp"
@@ -44,6 +45,19 @@ protected:
   }
   std::string dir, path;
 };
+
+// A row '"status": "ok", "status": "error"' was resumed as the error (and the case run again), or
+// with the keys the other way round kept as ok: which one the file meant is unknown.
+TEST_F(ResultsReadBack, AKeyGivenTwiceIsRefusedNamingTheRowAndTheKey) {
+  std::ofstream(path) << R"({"schema_version": 2, "status": "interrupted", "metadata": {},
+    "config": {}, "results": [{"case": 0, "status": "ok"}, {"case": 1, "status": "ok",
+    "status": "error"}]})";
+  const std::string sentence =
+      path + ": results[1] has the key 'status' twice; the program writes each key once, so the "
+             "file was edited or damaged and which value was meant is unknown";
+  EXPECT_EQ(compare_refusal(), sentence);
+  EXPECT_EQ(resume_refusal(), "miniapp run --resume: " + sentence);
+}
 
 // A FIFO results.json was passed over as absent ("no results.json"): the strict reader names it.
 TEST_F(ResultsReadBack, AFifoIsRefusedUnreadAndNamed) {
