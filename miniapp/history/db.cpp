@@ -1,6 +1,7 @@
 #include "history/db.hpp"
 
 #include "core/files.hpp"
+#include "core/input_file.hpp"
 #include "core/natural_order.hpp"
 
 #include "results/references.hpp"
@@ -135,6 +136,13 @@ int wait_unless_stopped(void*, int tries) {
 } // namespace
 
 Database::Database(const std::string& path, Access access) : path_(path) {
+  // SQLite would open a FIFO and fail on it as "disk I/O error" (exit 3); a reader said "no such
+  // history database". Like every file read, it is refused by its kind, naming it.
+  try {
+    refuse_unless_regular(path_);
+  } catch (const InputFileError& e) {
+    throw InputError(e.what());
+  }
   try {
     if (access == Access::read_only)
       open_for_reading(true);

@@ -213,13 +213,15 @@ std::vector<ImportResult> Database::import_path_unlocked(const std::string& path
   while (p.size() > 1 && p.back() == '/')
     p.pop_back();
   std::vector<ImportResult> out;
-  if (is_dir(p) && !is_file(p + "/results.json")) {
+  // A results.json that is there but not a regular file (a FIFO, a device) is read all the same:
+  // the strict reader refuses it unread, naming it, where passing it over said "no results.json".
+  if (is_dir(p) && !path_exists(p + "/results.json")) {
     // A directory of runs (docs/data/weak_scaling-h200x4): each subdirectory with results.json.
     std::vector<std::string> subdirs;
     if (auto* d = ::opendir(p.c_str())) {
       while (const dirent* e = ::readdir(d)) {
         const std::string name = e->d_name;
-        if (name != "." && name != ".." && is_file(p + "/" + name + "/results.json"))
+        if (name != "." && name != ".." && path_exists(p + "/" + name + "/results.json"))
           subdirs.push_back(p + "/" + name);
       }
       ::closedir(d);
@@ -233,7 +235,7 @@ std::vector<ImportResult> Database::import_path_unlocked(const std::string& path
     return out;
   }
   const std::string file = is_dir(p) ? p + "/results.json" : p;
-  if (!is_file(file))
+  if (!path_exists(file))
     throw InputError(p + ": no such run directory or results.json");
   out.push_back(import_unlocked(read_document(file), p));
   return out;

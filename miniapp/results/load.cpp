@@ -272,14 +272,16 @@ nlohmann::json read_results_json(const std::string& path) {
 
 Run load_run(const std::string& path) {
   std::string json_path, csv_path;
+  // A file that is there but not a regular file (a FIFO, a device) goes to the strict reader,
+  // which refuses it unread and names it (passed over, a FIFO results.json read as "no results").
   if (is_dir(path)) {
-    if (is_file(path + "/results.json"))
+    if (path_exists(path + "/results.json"))
       json_path = path + "/results.json";
-    else if (is_file(path + "/results.csv"))
+    else if (path_exists(path + "/results.csv"))
       csv_path = path + "/results.csv";
     else
       throw std::runtime_error(path + ": no results.json or results.csv in this directory");
-  } else if (is_file(path)) {
+  } else if (path_exists(path)) {
     (ends_with(path, ".csv") ? csv_path : json_path) = path;
   } else {
     throw std::runtime_error(path + ": no such run directory or results file");

@@ -161,7 +161,8 @@ ResumeState read_resume_state(const std::string& dir_arg, const Plan& plan, int 
   const std::string path = state.dir + "/results.json";
   if (!is_dir(state.dir))
     refuse(state.dir + " is not a directory (give the results directory of an earlier run)");
-  if (!is_file(path))
+  // One that is there but not a regular file (a FIFO) is refused by the strict reader, named.
+  if (!path_exists(path))
     refuse(state.dir + " is not a results directory: it has no results.json");
   json doc;
   try {

@@ -2,6 +2,7 @@
 
 #include "core/device_info.hpp"
 #include "core/files.hpp"
+#include "core/sinks.hpp"
 #include "core/state_file.hpp"
 #include "core/version.hpp"
 #include "run/autotune.hpp"
@@ -9,6 +10,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 
 namespace miniapp {
 
@@ -36,8 +38,18 @@ nlohmann::json CeilingCache::load() const {
   // Only what get() can use is kept, so put() rewrites nothing else: a list nested 5000 deep,
   // re-indented at each level on every rewrite, grew a 10 KB file to 50 MB in one run.
   nlohmann::json out = nlohmann::json::object();
-  if (!j.is_object())
+  if (!j.is_object()) {
+    // A damaged file (a key given twice, not JSON, a FIFO...) is said once, as the autotune
+    // cache's is; the ceilings are then measured and the file rewritten by put().
+    if (!(j.is_null() && why.empty()) && !warned_) {
+      std::cerr << "miniapp: warning: " << for_terminal(path_) << ": "
+                << (why.empty() ? "not a JSON object" : why)
+                << "; the ceiling cache is read as empty and its ceilings measured again"
+                << std::endl;
+      warned_ = true;
+    }
     return out;
+  }
   for (auto m = j.begin(); m != j.end() && out.size() < kCeilingCacheMachines; ++m) {
     if (!m->is_object() || m.key().size() > kCeilingCacheKeyBytes)
       continue;

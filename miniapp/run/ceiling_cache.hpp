@@ -41,8 +41,10 @@ public:
   const std::string& path() const { return path_; }
 
 private:
-  nlohmann::json load() const; // a damaged file reads as empty (it is rebuilt by put)
+  // A damaged file reads as empty (it is rebuilt by put), with one warning naming it.
+  nlohmann::json load() const;
   std::string path_, machine_;
+  mutable bool warned_ = false;
 };
 
 } // namespace miniapp

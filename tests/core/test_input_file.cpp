@@ -13,6 +13,8 @@
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
+#include <vector>
 
 namespace miniapp {
 namespace {
@@ -102,6 +104,35 @@ TEST_F(InputFile, JsonNestingAndContainersAreBoundedBeforeParsing) {
       EXPECT_EQ(std::string(e.what()).rfind(needle, 0), 0u) << e.what();
     }
   }
+}
+
+// nlohmann keeps the last value of a key given twice: a resumed row '"status": "ok", "status":
+// "error"' was read as an error, a study's '"nodes": 1, "nodes": 1073741824' as 2^30, silently.
+// No file the program writes holds a key twice; one that does is refused, naming map and key.
+TEST_F(InputFile, AKeyGivenTwiceInOneMapIsRefusedNamingTheMapAndTheKey) {
+  for (const auto& [text, needle] : std::vector<std::pair<std::string, std::string>>{
+           {R"({"a": 1, "a": 2})", "s: the top-level map has the key 'a' twice; "},
+           {R"({"results": [{"x": 1}, {"status": "ok", "status": "error"}]})",
+            "s: results[1] has the key 'status' twice; "},
+           {R"({"m": {"k": {"v": [1, 2, {"z": 0, "z": 0}]}}})",
+            "s: m.k.v[2] has the key 'z' twice"},
+           {R"({"a": {}, "b": 1, "a": 2})", "s: the top-level map has the key 'a' twice"},
+           {R"({"\u001b[2J": 1, "\u001b[2J": 2})", "s: the top-level map has the key '"}}) {
+    try {
+      parse_json_bounded(text, "s", 8, 100);
+      ADD_FAILURE() << text << " was parsed";
+    } catch (const InputFileError& e) {
+      EXPECT_EQ(e.why, Why::duplicate_key);
+      EXPECT_EQ(std::string(e.what()).rfind(needle, 0), 0u) << e.what();
+      EXPECT_NE(std::string(e.what()).find("edited or damaged"), std::string::npos) << e.what();
+      EXPECT_EQ(std::string(e.what()).find('\x1b'), std::string::npos) << e.what();
+    }
+  }
+  // The same key in different maps, and equal values in a list, are what files hold.
+  const nlohmann::json ok = parse_json_bounded(
+      R"({"a": {"k": 1}, "b": {"k": 2}, "l": ["k", "k"], "k": [{"k": 3}]})", "s", 8, 100);
+  EXPECT_EQ(ok["b"]["k"], 2);
+  EXPECT_EQ(ok["k"][0]["k"], 3);
 }
 
 TEST_F(InputFile, ThePathIsPrintedWithoutTerminalEscapes) {

@@ -8,10 +8,10 @@ no row marked valid with an absurd figure in any results.json the command left.
 
 A case file holds:
   "about"   what it probes (one line)
-  "edit"    changes to the surface's file read back (resumed: run/results.json; study_state:
-            s/study-state.json), in order: {"set": "a.0.b", "value": V}, {"copy_row": I},
-            {"drop_row": I}; then on its text {"replace": [OLD, NEW]}, {"truncate": TEXT} (cut
-            at TEXT's second occurrence)
+  "edit"    changes to the surface's file read back (resumed, results: run/results.json;
+            study_state: s/study-state.json), in order: {"set": "a.0.b", "value": V},
+            {"copy_row": I}, {"drop_row": I}; then on its text {"replace": [OLD, NEW]},
+            {"truncate": TEXT} (cut at TEXT's second occurrence)
   "files"   [{"path": P, and one of "text", "latin1" (each character one byte), "repeat" ([[TEXT,
             COUNT], ...] joined), "fifo", "dir", "symlink" (its target), "rename_to" (a path),
             "latin1_of_self" (the file's characters each made one byte)}], P relative to the
@@ -141,7 +141,7 @@ def setup(surface, scratch, primed):
     values = {"config": os.path.join(scratch, "c.yaml"), "machine": primed["machine"],
               "tune_key": primed["tune_key"]}
     edited = None
-    if surface == "resumed":
+    if surface in ("resumed", "results"):
         shutil.copytree(primed["run"], os.path.join(scratch, "run"), symlinks=True)
         edited = os.path.join(scratch, "run", "results.json")
     elif surface == "study_state":

@@ -157,6 +157,26 @@ TEST_F(StudyStateFile, FieldsAreTypedAndTextsPlain) {
   EXPECT_THROW(load_study_state(path), config::ConfigError);
 }
 
+// A key given twice was read last-wins: '"nodes": 1, "nodes": 1073741824' gave 2^30 nodes, and
+// '"nodes": 1073741824, "nodes": 1' a state that loaded. Either way the file was edited: refused.
+TEST_F(StudyStateFile, AKeyGivenTwiceIsRefusedNamingIt) {
+  const std::string text = written().dump(1);
+  const std::string nodes = "\"nodes\": 2";
+  ASSERT_NE(text.find(nodes), std::string::npos) << text;
+  for (const std::string& twice : {nodes + ", \"nodes\": 2", "\"nodes\": 1073741824, " + nodes}) {
+    std::string edited = text;
+    edited.replace(edited.find(nodes), nodes.size(), twice);
+    std::ofstream(path) << edited;
+    try {
+      load_study_state(path);
+      ADD_FAILURE() << "loaded: " << twice;
+    } catch (const config::ConfigError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind(path + ": points[0] has the key 'nodes' twice", 0), 0u)
+          << e.what();
+    }
+  }
+}
+
 // A FIFO in place of the state made `study status` wait for ever.
 TEST_F(StudyStateFile, AFifoIsRefusedUnread) {
   ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -78,6 +79,24 @@ TEST_P(Autotune, DamagedCacheIsRebuiltNotTrusted) {
   const Case tuned = autotune(c, GetParam(), "test device");
   EXPECT_GT(tuned.team_size, 0);
   EXPECT_NE(tuned.tuning.find("searched"), std::string::npos) << tuned.tuning;
+}
+
+// An entry's key given twice was read last-wins (the second entry's tile used or searched
+// again). A key twice is no write of the search: the whole cache is rebuilt, with a warning.
+TEST(AutotuneCacheFile, AKeyGivenTwiceRebuildsTheCacheSayingSo) {
+  const std::string path = ::testing::TempDir() + "miniapp-autotune-twice.json";
+  const std::string entry = "{\"seconds\": 2e-5, \"team_size\": 0, \"tile\": 32}";
+  std::ofstream(path) << "{\"k\": " << entry << ", \"other\": " << entry << ", \"k\": " << entry
+                      << "}";
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(read_autotune_cache(path), nlohmann::json::object());
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find(path + ": the top-level map has the key 'k' twice;"), std::string::npos)
+      << err;
+  EXPECT_NE(err.find("; the autotune cache is rebuilt"), std::string::npos) << err;
+  std::ofstream(path) << "{\"k\": " << entry << ", \"other\": " << entry << "}";
+  EXPECT_EQ(read_autotune_cache(path).size(), 2u); // the same keys once each are kept
+  std::remove(path.c_str());
 }
 
 // Issue 16: the cache is state anyone may have damaged; its values are checked before use.

@@ -81,6 +81,33 @@ TEST_F(CeilingCacheFile, AFifoOrAnOversizedFileReadsAsEmptyWithoutBlocking) {
   EXPECT_FALSE(cache.get("L1 copy bandwidth [GB/s]"));
 }
 
+// A machine's key given twice was read last-wins, its figures reused as if written so. No write
+// gives a key twice: the file reads as empty, once said, and a put() rewrites it whole.
+TEST_F(CeilingCacheFile, AKeyGivenTwiceReadsAsEmptyAndIsSaidOnce) {
+  write("{\"" + machine + "\": {\"L1 copy bandwidth [GB/s]\": 100}, \"" + machine +
+        "\": {\"L1 copy bandwidth [GB/s]\": 120}}");
+  CeilingCache cache(path, machine);
+  testing::internal::CaptureStderr();
+  EXPECT_FALSE(cache.get("L1 copy bandwidth [GB/s]"));
+  EXPECT_FALSE(cache.get("L2 copy bandwidth [GB/s]"));
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(err, "miniapp: warning: " + path + ": the top-level map has the key '" + machine +
+                     "' twice; the program writes each key once, so the file was edited or "
+                     "damaged and which value was meant is unknown; the ceiling cache is read as "
+                     "empty and its ceilings measured again\n");
+  ASSERT_TRUE(cache.put("L2 copy bandwidth [GB/s]", 50));
+  EXPECT_EQ(cache.get("L2 copy bandwidth [GB/s]"), 50.0);
+  EXPECT_FALSE(cache.get("L1 copy bandwidth [GB/s]"));
+  // A figure's name twice under one machine is the same damage.
+  write("{\"" + machine +
+        "\": {\"L1 copy bandwidth [GB/s]\": 100, \"L1 copy bandwidth [GB/s]\": 5}}");
+  testing::internal::CaptureStderr();
+  EXPECT_FALSE(CeilingCache(path, machine).get("L1 copy bandwidth [GB/s]"));
+  EXPECT_NE(
+      testing::internal::GetCapturedStderr().find("has the key 'L1 copy bandwidth [GB/s]' twice"),
+      std::string::npos);
+}
+
 // Issue 42: a cached figure 1000x the level's bandwidth (or 1e300) was reused as it was: rows at
 // 0.013% (or 4e-297%) of their ceiling, valid, no warning. One quick estimate now checks it.
 TEST_F(CeilingCacheFile, AReusedFigureFarFromAQuickEstimateIsMeasuredAgain) {
