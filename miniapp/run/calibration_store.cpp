@@ -2,7 +2,8 @@
 
 #include "core/device_info.hpp"
 #include "core/files.hpp"
-#include "core/input_file.hpp"
+#include "core/state_file.hpp"
+#include "core/sinks.hpp"
 #include "run/case_medians.hpp"
 #include "run/ceiling_cache.hpp"
 
@@ -10,6 +11,8 @@
 
 #include <cmath>
 #include <filesystem>
+#include <iostream>
+#include <set>
 #include <optional>
 #include <system_error>
 #include <thread>
@@ -38,17 +41,24 @@ constexpr Field kFields[] = {
     {"error", &RunRecord::error, 1000},
 };
 
+// The file as an object; a damaged one (a key given twice, not JSON, a FIFO, a link...) reads as
+// empty, said once a path (it is read for each estimate): the estimates then come from the model
+// and the next run rewrites the file. Read silently as empty, a file with a key given twice once
+// made every estimate fall back to the model with no word of why.
 nlohmann::json load_file(const std::string& path) {
-  std::error_code ec;
-  if (!fs::is_regular_file(fs::symlink_status(path, ec)) || ec)
-    return nlohmann::json::object(); // a symbolic link is not followed
-  try {
-    // {machine: [record, ...], "case medians": {machine: [[id, seconds, busy], ...]}}: 4 levels.
-    nlohmann::json j = read_json_file(path, kCalibrationFileBytes, 4, 100000);
-    return j.is_object() ? j : nlohmann::json::object();
-  } catch (const InputFileError&) {
-    return nlohmann::json::object();
-  }
+  std::string why;
+  // {machine: [record, ...], "case medians": {machine: [[id, seconds, busy], ...]}}: 4 levels.
+  nlohmann::json j = read_state_json(path, kCalibrationFileBytes, 4, &why);
+  if (j.is_object())
+    return j;
+  static std::set<std::string> warned;
+  if (!(j.is_null() && why.empty()) && warned.insert(path).second)
+    std::cerr << "miniapp: warning: " << for_terminal(path) << ": "
+              << (why.empty() ? "not a JSON object" : why)
+              << "; the time estimates' calibration is read as empty (estimates from the model) "
+                 "and rewritten by the next run"
+              << std::endl;
+  return nlohmann::json::object();
 }
 
 std::optional<RunRecord> record_of(const nlohmann::json& j) {

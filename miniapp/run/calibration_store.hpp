@@ -14,7 +14,8 @@
 // The file is read as hostile input: a regular file only (a symbolic link, a directory or a FIFO
 // reads as empty), at most kCalibrationFileBytes, each record an object of typed, finite fields
 // within the ranges a measurement can give, each kernel time likewise; one that is not is left
-// out, a file that is not JSON reads as empty and is rewritten by the next record.
+// out, a file that is not JSON (or holds a key twice) reads as empty, with a warning once a
+// process, and is rewritten by the next record.
 #include "plan/calibration.hpp"
 
 #include <cstdint>

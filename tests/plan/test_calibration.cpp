@@ -244,5 +244,28 @@ TEST_F(Store, FilesThatAreNotARegularJsonFileOfBoundedSizeReadAsEmpty) {
   EXPECT_EQ(load_calibration(path, "k").size(), 1u);
 }
 
+// A key given twice reads as empty, as any damaged file, but not silently: the estimates then come
+// from the model, and the user is told why, once a file, however many estimates read it.
+TEST_F(Store, AKeyGivenTwiceReadsAsEmptyAndIsSaidOnce) {
+  const std::string twice = dir + "/twice.json";
+  std::ofstream(twice, std::ios::binary)
+      << R"({"k": [)" + record("0.25") + R"(], "k": [)" + record("0.75") + "]}";
+  testing::internal::CaptureStderr();
+  EXPECT_TRUE(load_calibration(twice, "k").empty());
+  EXPECT_TRUE(load_case_medians(twice, "k").empty());
+  const std::string said = testing::internal::GetCapturedStderr();
+  EXPECT_NE(said.find(twice + ": the top-level map has the key 'k' twice"), std::string::npos)
+      << said;
+  EXPECT_NE(said.find("read as empty (estimates from the model)"), std::string::npos) << said;
+  EXPECT_EQ(said.find("warning", said.find("warning") + 1), std::string::npos) << said;
+  // A file that is simply absent is no news.
+  testing::internal::CaptureStderr();
+  EXPECT_TRUE(load_calibration(dir + "/absent.json", "k").empty());
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+  // The next record rewrites the file with that record alone.
+  ASSERT_TRUE(store_calibration(twice, "k", RunRecord{}));
+  EXPECT_EQ(load_calibration(twice, "k").size(), 1u);
+}
+
 } // namespace
 } // namespace miniapp
