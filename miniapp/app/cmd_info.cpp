@@ -3,6 +3,7 @@
 
 #include <memory>
 #include "core/version.hpp"
+#include "core/sinks.hpp"
 #include "core/text.hpp"
 #include "app/commands.hpp"
 
@@ -123,8 +124,23 @@ void add_describe_command(CLI::App& app, std::vector<Command>& commands) {
   auto args = std::make_shared<DescribeArgs>();
   auto* describe = app.add_subcommand(
       "describe", "Print each element's global, tile and local index (C++ AMP tiled_index)");
-  describe->add_option("--rows", args->rows, "Matrix rows")->capture_default_str();
-  describe->add_option("--cols", args->cols, "Matrix columns")->capture_default_str();
+  // The text is checked before CLI11 converts it: converted, 10^20 read as 2^63 - 1, and the error
+  // named a value the user never typed.
+  const CLI::Validator side(
+      [](std::string& text) -> std::string {
+        const bool digits =
+            !text.empty() && text.size() <= 7 &&
+            std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+        if (digits && std::stoll(text) >= 1 &&
+            std::uint64_t(std::stoll(text)) <= config::limits::kMaxDescribeElements)
+          return "";
+        return "must be a whole number from 1 to " +
+               std::to_string(config::limits::kMaxDescribeElements) + ", got '" +
+               for_terminal(text.substr(0, 64)) + (text.size() > 64 ? "...'" : "'");
+      },
+      "1.." + std::to_string(config::limits::kMaxDescribeElements));
+  describe->add_option("--rows", args->rows, "Matrix rows")->check(side)->capture_default_str();
+  describe->add_option("--cols", args->cols, "Matrix columns")->check(side)->capture_default_str();
   describe->add_option("--tile", args->tile, "Tile shape RxC")->capture_default_str();
   describe->add_option("--backend", args->backend, "Backend (auto = default)")
       ->capture_default_str();
