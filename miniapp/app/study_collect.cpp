@@ -63,8 +63,8 @@ int study_collect(const StudyArgs& args) {
                 << ": not the point's run; nothing imported (remove it and resubmit the point)\n";
       return kConfigError;
     }
-    const std::string label = p.system_name + " " + std::to_string(p.point.nodes) + "x" +
-                              std::to_string(p.point.ranks_per_node);
+    // Each run named by its point in words: "local-cluster 2x1" read as a 2x1 process grid.
+    const std::string label = point_name({p.system_name, p.point.nodes, p.point.ranks_per_node});
     names.push_back(std::to_string(runs.size() + 1) + "=" + label);
     inputs.push_back(p.output_dir);
     lines.push_back(what);

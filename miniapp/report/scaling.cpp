@@ -80,6 +80,7 @@ std::vector<ScalingRow> scaling_rows(const std::vector<ScalingPoint>& points, bo
       row.case_label = r.case_id.empty() ? key.kind : r.case_id;
       row.nodes = p.nodes;
       row.ranks = p.ranks;
+      row.ranks_per_node = p.nodes > 0 ? p.ranks / p.nodes : p.ranks;
       set_resource(row, p.run);
       row.seconds = r.time_median;
       row.marks = compare::marks_of(r, p.run.host_cpus);
@@ -227,15 +228,15 @@ std::string scaling_section(const std::vector<ScalingPoint>& points, bool weak) 
   os << "<div class=\"plots\"><figure><figcaption>scaling</figcaption>" << scaling_svg(rows, weak)
      << "</figure></div>\n"
      << "<table id=\"scaling-table\">\n<tr><th>system</th><th>case</th><th>nodes</th>"
-        "<th>ranks</th><th>"
+        "<th>ranks per node</th><th>ranks</th><th>"
      << scaled_resource(rows) << "</th><th>time (ms)</th><th>efficiency by "
      << scaled_resource(rows) << "</th></tr>\n";
   Marks shown;
   for (const ScalingRow& r : rows) {
     os << "<tr class=\"scaling-row\"><td>" << html_escape(r.system) << "</td><td>"
-       << html_escape(r.case_label) << "</td><td>" << r.nodes << "</td><td>" << r.ranks
-       << "</td><td>" << resource_text(r) << "</td><td>" << fmt("%.4g", r.seconds * 1e3)
-       << marks_html(r.marks) << "</td><td>"
+       << html_escape(r.case_label) << "</td><td>" << r.nodes << "</td><td>" << r.ranks_per_node
+       << "</td><td>" << r.ranks << "</td><td>" << resource_text(r) << "</td><td>"
+       << fmt("%.4g", r.seconds * 1e3) << marks_html(r.marks) << "</td><td>"
        << (r.efficiency < 0 ? std::string("-")
                             : fmt("%.2f", r.efficiency) + marks_html(r.efficiency_marks))
        << "</td></tr>\n";

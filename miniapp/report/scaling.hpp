@@ -26,6 +26,7 @@ struct ScalingPoint {
 struct ScalingRow {
   std::string system, case_label; // case_label: the case id at the system's fewest resources
   int nodes = 1, ranks = 1;
+  int ranks_per_node = 1; // ranks / nodes: a study's point is nodes x ranks per node
   int per_rank = 0;       // host threads (host backends) or devices (GPUs) per rank; 0 unknown
   bool gpus = false;      // the resource is GPUs, else host cores (ranks x threads)
   double resource = 1;    // ranks x per_rank (ranks where per_rank is unknown)

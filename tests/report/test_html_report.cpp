@@ -284,6 +284,13 @@ TEST(Scaling, EfficiencyAgainstEachSystemsFewestRanks) {
   for (std::size_t i = 0; i < strong.size(); ++i)
     EXPECT_NEAR(strong[i].efficiency, want_strong[i], 1e-12) << i;
   EXPECT_EQ(strong[2].nodes, 2);
+  EXPECT_EQ(strong[2].ranks_per_node, 2);
+  // The table names each point's nodes and ranks per node (a study's point is nodes x ranks per
+  // node), then the ranks: 2 nodes x 2 = 4 ranks.
+  const std::string html = scaling_section(pts, false);
+  EXPECT_NE(html.find("<th>nodes</th><th>ranks per node</th><th>ranks</th>"), std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<td>2</td><td>2</td><td>4</td>"), std::string::npos) << html;
   // Weak: the block per rank stays, so the time should: E = T_1 / T. A weak point's sizes grow
   // with the grid, yet its case is the same (matched by position, labelled at the fewest ranks).
   const std::vector<ScalingPoint> weak_pts = {{"a", 1, 1, at(64, 2.0)}, {"a", 1, 2, at(128, 2.5)}};

@@ -236,6 +236,10 @@ verify "node link limited by HTB to 500 Mbit/s: $rates" test -z "${rates##*htb 1
 rates=$(ip netns exec "${namespaces[0]}" tc class show dev node1)
 [[ $rates == *"rate 500Mbit"* ]] || fail "node1's bridge port has no 500 Mbit/s HTB class: $rates"
 
+# A weak study over 1, 2 and 4 nodes: submitted, followed and collected (cluster_study_checks.sh).
+# shellcheck source=tests/slurm/cluster_study_checks.sh
+source "$here/cluster_study_checks.sh"
+
 # Stop with a job still running on two nodes: every process in the namespaces must end too.
 running=$(on_head 30 sbatch --parsable --nodes 2 --output=/dev/null --wrap 'srun sleep 300') ||
   fail "could not submit the job left running"
