@@ -15,6 +15,9 @@
 #include "config/yaml_strict.hpp"
 #include "jobs/scheduler.hpp"
 #include "parallel/fault.hpp"
+#ifdef MINIAPP_HAVE_MPI
+#include "parallel/stall_watch.hpp"
+#endif
 #include "plan/grid.hpp"
 #include "parallel/summa_model.hpp"
 #include "plan/plan.hpp"
@@ -290,6 +293,9 @@ int cmd_run(const RunArgs& args, const MpiEnv& mpi) {
     check_run_directory_inputs(args);
     plan = load_plan(args, mpi);
     fault = parallel::FaultInjection::from_environment(mpi.rank());
+#ifdef MINIAPP_HAVE_MPI
+    parallel::set_stall_limit(parallel::stall_seconds_from_environment());
+#endif
     fault.trigger("config");
     if (mpi.rank() == 0)
       extras.load(args, plan); // rank 0 writes the results, so it alone reads and records

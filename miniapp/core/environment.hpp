@@ -4,7 +4,8 @@
 //     the scheduler's job id (jobs/scheduler.hpp: SLURM_JOB_ID, run directory names),
 //     SLURM_JOB_PARTITION (autotune cache key);
 //   Kokkos device choice: KOKKOS_DEVICE_ID, KOKKOS_NUM_DEVICES, KOKKOS_MAP_DEVICE_ID_BY;
-//   miniapp's own: MINIAPP_FAULT (fault injection), MINIAPP_CACHE_DIR (autotune cache),
+//   miniapp's own: MINIAPP_FAULT (fault injection), MINIAPP_MPI_STALL_TIMEOUT (bounded MPI
+//     waits), MINIAPP_CACHE_DIR (autotune cache),
 //     MINIAPP_SYSTEMS_DIR (system profiles), MINIAPP_PLOT_SCRIPT; and HOME, TMPDIR.
 // results.json records the environment the run saw (results/metadata.cpp).
 namespace miniapp::env {

@@ -2,8 +2,10 @@
 #include "core/environment.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <regex>
+#include <thread>
 #include <vector>
 
 namespace miniapp::parallel {
@@ -13,15 +15,15 @@ FaultInjection FaultInjection::from_environment(int my_rank) {
   const char* env = env::value("MINIAPP_FAULT");
   if (!env || !*env)
     return f;
-  static const std::vector<std::string> phases = {"config",   "allocation", "kernel",
-                                                  "pipeline", "validation", "output"};
+  static const std::vector<std::string> phases = {"config",     "allocation", "kernel", "pipeline",
+                                                  "validation", "output",     "stall"};
   std::smatch m;
   const std::string spec = env;
   if (!std::regex_match(spec, m, std::regex("([0-9]+):([a-z]+)")) ||
       std::find(phases.begin(), phases.end(), m[2].str()) == phases.end())
     throw std::invalid_argument("MINIAPP_FAULT='" + spec +
                                 "' must be <rank>:<phase>, phase one of config, allocation, "
-                                "kernel, pipeline, validation, output");
+                                "kernel, pipeline, validation, output, stall");
   f.spec_ = spec;
   f.phase_ = m[2].str();
   // A rank of more than nine digits is no rank of this run (and std::stol would throw).
@@ -30,6 +32,9 @@ FaultInjection FaultInjection::from_environment(int my_rank) {
 }
 
 void FaultInjection::trigger(const std::string& phase) const {
+  if (armed(phase) && phase == "stall")
+    for (;;) // as a rank whose node lost its link: silent, until the job ends it
+      std::this_thread::sleep_for(std::chrono::seconds(1));
   if (armed(phase))
     throw InjectedFault("injected fault in phase " + phase + " (MINIAPP_FAULT=" + spec_ + ")");
 }

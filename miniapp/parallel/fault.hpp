@@ -2,7 +2,9 @@
 // Fault injection for the multi-rank error paths: MINIAPP_FAULT=<rank>:<phase> makes that rank
 // fail in that phase (config, allocation, kernel, pipeline, validation, output), so tests can
 // check that every rank stops with the right exit code and a message naming the rank, and never
-// hangs. pipeline: inside SUMMA's loop while the next panel's broadcasts are in flight.
+// hangs. pipeline: inside SUMMA's loop while the next panel's broadcasts are in flight. stall: at
+// the same place the rank stops taking part without a word (sleeps until it is ended), as one
+// whose node lost its link: the others' bounded waits must end the job (parallel/stall_watch.hpp).
 #include <stdexcept>
 #include <string>
 
@@ -17,7 +19,7 @@ public:
   // Reads MINIAPP_FAULT; throws std::invalid_argument when it is set but malformed.
   static FaultInjection from_environment(int my_rank);
   bool armed(const std::string& phase) const { return mine_ && phase == phase_; }
-  // Throws InjectedFault when armed for this phase on this rank.
+  // Throws InjectedFault when armed for this phase on this rank (stall: never returns).
   void trigger(const std::string& phase) const;
 
 private:

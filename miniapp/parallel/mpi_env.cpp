@@ -7,6 +7,8 @@
 #include <iostream>
 
 #ifdef MINIAPP_HAVE_MPI
+#include "parallel/stall_watch.hpp"
+
 #include <mpi.h>
 #endif
 
@@ -66,6 +68,7 @@ MpiEnv::MpiEnv(int& argc, char**& argv, bool start) : hosts_{host_name()} {
   MPI_Comm_size(local, &local_size_);
   MPI_Comm_free(&local);
   gather_hosts();
+  parallel::set_stall_ranks(this, hosts_);
 #else
   (void)argc;
   (void)argv;
@@ -79,14 +82,29 @@ void MpiEnv::gather_hosts() {
   constexpr int kSlot = 256;
   std::vector<char> mine(kSlot, '\0'), all(std::size_t(kSlot) * std::size_t(size_), '\0');
   hosts_.front().copy(mine.data(), kSlot - 1);
-  if (MPI_Allgather(mine.data(), kSlot, MPI_CHAR, all.data(), kSlot, MPI_CHAR, MPI_COMM_WORLD) !=
-      MPI_SUCCESS)
+  MPI_Request r = MPI_REQUEST_NULL;
+  if (MPI_Iallgather(mine.data(), kSlot, MPI_CHAR, all.data(), kSlot, MPI_CHAR, MPI_COMM_WORLD,
+                     &r) != MPI_SUCCESS ||
+      complete(r, -1, "the start-up's exchange of host names") != MPI_SUCCESS)
     return; // the run's own collectives report a broken MPI; this list stays this rank's
   hosts_.clear();
   for (int r = 0; r < size_; ++r)
     hosts_.emplace_back(all.data() + std::size_t(r) * kSlot);
 #endif
 }
+
+#ifdef MINIAPP_HAVE_MPI
+int MpiEnv::complete(MPI_Request& request, int root, const std::string& what) const {
+  std::vector<MPI_Request> one{request};
+  try {
+    const int rc = parallel::wait_bounded(one, {{MPI_COMM_WORLD, root}}, what);
+    request = one.front();
+    return rc;
+  } catch (const parallel::MpiStall& e) {
+    parallel::abort_stalled(e);
+  }
+}
+#endif
 
 MpiEnv::~MpiEnv() {
 #ifdef MINIAPP_HAVE_MPI
@@ -122,12 +140,15 @@ std::string MpiEnv::broadcast(const std::string& text, int root) const {
 #ifdef MINIAPP_HAVE_MPI
   if (size_ > 1) {
     unsigned long long len = text.size();
-    MPI_Bcast(&len, 1, MPI_UNSIGNED_LONG_LONG, root, MPI_COMM_WORLD);
+    MPI_Request r = MPI_REQUEST_NULL;
+    MPI_Ibcast(&len, 1, MPI_UNSIGNED_LONG_LONG, root, MPI_COMM_WORLD, &r);
+    complete(r, root, "a broadcast from rank " + std::to_string(root));
     std::string out = rank_ == root ? text : std::string(len, '\0');
     // Chunks keep each count within an int.
     for (unsigned long long off = 0; off < len; off += 1u << 30) {
       const int n = int(std::min<unsigned long long>(len - off, 1u << 30));
-      MPI_Bcast(&out[off], n, MPI_CHAR, root, MPI_COMM_WORLD);
+      MPI_Ibcast(&out[off], n, MPI_CHAR, root, MPI_COMM_WORLD, &r);
+      complete(r, root, "a broadcast from rank " + std::to_string(root));
     }
     return out;
   }
@@ -148,9 +169,12 @@ MpiEnv::Outcome MpiEnv::agree(int code, const std::string& message) const {
     struct {
       int code, rank;
     } in{code, rank_}, out{0, 0};
-    MPI_Allreduce(&in, &out, 1, MPI_2INT, MPI_MAXLOC, MPI_COMM_WORLD);
+    MPI_Request r = MPI_REQUEST_NULL;
+    MPI_Iallreduce(&in, &out, 1, MPI_2INT, MPI_MAXLOC, MPI_COMM_WORLD, &r);
+    complete(r, -1, "the ranks' agreement on how a phase went");
     int lowest = 0;
-    MPI_Allreduce(&code, &lowest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Iallreduce(&code, &lowest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD, &r);
+    complete(r, -1, "the ranks' agreement on how a phase went");
     o.code = out.code;
     o.rank = out.rank;
     o.everyone = lowest == out.code;
@@ -164,7 +188,10 @@ void MpiEnv::reduce(std::vector<double>& values, Op op) const {
 #ifdef MINIAPP_HAVE_MPI
   if (size_ > 1 && !values.empty()) {
     const MPI_Op mop = op == Op::min ? MPI_MIN : op == Op::max ? MPI_MAX : MPI_SUM;
-    MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_DOUBLE, mop, MPI_COMM_WORLD);
+    MPI_Request r = MPI_REQUEST_NULL;
+    MPI_Iallreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_DOUBLE, mop, MPI_COMM_WORLD,
+                   &r);
+    complete(r, -1, "a reduction over the ranks");
   }
 #else
   (void)values;

@@ -9,6 +9,10 @@
 #include <string>
 #include <vector>
 
+#ifdef MINIAPP_HAVE_MPI
+#include <mpi.h>
+#endif
+
 namespace miniapp {
 
 class MpiEnv final : public Communicator {
@@ -46,6 +50,11 @@ public:
 
 private:
   void gather_hosts();
+#ifdef MINIAPP_HAVE_MPI
+  // Completes one collective request within the stall limit (parallel/stall_watch.hpp); a stall
+  // ends every rank. root: the broadcast's root, or -1.
+  int complete(MPI_Request& request, int root, const std::string& what) const;
+#endif
   int rank_ = 0, size_ = 1, local_rank_ = 0, local_size_ = 1;
   bool initialized_here_ = false;
   std::vector<std::string> hosts_;

@@ -153,7 +153,8 @@ public:
       multiply(s, cur, next, t);
       if (more && kAsyncKernels)
         send(s + 1, 1 - cur, next, t); // device: while the product runs
-      fault_.trigger("pipeline");      // `next` completes its broadcasts on the way out
+      fault_.trigger("stall");
+      fault_.trigger("pipeline"); // `next` completes its broadcasts on the way out
       if (more)
         receive(s + 1, 1 - cur, next, t);
       t.compute += clock_.take(); // also waits for the product: buffer cur is free again

@@ -5,9 +5,10 @@
 # stays inside the namespaces (no interface, address or route of it in the host's namespace, no
 # default route in any namespace), SUMMA submitted by `miniapp jobscript --system local-cluster`
 # runs validated across two nodes over TCP, the same job whose tasks never launch fails with exit 3
-# (srun exits 0 then), a rank SIGKILLed mid-run ends its job with exit 3 within 60 s and the job
-# submitted again completes it, and `stop`, called as from a new shell, leaves no
-# namespace, link, daemon or job process behind, even with a job still running.
+# (srun exits 0 then), a rank SIGKILLed mid-run and a node whose link goes down mid-run each end
+# their job with exit 3 within 60 s and the job submitted again completes it, and `stop`, called
+# as from a new shell, leaves no namespace, link, daemon or job process behind, even with a job
+# still running.
 #   local_cluster_test.sh MINIAPP
 # Skips (exit 77) when not root or without `ip netns`; every wait is bounded; the cluster is
 # stopped on any exit. KEEP_SCRATCH=1 keeps the scratch directory.
@@ -53,6 +54,8 @@ deadline=$((started + 1080))
 slurm_cmd() { on_head 30 "$@"; }
 # shellcheck source=tests/slurm/job_wait.sh
 source "$here/job_wait.sh"
+# shellcheck source=tests/slurm/cluster_link_fault.sh
+source "$here/cluster_link_fault.sh"
 
 links_before=$(host_links)
 if ! timeout 90 "$cluster" start "$dir" --nodes 4 --link-rate 500mbit; then
@@ -196,17 +199,7 @@ else
   else
     fail "rank 1 killed: $state $took s after the kill, $kept case(s) kept; log: $(tail -n 6 <<<"$log")"
   fi
-  job=$(cd "$scratch" && on_head 30 sbatch --parsable "$scratch/fault.sh" 2>&1)
-  wait_job "$job"
-  state=$(job_state "$job")
-  once=$(python3 -c 'import json, sys
-d = json.load(open(sys.argv[1])); cases = [r["case"] for r in d["results"]]; done = d["complete"]
-ok = done and len(cases) == len(set(cases)) == 3 and all(r["valid"] is True for r in d["results"])
-print("3 cases once, valid" if ok else f"complete {done}, cases {cases}")' \
-    "$scratch/fault/results.json" 2>&1)
-  resumed=$(grep -c "miniapp-job: resuming the run" "$scratch"/*-"$job".out 2>/dev/null)
-  verify "the resubmitted job resumed to completion: $state, $once" \
-    test "$state $once $resumed" == "JobState=COMPLETED ExitCode=0:0  3 cases once, valid 1"
+  check_resubmitted "after the kill" "$scratch/fault" "$scratch/fault.sh"
 fi
 
 # Network safety: nothing of the test network in the host's namespace, no default route anywhere.
@@ -239,6 +232,9 @@ rates=$(ip netns exec "${namespaces[0]}" tc class show dev node1)
 # A weak study over 1, 2 and 4 nodes: submitted, followed and collected (cluster_study_checks.sh).
 # shellcheck source=tests/slurm/cluster_study_checks.sh
 source "$here/cluster_study_checks.sh"
+
+# A node's link down mid-run (cluster_link_fault.sh): the job ends within 60 s, then resumes.
+check_link_down
 
 # Stop with a job still running on two nodes: every process in the namespaces must end too.
 running=$(on_head 30 sbatch --parsable --nodes 2 --output=/dev/null --wrap 'srun sleep 300') ||
