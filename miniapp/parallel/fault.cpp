@@ -16,14 +16,14 @@ FaultInjection FaultInjection::from_environment(int my_rank) {
   if (!env || !*env)
     return f;
   static const std::vector<std::string> phases = {"config",     "allocation", "kernel", "pipeline",
-                                                  "validation", "output",     "stall"};
+                                                  "validation", "output",     "stall",  "lag"};
   std::smatch m;
   const std::string spec = env;
   if (!std::regex_match(spec, m, std::regex("([0-9]+):([a-z]+)")) ||
       std::find(phases.begin(), phases.end(), m[2].str()) == phases.end())
     throw std::invalid_argument("MINIAPP_FAULT='" + spec +
                                 "' must be <rank>:<phase>, phase one of config, allocation, "
-                                "kernel, pipeline, validation, output, stall");
+                                "kernel, pipeline, validation, output, stall, lag");
   f.spec_ = spec;
   f.phase_ = m[2].str();
   // A rank of more than nine digits is no rank of this run (and std::stol would throw).
@@ -32,6 +32,14 @@ FaultInjection FaultInjection::from_environment(int my_rank) {
 }
 
 void FaultInjection::trigger(const std::string& phase) const {
+  if (phase == "lag") { // every rank: a long phase before validation, the named one late
+    if (phase_ == "lag" && !lagged_) {
+      lagged_ = true; // the first validation only
+      std::this_thread::sleep_for(
+          std::chrono::seconds(mine_ ? kLagSeconds + kLagLateSeconds : kLagSeconds));
+    }
+    return;
+  }
   if (armed(phase) && phase == "stall")
     for (;;) // as a rank whose node lost its link: silent, until the job ends it
       std::this_thread::sleep_for(std::chrono::seconds(1));

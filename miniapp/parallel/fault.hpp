@@ -5,10 +5,15 @@
 // hangs. pipeline: inside SUMMA's loop while the next panel's broadcasts are in flight. stall: at
 // the same place the rank stops taking part without a word (sleeps until it is ended), as one
 // whose node lost its link: the others' bounded waits must end the job (parallel/stall_watch.hpp).
+// lag: every rank works kLagSeconds before its first validation, the named rank kLagLateSeconds
+// more, as a long phase whose one rank runs late: the others must wait for it, not stop, however
+// short the stall limit (tests give 3 s).
 #include <stdexcept>
 #include <string>
 
 namespace miniapp::parallel {
+
+constexpr int kLagSeconds = 8, kLagLateSeconds = 4;
 
 struct InjectedFault : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -26,6 +31,7 @@ private:
   bool mine_ = false;
   std::string phase_;
   std::string spec_;
+  mutable bool lagged_ = false;
 };
 
 } // namespace miniapp::parallel

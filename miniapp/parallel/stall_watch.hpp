@@ -48,7 +48,9 @@ struct Awaited {
 };
 
 // Completes every request (each becomes MPI_REQUEST_NULL) and returns MPI's code (MPI_SUCCESS or
-// the error); throws MpiStall when none completes for the stall limit. `what` names the operation
+// the error); throws MpiStall when none completes for the stall limit, or for as long as this
+// rank worked since its previous wait ended, if that is longer (a long phase's others may be late
+// by a part of it: MINIAPP_FAULT=1:lag checks it). `what` names the operation
 // ("SUMMA's panel broadcast"); awaited[i] says whom requests[i] waits for.
 int wait_bounded(std::vector<MPI_Request>& requests, const std::vector<Awaited>& awaited,
                  const std::string& what);

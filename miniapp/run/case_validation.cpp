@@ -10,6 +10,7 @@ bool validate_on_ranks(CaseResult& r, Executor& k, const Communicator& comm,
                        const parallel::FaultInjection& fault, double rtol) {
   Validation v;
   const Outcome o = agree_on_case_phase(comm, "validation", "validating " + r.c.id(), [&] {
+    fault.trigger("lag");
     v = k.validate(rtol);
     if (fault.armed("validation")) { // as if an element came back wrong
       v.passed = false;
