@@ -45,7 +45,8 @@ print("3 cases once, valid" if ok else f"complete {done}, cases {cases}")' \
 }
 
 check_link_down() {
-  local job lost_ns lost kept downed took state log checked=$(date +%s)
+  local job lost_ns lost kept downed took state log checked
+  checked=$(date +%s)
   on_head 60 "$miniapp" jobscript "$here/cluster_fault.yaml" --system local-cluster --nodes 2 \
     --ranks-per-node 1 --output-dir "$scratch/linkdown" -o "$scratch/linkdown.sh" >/dev/null 2>&1
   job=$(cd "$scratch" && on_head 30 sbatch --parsable "$scratch/linkdown.sh" 2>&1)
