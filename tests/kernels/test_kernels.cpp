@@ -72,6 +72,10 @@ const std::vector<std::array<std::int64_t, 3>> register_blocked_sizes = {
 // 16-byte ones (K, N multiples of 4).
 const std::vector<std::array<std::int64_t, 3>> gpu_unsplit_edge_sizes = {{2049, 1153, 37},
                                                                          {2052, 1156, 36}};
+// GPUs only, tiles 64 and 128 (the default shapes): 289 tiles of 128 x 128, 25 past the 264 that
+// 132 SMs hold at once in float32, so the last wave would be nearly empty: split-K in 4 parts
+// (split_k_for), on zero-padded copies of A and B (kernels/matmul_padded.hpp).
+const std::array<std::int64_t, 3> gpu_split_tail_size = {2049, 2049, 256};
 
 std::vector<std::array<std::int64_t, 3>> register_blocked_sizes_for(const std::string& backend) {
   auto sizes = register_blocked_sizes;
@@ -97,6 +101,10 @@ TEST_P(Kernels, MatmulTiledRegisterBlocked) {
       expect_valid(make("matmul", "tiled_rb", m, n, k, tile), backend());
     for (auto [m, n, k] : register_blocked_sizes_for(backend()))
       expect_valid(make("matmul", "tiled_rb", m, n, k, tile), backend());
+    if (backend() == "cuda" || backend() == "hip") {
+      const auto [m, n, k] = gpu_split_tail_size;
+      expect_valid(make("matmul", "tiled_rb", m, n, k, tile), backend());
+    }
   }
 }
 
