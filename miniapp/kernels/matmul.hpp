@@ -10,6 +10,7 @@
 // One header per kernel (matmul_flat.hpp, matmul_tiled.hpp,
 // matmul_tiled_rb_{general,gpu,host}.hpp); this one dispatches tiled_rb to its shape and backend.
 #include "kernels/matmul_flat.hpp"
+#include "kernels/matmul_padded.hpp"
 #include "kernels/matmul_shapes.hpp"
 #include "kernels/matmul_tiled.hpp"
 #include "kernels/matmul_tiled_rb_general.hpp"
@@ -23,6 +24,37 @@
 #include <type_traits>
 
 namespace miniapp::kernels {
+
+// The pipelined GPU kernel of shape S for C = A * B (A and B may be padded operands, larger than
+// C needs: matmul_padded.hpp): split-K where the tiles leave the device idle (split_k_for), its
+// parts' sums in workspace; 16-byte loads where rows allow them; the kernel without bounds tests
+// where A and B are whole tiles.
+template <class S, class Exec, class VA, class VB, class VC>
+void matmul_tiled_rb_shape(const Exec& exec, const VA& A, const VB& B, const VC& C) {
+  using T = typename VC::non_const_value_type;
+  const bool vec = vector_loads_for<T> && vector_loads_fit<T>(A, B);
+  const int tiles = int((C.extent(0) + S::BM - 1) / S::BM * ((C.extent(1) + S::BN - 1) / S::BN));
+  int splits = split_k_for(tiles, int(A.extent(1)), multiprocessors(exec), S::Teams);
+  T* partials = splits > 1 ? kernel_workspace<T, typename Exec::memory_space, 1>(
+                                 std::size_t(splits) * C.extent(0) * C.extent(1))
+                           : nullptr;
+  if (!partials)
+    splits = 1; // (no memory for the parts: one team a tile)
+  auto with = [&](auto vec_c, auto full_c) {
+    matmul_tiled_rb_pipelined<S::BM, S::BN, S::BK, S::TM, S::TN, S::Teams, S::KU, S::Mode,
+                              decltype(vec_c)::value, decltype(full_c)::value>(exec, A, B, C,
+                                                                               splits, partials);
+  };
+  using Yes = std::true_type;
+  using No = std::false_type;
+  // Whole tiles take the kernel without bounds tests: where the type has 16-byte loads, only
+  // with them (three kernels a shape, not four).
+  const bool full = tiles_are_whole<S::BM, S::BN, S::BK>(A, B);
+  if constexpr (vector_loads_for<T>) // (no Vec kernel compiled for the others)
+    return vec ? (full ? with(Yes{}, Yes{}) : with(Yes{}, No{})) : with(No{}, No{});
+  else
+    return full ? with(No{}, Yes{}) : with(No{}, No{});
+}
 
 // Tile shapes per backend, element type and tile (64 or 128): kernels/matmul_shapes.hpp names
 // them; `shape` picks one ("" = the list's first, its default). GPUs: matmul_tiled_rb_pipelined
@@ -52,27 +84,18 @@ void matmul_tiled_rb(const Exec& exec, const VA& A, const VB& B, const VC& C, in
       matmul_tiled_rb_impl<128, 128, 16, 8, 8, true>(exec, A, B, C, team_size);
     found = true;
   } else {
-    const bool vec = vector_loads_for<T> && vector_loads_fit<T>(A, B);
     auto run = [&](auto s) {
       using S = decltype(s);
-      // Split-K where the tiles leave the device idle (split_k_for): S::Teams teams an SM.
-      const int tiles =
-          int((C.extent(0) + S::BM - 1) / S::BM * ((C.extent(1) + S::BN - 1) / S::BN));
-      const int splits = split_k_for(tiles, int(A.extent(1)), S::Teams * multiprocessors(exec));
-      auto with = [&](auto vec_c, auto full_c) {
-        matmul_tiled_rb_pipelined<S::BM, S::BN, S::BK, S::TM, S::TN, S::Teams, S::KU, S::Mode,
-                                  decltype(vec_c)::value, decltype(full_c)::value>(exec, A, B, C,
-                                                                                   splits);
-      };
-      using Yes = std::true_type;
-      using No = std::false_type;
-      // Whole tiles take the kernel without bounds tests: where the type has 16-byte loads,
-      // only with them (three kernels a shape, not four).
-      const bool full = tiles_are_whole<S::BM, S::BN, S::BK>(A, B, C);
-      if constexpr (vector_loads_for<T>) // (no Vec kernel compiled for the others)
-        return vec ? (full ? with(Yes{}, Yes{}) : with(Yes{}, No{})) : with(No{}, No{});
-      else
-        return full ? with(No{}, Yes{}) : with(No{}, No{});
+      if constexpr (vector_loads_for<T>) {
+        // Edge tiles, or rows that are not whole 16-byte runs: zero-padded copies of A and B
+        // take the whole-tile kernel with 16-byte loads (matmul_padded.hpp says what it gains).
+        if (!tiles_are_whole<S::BM, S::BN, S::BK>(A, B) || !vector_loads_fit<T>(A, B)) {
+          Matrix<T, typename Exec::memory_space> Ap, Bp;
+          if (pad_operands(exec, A, B, S::BM, S::BN, S::BK, Ap, Bp))
+            return matmul_tiled_rb_shape<S>(exec, Ap, Bp, C);
+        }
+      }
+      matmul_tiled_rb_shape<S>(exec, A, B, C);
     };
     found = tile == 64 ? gpu_shapes_t<Elem, 64>::visit(shape, run)
                        : gpu_shapes_t<Elem, 128>::visit(shape, run);

@@ -4,6 +4,7 @@
 #include "kernels/launch_limits.hpp"
 #include "kernels/matmul_common.hpp"
 #include "kernels/matmul_shapes.hpp"
+#include "kernels/matmul_split_k.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -25,7 +26,8 @@ namespace miniapp::kernels {
 //     scalar loads' address arithmetic and spills held it at 59% of cuBLAS SGEMM, 16-byte loads
 //     reach 81% (H100, run 11)
 //   - LaunchBounds<threads, Teams>: registers capped so that Teams teams share an SM (2: run 6)
-//   - whole tiles (M, N, K multiples of BM, BN, BK: tiles_are_whole) take the kernel without
+//   - whole tiles (M, N, K multiples of BM, BN, BK: tiles_are_whole; float32 at any other size
+//     through zero-padded copies of A and B, matmul_padded.hpp) take the kernel without
 //     bounds tests (Full), each global load a base pointer plus a constant: the registers the
 //     tests held let float32 unroll a whole k-tile without spilling, 91.6% / 94.6% of cuBLAS
 //     SGEMM at 4096 / 8192 against 85.0% / 87.3% (H100, issue 26)
@@ -134,10 +136,12 @@ KOKKOS_INLINE_FUNCTION void store_unit(T* dst, const T* in) {
   }
 }
 
-// Whether every tile of C = A * B is whole and rows are contiguous: the kernel's `Full` form.
-template <int BM, int BN, int BK, class VA, class VB, class VC>
-bool tiles_are_whole(const VA& A, const VB& B, const VC& C) {
-  return C.extent(0) % BM == 0 && C.extent(1) % BN == 0 && A.extent(1) % BK == 0 &&
+// Whether A's rows and B's columns are whole tiles, K whole k-tiles and rows contiguous: the
+// kernel's `Full` form, whose loads are never tested. A and B may be larger than C needs (padded
+// operands, matmul_padded.hpp: zeros past M, N and K); stores are masked at C's edges.
+template <int BM, int BN, int BK, class VA, class VB>
+bool tiles_are_whole(const VA& A, const VB& B) {
+  return A.extent(0) % BM == 0 && B.extent(1) % BN == 0 && A.extent(1) % BK == 0 &&
          A.stride(1) == 1 && B.stride(1) == 1;
 }
 
@@ -161,31 +165,15 @@ int multiprocessors(const Exec& exec) {
   return n > 0 ? n : 1;
 }
 
-// The parts K is split into (split-K) for `tiles` output tiles where the device holds `slots`
-// teams at once: 1 while the tiles fill at least half the slots, else enough parts to fill them,
-// each at least split_k_depth deep. At 1024 float32 the 64 tiles of 128 x 128 fill a quarter of an
-// H200's 264 slots (132 SMs, two teams each) and ran at 53.5% of cuBLAS SGEMM (issue 44).
-inline constexpr int split_k_depth = 64;
-inline int split_k_for(int tiles, int K, int slots) {
-  if (tiles <= 0 || 2 * tiles > slots)
-    return 1;
-  const int by_slots = slots / tiles, by_depth = K / split_k_depth;
-  return by_slots < by_depth ? by_slots : (by_depth > 1 ? by_depth : 1);
-}
+template <class V>
+using T_of = typename V::non_const_value_type;
 
-// The split-K parts of this thread's latest tiled_rb launch (1: none), recorded in the result row
-// as team_size_ran is (kernels/launch_limits.hpp).
-inline int& split_k_that_ran() {
-  static thread_local int parts = 0;
-  return parts;
-}
-
-// Full: M, N and K are multiples of BM, BN and BK (tiles_are_whole), so no load or store of
-// the kernel falls past the matrix.
+// Full: A's rows, B's columns and K are multiples of BM, BN and BK (tiles_are_whole), so no load
+// of the kernel falls past the operands. partials: splits x M x N elements (splits > 1 only).
 template <int BM, int BN, int BK, int TM, int TN, int Teams, int KU, int Mode, bool Vec, bool Full,
           class Exec, class VA, class VB, class VC>
 void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const VC& C,
-                               int splits = 1) {
+                               int splits = 1, T_of<VC>* partials = nullptr) {
   using T = typename VC::non_const_value_type;
   using Cfg = PipelinedBlocking<BM, BN, BK, TM, TN>;
   constexpr int GR = Cfg::GR, GC = Cfg::GC, threads = Cfg::threads;
@@ -200,15 +188,14 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
   const int M = C.extent(0), N = C.extent(1), K = A.extent(1);
   const int tiles_n = (N + BN - 1) / BN;
   const int tiles = ((M + BM - 1) / BM) * tiles_n;
-  // Split-K: `splits` teams a tile, each over k_chunk of K (whole k-tiles), adding into C zeroed
-  // first (split_k_for below says when it pays).
+  // Split-K: `splits` teams a tile, each over k_chunk of K (whole k-tiles), each part's sums
+  // stored into `partials` (splits x M x N), then added into C by a second launch
+  // (split_k_for, kernels/matmul_split_k.hpp, says when it pays).
   if (K == 0)
     splits = 1; // (no parts: the sums are all zero)
   const int k_chunk = splits > 1 ? (K + splits * BK - 1) / (splits * BK) * BK : K;
-  if (splits > 1) {
+  if (splits > 1)
     splits = (K + k_chunk - 1) / k_chunk; // none empty
-    Kokkos::deep_copy(exec, C, T(0));
-  }
   const int league = tiles * splits;
   split_k_that_ran() = splits;
   const std::size_t bytes = 2 * sizeof(T) * std::size_t(stage) + 16; // + alignment slack
@@ -412,9 +399,9 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
       MINIAPP_UNROLL
       for (int j = 0; j < TN; ++j) {
         const int c = col0 + (j / V) * GC * V + tx * V + j % V;
-        if (Full || (r < M && c < N)) {
+        if (r < M && c < N) {
           if (splits > 1)
-            Kokkos::atomic_add(&C(r, c), acc[i][j]);
+            partials[(std::size_t(part) * M + r) * N + c] = acc[i][j];
           else
             C(r, c) = acc[i][j];
         }
@@ -425,6 +412,18 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
   policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
   Kokkos::parallel_for("miniapp::matmul::tiled_rb", policy, body);
   compat::fit_scratch_carveout<Policy>(body, threads, bytes); // from the next launch on
+  if (splits > 1) { // the parts' sums into C, in part order (the same result every run)
+    const std::int64_t size = std::int64_t(M) * N;
+    Kokkos::parallel_for(
+        "miniapp::matmul::tiled_rb",
+        Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, size),
+        KOKKOS_LAMBDA(std::int64_t at) {
+          T sum = partials[at];
+          for (int p = 1; p < splits; ++p)
+            sum += partials[p * size + at];
+          C(at / N, at % N) = sum;
+        });
+  }
 }
 
 } // namespace miniapp::kernels

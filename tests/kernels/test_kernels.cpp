@@ -64,14 +64,18 @@ const std::vector<std::array<std::int64_t, 3>> matmul_sizes = {
 // 16-byte global loads (kernels/matmul.hpp, PipelinedLoads), with partial tiles at every edge.
 // 256x384x96 is whole tiles of every GPU shape (BM, BN <= 128 dividing, BK 8 or 16): the kernel
 // without bounds tests (tiles_are_whole), over six to twelve k-tiles. On a GPU these few tiles
-// take split-K (kernels/matmul_tiled_rb_gpu.hpp, split_k_for: parts of K added into C).
+// take split-K (kernels/matmul_split_k.hpp: parts of K summed into C by a second launch).
 const std::vector<std::array<std::int64_t, 3>> register_blocked_sizes = {
     {257, 263, 211}, {129, 200, 9}, {261, 300, 148}, {256, 384, 96}};
 // GPUs only: more tiles than an H100 or H200 holds teams at once (170 of 128 x 128, 627 of
-// 64 x 64), so the edge tiles take the unsplit kernel, with scalar loads (K, N odd) and with
-// 16-byte ones (K, N multiples of 4).
+// 64 x 64), so they run unsplit: float32 on zero-padded copies of A and B (K, N odd or multiples
+// of 4), float64 with edge tiles inside the kernel.
 const std::vector<std::array<std::int64_t, 3>> gpu_unsplit_edge_sizes = {{2049, 1153, 37},
                                                                          {2052, 1156, 36}};
+// GPUs only, tiles 64 and 128 (the default shapes): 289 tiles of 128 x 128, 25 past the 264 that
+// 132 SMs hold at once in float32, so the last wave would be nearly empty: split-K in 4 parts
+// (split_k_for), on zero-padded copies of A and B (kernels/matmul_padded.hpp).
+const std::array<std::int64_t, 3> gpu_split_tail_size = {2049, 2049, 256};
 
 std::vector<std::array<std::int64_t, 3>> register_blocked_sizes_for(const std::string& backend) {
   auto sizes = register_blocked_sizes;
@@ -97,6 +101,10 @@ TEST_P(Kernels, MatmulTiledRegisterBlocked) {
       expect_valid(make("matmul", "tiled_rb", m, n, k, tile), backend());
     for (auto [m, n, k] : register_blocked_sizes_for(backend()))
       expect_valid(make("matmul", "tiled_rb", m, n, k, tile), backend());
+    if (backend() == "cuda" || backend() == "hip") {
+      const auto [m, n, k] = gpu_split_tail_size;
+      expect_valid(make("matmul", "tiled_rb", m, n, k, tile), backend());
+    }
   }
 }
 

@@ -138,18 +138,26 @@ TEST(MatmulHostShapes, PackedPanelsAtEdgesWithStridesAndSharedTeams) {
   }
 }
 
-// Split-K on GPUs (kernels/matmul_tiled_rb_gpu.hpp): parts only where the tiles fill less than
-// half the device's team slots, enough to fill them, each at least split_k_depth of K deep.
-TEST(MatmulGpuSplitK, PartsFillTheSlotsTheTilesLeave) {
-  EXPECT_EQ(split_k_for(64, 1024, 264), 4);  // 1024 float32 on 132 SMs, two teams each
-  EXPECT_EQ(split_k_for(64, 1024, 132), 2);  // float64: one team an SM
-  EXPECT_EQ(split_k_for(16, 512, 264), 8);   // 512: K / 64 limits 16 to 8
-  EXPECT_EQ(split_k_for(132, 4096, 264), 2); // exactly half the slots
-  EXPECT_EQ(split_k_for(133, 4096, 264), 1); // more than half: no split
-  EXPECT_EQ(split_k_for(256, 2048, 264), 1);
-  EXPECT_EQ(split_k_for(9, 127, 264), 1); // too shallow for two parts of 64
-  EXPECT_EQ(split_k_for(9, 0, 264), 1);
-  EXPECT_EQ(split_k_for(0, 1024, 264), 1);
+// Split-K on GPUs (kernels/matmul_tiled_rb_gpu.hpp): parts where the tiles fill at most half
+// the multiprocessors (one team each), or leave a last wave at most a quarter full after one
+// whole wave (4 parts); each part at least split_k_depth of K deep.
+TEST(MatmulGpuSplitK, PartsFillTheMultiprocessorsOrTheLastWave) {
+  EXPECT_EQ(split_k_for(64, 1024, 132, 2), 2); // 1024 float32 on 132 SMs: one team an SM
+  EXPECT_EQ(split_k_for(64, 1024, 132, 1), 2); // float64
+  EXPECT_EQ(split_k_for(16, 512, 132, 2), 8);  // 512: K / 64 limits 8 to 8
+  EXPECT_EQ(split_k_for(4, 256, 132, 2), 4);   // 256: K / 64 limits 33 to 4
+  EXPECT_EQ(split_k_for(66, 4096, 132, 2), 2); // exactly half the multiprocessors
+  EXPECT_EQ(split_k_for(67, 4096, 132, 2), 1); // more than half, under one wave: no split
+  EXPECT_EQ(split_k_for(256, 2048, 132, 2), 1);
+  EXPECT_EQ(split_k_for(289, 2056, 132, 2), 4);  // 2049: 25 tiles past one wave of 264
+  EXPECT_EQ(split_k_for(330, 4096, 132, 2), 4);  // 66 past: a quarter of the wave
+  EXPECT_EQ(split_k_for(331, 4096, 132, 2), 1);  // more than a quarter
+  EXPECT_EQ(split_k_for(289, 2056, 132, 1), 1);  // float64 at 2049: three waves of 132
+  EXPECT_EQ(split_k_for(1089, 4104, 132, 2), 1); // 4097: five waves
+  EXPECT_EQ(split_k_for(289, 192, 132, 2), 3);   // K / 64 limits 4 to 3
+  EXPECT_EQ(split_k_for(9, 127, 132, 2), 1);     // too shallow for two parts of 64
+  EXPECT_EQ(split_k_for(9, 0, 132, 2), 1);
+  EXPECT_EQ(split_k_for(0, 1024, 132, 2), 1);
 }
 
 } // namespace
