@@ -228,11 +228,16 @@ void MeasuredCeilings::order_levels() {
   }
   // Never a closer level slower than a farther one as a ceiling (also within the tolerance): a
   // farther level's figure is what the closer one delivers at least (its data passes through it).
+  // A level raised so is no longer its stored figure: a reused one counts as measured (its
+  // row said `reused` beside a value the cache did not hold: 53.3 GB/s against a stored 48.2).
   double farther = 0;
   for (std::size_t i = n; i-- > 0;) {
     if (!(level_[i].gbs > 0))
       continue;
-    level_[i].gbs = std::max(level_[i].gbs, farther);
+    if (farther > level_[i].gbs) {
+      level_[i].gbs = farther;
+      level_[i].reused = false;
+    }
     farther = level_[i].gbs;
   }
   const double memory = level_.back().gbs;

@@ -546,6 +546,34 @@ TEST(MeasuredCeilings, ReusesTheCacheOfTheSameMachineOnlyAndSaysSo) {
   // the quick check of the reused figure, then the first measurement and the two again, 2 each
   EXPECT_EQ(beaten.calls_at(kL2At), 7u);
   EXPECT_EQ(fast.ceiling_source, "measured");
+
+  Fake slower; // a reused figure below a farther level measured now takes that level's figure,
+  // and then counts as measured: it is no longer the figure the cache holds
+  std::filesystem::remove_all(dir);
+  {
+    Fake seed; // the cache: L2 at 100 GB/s; L3 and memory give nothing to store
+    seed.rates[kL2At] = {100};
+    seed.rates[kL3At] = {0};
+    seed.rates[kMemoryAt] = {0};
+    MeasuredCeilings ceilings("serial", seed.measures());
+    ceilings.reuse_from(CeilingCache(path, "hostA|cpu|serial|build=1"));
+    CaseResult r = streaming_row(192 * KiB, 1);
+    ceilings.attach(r, "serial");
+    ASSERT_DOUBLE_EQ(r.ceiling, 100);
+  }
+  slower.rates[kL2At] = {100}; // the quick check agrees: L2 reused at 100
+  slower.rates[kL3At] = {105}; // L3 measured now at 105: faster than the reused L2, but within
+  // the 10% two estimates may differ by, so neither is measured again
+  slower.rates[kMemoryAt] = {10};
+  {
+    MeasuredCeilings ceilings("serial", slower.measures());
+    ceilings.reuse_from(CeilingCache(path, "hostA|cpu|serial|build=1"));
+    CaseResult r = streaming_row(192 * KiB, 1);
+    ceilings.attach(r, "serial");
+    EXPECT_EQ(r.ceiling_level, "L2");
+    EXPECT_DOUBLE_EQ(r.ceiling, 105);
+    EXPECT_EQ(r.ceiling_source, "measured");
+  }
   std::filesystem::remove_all(dir);
 }
 
