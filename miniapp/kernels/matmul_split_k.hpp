@@ -1,6 +1,6 @@
 #pragma once
 // Split-K for tiled_rb's GPU kernel (matmul_tiled_rb_gpu.hpp): how many parts K is split into for
-// a product's size and device, and the parts that last ran (not yet recorded in the results).
+// a product's size and device.
 namespace miniapp::kernels {
 
 // The parts K is split into (split-K) for `tiles` output tiles on `sms` multiprocessors, each
@@ -26,13 +26,6 @@ inline int split_k_for(int tiles, int K, int sms, int teams) {
   else if (const int slots = sms * teams; tiles > slots && tiles - slots <= slots / 4)
     parts = 4;
   return parts < deepest ? parts : deepest;
-}
-
-// The split-K parts of this thread's latest tiled_rb launch (1: none), recorded in the result row
-// as team_size_ran is (kernels/launch_limits.hpp).
-inline int& split_k_that_ran() {
-  static thread_local int parts = 0;
-  return parts;
 }
 
 } // namespace miniapp::kernels

@@ -197,7 +197,6 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
   if (splits > 1)
     splits = (K + k_chunk - 1) / k_chunk; // none empty
   const int league = tiles * splits;
-  split_k_that_ran() = splits;
   const std::size_t bytes = 2 * sizeof(T) * std::size_t(stage) + 16; // + alignment slack
   check_scratch<Policy>("miniapp::matmul::tiled_rb", bytes);
   const T* a_ptr = A.data();
