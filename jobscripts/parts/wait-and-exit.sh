@@ -7,7 +7,12 @@ if [[ -n $LAUNCHER_PID ]]; then
     status=3
   fi
   rm -f "$EXIT_STATUS_FILE"
-  if ((status > 128 && status < 160)); then
+  if [[ $TIME_LIMIT_NEAR == 1 && $status == $((128 + 10)) ]]; then
+    # SIGUSR1 ends a process that has not set its handler: the warning came while the launcher
+    # was still starting the tasks (seen under load: srun took over 30 s), so no case ran.
+    echo "miniapp-job: the time-limit warning (USR1) reached a rank before miniapp had started: no case of this job ran" >&2
+    status=3
+  elif ((status > 128 && status < 160)); then
     echo "miniapp-job: a rank died of signal $((status - 128)) ($(kill -l "$((status - 128))" 2>/dev/null || echo ?)) and the launcher ended the others; its line above names the node and task (rank)" >&2
     status=3
   fi

@@ -270,6 +270,28 @@ refuse 2 'p9.yaml:4:11: the value holds a NUL byte' jobscript "$scratch/small.ya
 printf 'name: x\nbackend: openmp\ncores_per_node: 8\nmodules: ["gcc\\e[2J"]\n' >"$scratch/p10.yaml"
 refuse 2 'p10.yaml:4:11: modules\[0\] has the control character 0x1b at offset 3' jobscript "$scratch/small.yaml" --system "$scratch/p10.yaml"
 
+# Slurm's time-limit warning that reaches a rank srun has not yet started kills it (SIGUSR1 ends a
+# process without a handler): the job stops "before the time limit", says that no case ran, and
+# waits to be recorded TIMEOUT. The srun stub dies of USR1 as that task did.
+generate usr1 --system generic-cpu
+mkdir -p "$scratch/bin" && printf '#!/bin/bash\ntrap "exit 138" USR1\ntouch "%s/launched"\nwhile :; do sleep 0.1; done\n' \
+  "$scratch" >"$scratch/bin/srun" && printf '#!/bin/bash\n' >"$scratch/bin/module" && chmod +x "$scratch"/bin/*
+(cd "$scratch" && exec env -u MINIAPP PATH="$scratch/bin:$PATH" SLURM_JOB_ID=7 SLURM_NTASKS=1 \
+  SLURM_CPUS_PER_TASK=1 SLURM_NTASKS_PER_NODE=1 SLURM_JOB_NODELIST=n1 setsid bash usr1.sh >usr1.out 2>&1) &
+job=$!
+for _ in $(seq 300); do [[ -e $scratch/launched ]] && break; sleep 0.1; done
+kill -USR1 "$job" || true
+for _ in $(seq 300); do grep -q "waiting for the time limit" "$scratch/usr1.out" && break; sleep 0.1; done
+kill -- "-$job" 2>/dev/null || true
+wait "$job" 2>/dev/null || true
+if grep -q "the time-limit warning (USR1) reached a rank before miniapp had started: no case of this job ran" \
+  "$scratch/usr1.out" && grep -q "stopped before the time limit" "$scratch/usr1.out" &&
+  ! grep -q "died of signal" "$scratch/usr1.out"; then
+  pass "a warning before the rank started: stopped before the time limit, no case ran"
+else
+  fail "a warning before the rank started: $(cat "$scratch/usr1.out")"
+fi
+
 # Every shipped profile loads and yields a script that passes shellcheck.
 for profile in "$src"/jobscripts/systems/*.yaml; do
   generate "profile-$(basename "$profile" .yaml)" --system "$profile" "${gpu_build[@]}" || true
