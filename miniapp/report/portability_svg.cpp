@@ -225,6 +225,48 @@ std::string cascade_svg(const Portability& p, const std::string& problem) {
   return os.str();
 }
 
+namespace {
+
+// One cell of the heat map: its text (with the marks it carries), fill and ink. Platforms first,
+// then the two PP columns.
+struct HeatCell {
+  std::string label, fill = "#f2f2f2", ink = "#333";
+  Marks marks; // the cell's: outlined in red, named in its text
+};
+HeatCell heat_cell(const Portability& p, const compare::PpScore& s, std::size_t i) {
+  const std::size_t np = p.platforms.size();
+  HeatCell c;
+  std::string &label = c.label, &fill = c.fill, &ink = c.ink;
+  Marks& marks = c.marks;
+  if (i >= np) {
+    const bool na = !(i == np ? s.arch_na() : s.app_na()).empty();
+    label = i == np ? s.arch_text() : s.app_text();
+    marks = na ? Marks{} : s.marks;
+  } else {
+    const PpEntry* e = compare::entry_of(p, s, p.platforms[i]);
+    if (!e) {
+      label = "not run";
+    } else if (e->failed) {
+      label = "failed";
+      fill = "#c0392b";
+      ink = "white";
+    } else {
+      const double shade = e->arch_eff >= 0 ? e->arch_eff : e->app_eff;
+      const double t = std::clamp(shade, 0.0, 1.0); // above 1 the darkest; the text says so
+      fill = blue_scale(t);
+      ink = t > 0.55 ? "white" : "#111";
+      label = (e->arch_eff < 0 ? std::string("-") : fmt("%.2f", e->arch_eff)) +
+              (e->arch_eff > 1 ? " >1" : "") + " (" +
+              (s.one_application() ? std::string("n/a") : fmt("%.2f", e->app_eff)) + ")";
+      marks = e->marks;
+    }
+  }
+  label += marks_text(marks);
+  return c;
+}
+
+} // namespace
+
 std::string efficiency_heat_map_svg(const Portability& p) {
   const double label_w = 330, cell_w = 150, row_h = 22, line_h = 14;
   const std::size_t np = p.platforms.size(), cols = np + 2; // + PP of both efficiencies
@@ -238,11 +280,15 @@ std::string efficiency_heat_map_svg(const Portability& p) {
                                 : std::vector<std::string>{"PP", "(application)"});
     header_lines = std::max(header_lines, headers.back().size());
   }
-  // Each row as tall as its longest PP text, wrapped like the headers.
+  // Each row as tall as its longest cell text (a platform's with its marks, or a PP's), wrapped
+  // like the headers: a cell of three marks was cut at its fourth line.
   std::vector<std::size_t> row_lines;
-  for (const auto& s : p.scores)
-    row_lines.push_back(std::max<std::size_t>(
-        {1, wrapped(s.arch_text(), kChars).size(), wrapped(s.app_text(), kChars).size()}));
+  for (const auto& s : p.scores) {
+    std::size_t lines = 1;
+    for (std::size_t i = 0; i < cols; ++i)
+      lines = std::max(lines, wrapped(heat_cell(p, s, i).label, kChars).size());
+    row_lines.push_back(lines);
+  }
   const double top = 30 + line_h * double(header_lines) + 8;
   std::vector<double> row_y{top};
   for (const std::size_t lines : row_lines)
@@ -269,32 +315,9 @@ std::string efficiency_heat_map_svg(const Portability& p) {
     text(os, 4, y + 15, s.problem + "  " + s.application, "start", " font-size=\"11\"");
     for (std::size_t i = 0; i < cols; ++i) {
       const double x = label_w + cell_w * double(i);
-      std::string label, fill = "#f2f2f2", ink = "#333";
-      Marks marks; // the cell's: outlined in red, named in its text
-      if (i >= np) {
-        const bool na = !(i == np ? s.arch_na() : s.app_na()).empty();
-        label = i == np ? s.arch_text() : s.app_text();
-        marks = na ? Marks{} : s.marks;
-      } else {
-        const PpEntry* e = compare::entry_of(p, s, p.platforms[i]);
-        if (!e) {
-          label = "not run";
-        } else if (e->failed) {
-          label = "failed";
-          fill = "#c0392b";
-          ink = "white";
-        } else {
-          const double shade = e->arch_eff >= 0 ? e->arch_eff : e->app_eff;
-          const double t = std::clamp(shade, 0.0, 1.0); // above 1 the darkest; the text says so
-          fill = blue_scale(t);
-          ink = t > 0.55 ? "white" : "#111";
-          label = (e->arch_eff < 0 ? std::string("-") : fmt("%.2f", e->arch_eff)) +
-                  (e->arch_eff > 1 ? " >1" : "") + " (" +
-                  (s.one_application() ? std::string("n/a") : fmt("%.2f", e->app_eff)) + ")";
-          marks = e->marks;
-        }
-      }
-      label += marks_text(marks);
+      const HeatCell c = heat_cell(p, s, i);
+      const std::string &label = c.label, &fill = c.fill, &ink = c.ink;
+      const Marks& marks = c.marks;
       shown |= marks;
       os << "<rect x=\"" << num(x + 1) << "\" y=\"" << num(y + 1) << "\" width=\""
          << num(cell_w - 2) << "\" height=\"" << num(h - 2) << "\" fill=\"" << fill << "\""

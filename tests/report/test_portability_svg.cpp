@@ -108,6 +108,31 @@ TEST(PortabilityFigures, HeatMapHeadersAndPpTextsAreWholeAndNa) {
     EXPECT_NE(svg.find(line), std::string::npos) << line << "\n" << svg;
 }
 
+// A platform's cell with three marks takes more lines than any PP text: its row grows to hold
+// them (a loaded paper_table1 report cut "(uncertain ceiling)" at the cell's edge).
+TEST(PortabilityFigures, HeatMapRowsHoldEveryLineOfAMarkedCell) {
+  Portability p = three_platforms();
+  p.entries[0].marks = Marks{true, true, true};
+  const std::string svg = efficiency_heat_map_svg(p);
+  const std::size_t cell = svg.find("class=\"marked\"");
+  ASSERT_NE(cell, std::string::npos) << svg;
+  std::smatch m;
+  const std::string rect = svg.substr(svg.rfind("<rect", cell), cell - svg.rfind("<rect", cell));
+  ASSERT_TRUE(std::regex_search(
+      rect, m, std::regex("y=\"([0-9.]+)\" width=\"[0-9.]+\" height=\"([0-9.]+)\"")));
+  const double bottom = std::stod(m[1]) + std::stod(m[2]);
+  const std::string after = svg.substr(cell, svg.find("<rect", cell) - cell);
+  const std::regex y_of("<text x=\"[0-9.]+\" y=\"([0-9.]+)\"[^>]*>([^<]*)</text>");
+  std::string lines;
+  for (auto it = std::sregex_iterator(after.begin(), after.end(), y_of);
+       it != std::sregex_iterator(); ++it) {
+    lines += (*it)[2].str() + " ";
+    EXPECT_LE(std::stod((*it)[1]), bottom) << (*it)[2] << " below its cell\n" << svg;
+  }
+  EXPECT_NE(lines.find("(uncertain"), std::string::npos) << lines;
+  EXPECT_NE(lines.find("ceiling)"), std::string::npos) << lines;
+}
+
 // The captions sit above their figures; a section over one platform has no PP figures, and says
 // why.
 TEST(PortabilityFigures, CaptionsAboveAndNoFiguresForOnePlatform) {
