@@ -7,6 +7,7 @@
 #include "run/calibration_store.hpp"
 
 #include <fstream>
+#include <map>
 #include <string>
 #include <thread>
 #include <unistd.h>
@@ -112,6 +113,19 @@ void record_run_time(std::ostream& os, const Plan& plan, int rounds,
   for (std::size_t i = 0; i < cases.size(); ++i)
     medians.push_back({plan.cases[i].id(), cases[i].kernel_s,
                        host_busy(results[i].host_load, int(std::thread::hardware_concurrency()))});
+  // Each ceiling's time, under its own id (plan/estimate.hpp's ceiling_time_id()): what the cases
+  // judged by it spent measuring and re-checking it.
+  std::map<std::string, std::pair<double, bool>> ceilings_by_key;
+  const auto key_of = ceiling_key_of(plan);
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    if (const std::string key = key_of(plan.cases[i]); !key.empty() && cases[i].ceiling_s > 0) {
+      auto& [seconds, key_busy] = ceilings_by_key[key];
+      seconds += cases[i].ceiling_s;
+      key_busy = key_busy || medians[i].busy;
+    }
+  if (!plan.settings.reuse_ceilings)
+    for (const auto& [key, time] : ceilings_by_key)
+      medians.push_back({ceiling_time_id(key), time.first, time.second});
   store_calibration(calibration_path(), calibration_machine_key(plan.backend), rec, medians);
 }
 

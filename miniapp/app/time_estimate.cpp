@@ -18,7 +18,7 @@ Rates host_rates(const std::string& backend) {
                           load_calibration(calibration_path(), calibration_machine_key(backend)));
 }
 
-int plan_ceilings(const Plan& plan) {
+std::function<std::string(const Case&)> ceiling_key_of(const Plan& plan) {
   const bool gpu = plan.backend == "cuda" || plan.backend == "hip";
   std::vector<MemoryLevel> levels;
   if (!gpu)
@@ -26,14 +26,18 @@ int plan_ceilings(const Plan& plan) {
   if (levels.empty())
     levels = {{"memory", 0}};
   const double ranks = std::max(1, plan.ranks);
-  return ceilings_needed(plan, [&](const Case& c) {
+  return [levels, ranks](const Case& c) {
     if (family(c.family).ceiling == Ceiling::vendor_gemm) // none for int32 (run/ceilings.cpp)
       return c.precision == Precision::int32
                  ? std::string()
                  : std::string(to_string(c.precision)) + " gemm " + std::to_string(c.m) + "x" +
                        std::to_string(c.n) + "x" + std::to_string(c.k);
     return levels[level_for(levels, double(case_bytes(c)) / ranks)].name;
-  });
+  };
+}
+
+int plan_ceilings(const Plan& plan) {
+  return int(ceiling_keys(plan, ceiling_key_of(plan)).size());
 }
 
 PlanEstimate estimate_time(const Plan& plan, const Rates& rates, const std::string& backend,
@@ -53,7 +57,17 @@ PlanEstimate estimate_time(const Plan& plan, const Rates& rates, const std::stri
     measured = load_case_medians(calibration_path(), calibration_machine_key(backend));
   for (const auto& [id, seconds] : from_db)
     measured[id] = seconds;
-  const int ceilings = plan.settings.reuse_ceilings ? 0 : plan_ceilings(plan);
+  // Each ceiling at the time this host's last run of it took (busy or not, as a case's kernel
+  // time), else the calibration's time per ceiling.
+  std::vector<double> ceilings;
+  const std::map<std::string, double> here =
+      this_host_runs ? load_case_medians(calibration_path(), calibration_machine_key(backend))
+                     : std::map<std::string, double>{};
+  if (!plan.settings.reuse_ceilings)
+    for (const std::string& key : ceiling_keys(plan, ceiling_key_of(plan))) {
+      const auto it = here.find(ceiling_time_id(key));
+      ceilings.push_back(it != here.end() ? it->second : 0);
+    }
   PlanEstimate e = estimate_plan(plan, rates, measured, rounds, ceilings);
   for (std::size_t i = 0; i < e.cases.size() && i < plan.cases.size(); ++i)
     if (e.cases[i].measured)

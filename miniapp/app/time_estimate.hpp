@@ -5,6 +5,7 @@
 // print.
 #include "plan/estimate.hpp"
 
+#include <functional>
 #include <string>
 
 namespace miniapp {
@@ -12,6 +13,9 @@ namespace miniapp {
 // The model's rates for `backend`, calibrated by this host's earlier runs where it has records
 // (run/calibration_store.hpp).
 Rates host_rates(const std::string& backend);
+// The ceiling a case of the plan is judged by on this host: the memory level of its working set
+// (one rank's share), or its GEMM shape; "" for none.
+std::function<std::string(const Case&)> ceiling_key_of(const Plan& plan);
 // The ceilings a run of the plan measures on this host: distinct memory levels of its cases'
 // working sets, and distinct GEMM shapes.
 int plan_ceilings(const Plan& plan);

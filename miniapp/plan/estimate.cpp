@@ -68,17 +68,22 @@ double launches_seconds(const Plan& plan, double kernel, int rounds) {
   return std::max(1, rounds) * (warmup + launched);
 }
 
-int ceilings_needed(const Plan& plan, const std::function<std::string(const Case&)>& key) {
+std::vector<std::string> ceiling_keys(const Plan& plan,
+                                      const std::function<std::string(const Case&)>& key) {
   std::set<std::string> keys;
   for (const Case& c : plan.cases)
     if (std::string k = key(c); !k.empty())
       keys.insert(std::move(k));
-  return int(keys.size());
+  return {keys.begin(), keys.end()};
+}
+
+std::string ceiling_time_id(const std::string& key) {
+  return "ceiling:" + key;
 }
 
 PlanEstimate estimate_plan(const Plan& plan, const Rates& rates,
                            const std::map<std::string, double>& measured_median_s, int rounds,
-                           int ceilings) {
+                           const std::vector<double>& ceilings) {
   const auto& s = plan.settings;
   const double ranks = std::max(1, plan.ranks);
   const bool gpu = gpu_backend(plan.backend);
@@ -105,7 +110,8 @@ PlanEstimate estimate_plan(const Plan& plan, const Rates& rates,
     out.seconds += e.seconds;
     out.cases.push_back(e);
   }
-  out.ceilings_s = std::max(0, ceilings) * rates.ceiling_s;
+  for (const double measured : ceilings)
+    out.ceilings_s += measured > 0 ? measured : rates.ceiling_s;
   out.seconds += out.ceilings_s;
   return out;
 }

@@ -50,18 +50,25 @@ struct PlanEstimate {
 };
 
 // measured_median_s: a case id's measured median kernel time (seconds per launch) at this plan's
-// backend and rank count; cases not in it are modelled. ceilings: how many ceilings the run will
-// measure (distinct memory levels and GEMM shapes; ceilings_needed()).
+// backend and rank count; cases not in it are modelled. ceilings: one entry for each ceiling the
+// run will measure (distinct memory levels and GEMM shapes; ceiling_keys()), its seconds as an
+// earlier run on this host measured it, or 0 for Rates::ceiling_s.
 PlanEstimate estimate_plan(const Plan& plan, const Rates& rates,
                            const std::map<std::string, double>& measured_median_s = {},
-                           int rounds = 1, int ceilings = 0);
+                           int rounds = 1, const std::vector<double>& ceilings = {});
 
 // The seconds of a case's warm-up and timed launches, `kernel_s` a launch (core/timing.hpp's
 // rules).
 double launches_seconds(const Plan& plan, double kernel_s, int rounds);
-// How many ceilings a run of the plan measures: the distinct keys of its cases, `key` naming the
+// The ceilings a run of the plan measures: the distinct keys of its cases, `key` naming the
 // ceiling a case is judged by (its memory level, or its GEMM shape); "" for none.
-int ceilings_needed(const Plan& plan, const std::function<std::string(const Case&)>& key);
+std::vector<std::string> ceiling_keys(const Plan& plan,
+                                      const std::function<std::string(const Case&)>& key);
+// The id under which a ceiling's measured seconds are kept beside the cases' kernel times
+// (run/calibration_store.hpp): a ceiling's time depends on its level, 1.1-1.2 s for each of
+// paper_table1's L1-L3 on the 2-core development host against 3.7-4.5 s for the memory level's
+// copies of hundreds of MB, so one time per ceiling estimated paper_table1's at 12.6 s for 4.3 s.
+std::string ceiling_time_id(const std::string& key);
 
 // The margin a job's time limit must leave above the estimate: limit >= estimate * factor + slack.
 inline constexpr double kTimeMarginFactor = 1.5;

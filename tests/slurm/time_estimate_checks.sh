@@ -49,6 +49,26 @@ if grep -q '; calibrated on this host from 1 earlier run(s).*; error on the last
 else
   fail "validate after a run: $(cat "$scratch/vcal.out")"
 fi
+# ... and its ceiling at the time that run took to measure it (kept as "ceiling:LEVEL").
+if python3 - "$MINIAPP_CACHE_DIR/estimates.json" "$scratch/vcal.out" <<'PY'; then
+import json, re, sys
+found = []
+def walk(x):
+    if isinstance(x, list) and len(x) == 3 and isinstance(x[0], str) and x[0].startswith("ceiling:"):
+        found.append(x[1])
+    elif isinstance(x, (list, dict)):
+        for v in (x.values() if isinstance(x, dict) else x):
+            walk(v)
+walk(json.load(open(sys.argv[1])))
+said = re.search(r"of which ceilings ([0-9.]+) (ms|s)\b", open(sys.argv[2]).read())
+said_s = float(said.group(1)) / (1000 if said.group(2) == "ms" else 1) if said else None
+print(f"ceiling times kept {found}, validate said {said_s}")
+sys.exit(0 if len(found) == 1 and said_s is not None and abs(said_s - found[0]) <= 0.05 + 0.05 * found[0] else 1)
+PY
+  pass "after a run, validate counts each ceiling at the time that run measured it"
+else
+  fail "the ceiling's time from the run: $(cat "$scratch/vcal.out")"
+fi
 # ... and each case's kernel time from that run of the same case.
 # measured_from OUT SOURCE WHAT: both cases' kernel times measured, SOURCE named on the total line.
 measured_from() {
