@@ -148,10 +148,12 @@ public:
     // squeue knows every job slurmctld still holds (MinJobAge after its end), finished ones
     // with -t all; an id it no longer knows makes it fail, so each is asked on its own then.
     bool asked_any = false;
+    // Each answer fills only the jobs still unknown: sacct, asked for the ones squeue no longer
+    // knows, does not overwrite what squeue said of the others.
     const auto take = [&](const Output& r) {
       asked_any = asked_any || r.started;
       for (const auto& [id, status] : parse_slurm_states(r.out))
-        if (out.count(id))
+        if (out.count(id) && out[id].state == JobState::unknown)
           out[id] = status;
     };
     const auto ask = [&](const std::vector<std::string>& batch) {
