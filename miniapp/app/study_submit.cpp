@@ -15,6 +15,7 @@
 #include "jobs/study_state.hpp"
 #include "results/run.hpp"
 
+#include <cctype>
 #include <iostream>
 #include <memory>
 
@@ -160,6 +161,12 @@ std::string results_summary(const std::string& dir) {
   }
 }
 
+std::string upper_case(std::string s) {
+  for (char& c : s)
+    c = char(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
 // A point to submit again: its job failed, timed out or was cancelled, or it was never submitted
 // (sbatch refused an earlier point of the same `submit`).
 bool rerun(const jobs::PointState& p, jobs::JobState s) {
@@ -191,16 +198,17 @@ int study_status(const StudyArgs& args, bool resubmit) {
       ids.push_back(p.jobs.back());
   if (!state.collect_jobs.empty())
     ids.push_back(state.collect_jobs.back());
-  std::map<std::string, jobs::JobState> states;
+  std::map<std::string, jobs::JobStatus> states;
   try {
     states = sched.states(ids);
   } catch (const jobs::SchedulerError& e) {
     std::cerr << "miniapp study: " << e.what() << std::endl;
     return kRuntimeError;
   }
-  const auto state_of = [&](const std::vector<std::string>& jobs) {
-    return jobs.empty() ? jobs::JobState::unknown : states[jobs.back()];
+  const auto status_of = [&](const std::vector<std::string>& jobs) {
+    return jobs.empty() ? jobs::JobStatus{} : states[jobs.back()];
   };
+  const auto state_of = [&](const std::vector<std::string>& jobs) { return status_of(jobs).state; };
   std::map<std::string, int> counts;
   std::vector<std::size_t> again;
   // Every text from the state passes for_terminal: it is a file anyone may have edited.
@@ -209,21 +217,38 @@ int study_status(const StudyArgs& args, bool resubmit) {
   const auto state_name = [&](const std::vector<std::string>& jobs) {
     return jobs.empty() ? std::string("not submitted") : jobs::job_state_name(state_of(jobs));
   };
-  const auto last_job = [](const std::vector<std::string>& jobs) {
-    return jobs.empty() ? std::string("-") : for_terminal(jobs.back());
+  // "(job 12)", or where the job did not simply run or end well, why in the scheduler's words,
+  // its state word where it says more than ours: "(job 12: BeginTime, requeued 1x)", "(job 12:
+  // NODE_FAIL, NodeDown)", "(job 12: NonZeroExitCode)", "(job 12: requeued 1x)" once done.
+  const auto job_of = [&](const std::vector<std::string>& jobs) {
+    if (jobs.empty())
+      return std::string("(job -)");
+    jobs::JobStatus s = status_of(jobs);
+    const bool went_well = s.state == jobs::JobState::done || s.state == jobs::JobState::running;
+    if (went_well || upper_case(s.word) == upper_case(jobs::job_state_name(s.state)))
+      s.word.clear(); // "PENDING" says no more than "pending", "COMPLETED" than "done"
+    const std::string why = went_well && s.restarts == 0 ? "" : jobs::job_status_words(s);
+    return "(job " + for_terminal(jobs.back()) + (why.empty() ? "" : ": " + for_terminal(why)) +
+           ")";
   };
+  bool node_trouble = false; // a point failed or was requeued: say which nodes are out of service
   for (std::size_t i = 0; i < state.points.size(); ++i) {
     const jobs::PointState& p = state.points[i];
     ++counts[state_name(p.jobs)];
     if (rerun(p, state_of(p.jobs)))
       again.push_back(i);
+    node_trouble = node_trouble || state_of(p.jobs) == jobs::JobState::failed ||
+                   status_of(p.jobs).restarts > 0;
     std::cout << "  [" << i + 1 << "] "
               << for_terminal(point_name({p.system_name, p.point.nodes, p.point.ranks_per_node}))
-              << ": " << state_name(p.jobs) << " (job " << last_job(p.jobs) << "), results "
+              << ": " << state_name(p.jobs) << " " << job_of(p.jobs) << ", results "
               << results_summary(p.output_dir) << ": " << for_terminal(p.output_dir) << "\n";
   }
-  std::cout << "  collect: " << state_name(state.collect_jobs) << " (job "
-            << last_job(state.collect_jobs) << ")\n";
+  std::cout << "  collect: " << state_name(state.collect_jobs) << " " << job_of(state.collect_jobs)
+            << "\n";
+  if (node_trouble)
+    for (const std::string& n : sched.unavailable_nodes())
+      std::cout << "  out of service: " << for_terminal(n) << "\n";
   std::string summary;
   for (const auto& [name, n] : counts)
     summary += (summary.empty() ? "" : ", ") + std::to_string(n) + " " + name;

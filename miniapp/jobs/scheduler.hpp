@@ -4,6 +4,7 @@
 // script and asking the states of jobs. Slurm is the one implementation (jobs/slurm.cpp, with the
 // templates jobscripts/openmp.sh, gpu.sh and slurm-collect.sh); another scheduler (Flux, PBS) is
 // one more implementation file and its templates (docs/jobs.md, "Other schedulers").
+#include <cstddef>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -14,6 +15,19 @@ namespace miniapp::jobs {
 // A job's state as the study commands tell them apart (done = ended with exit 0).
 enum class JobState { pending, running, done, failed, timeout, cancelled, unknown };
 const char* job_state_name(JobState s);
+
+// What the scheduler says of one job: its state as the study tells states apart, and in the
+// scheduler's own words (its output is input: each text at most kMaxSchedulerText characters of
+// printable ASCII) the state, the reason for it, and how often the scheduler requeued the job.
+struct JobStatus {
+  JobState state = JobState::unknown;
+  std::string word;   // "NODE_FAIL", "PENDING", "CANCELLED by 0"; "" where not known
+  std::string reason; // "BeginTime", "NodeDown", "NonZeroExitCode"; "" for none
+  int restarts = 0;   // requeued this many times (a node failed under it, or `scontrol requeue`)
+};
+constexpr std::size_t kMaxSchedulerText = 160;
+// "PENDING, BeginTime, requeued 1x": the words above, those there are.
+std::string job_status_words(const JobStatus& s);
 
 // The scheduler refused or could not be reached: a resource error (exit 3).
 struct SchedulerError : std::runtime_error {
@@ -48,18 +62,24 @@ public:
   virtual std::string submit(const std::string& script,
                              const std::vector<std::string>& after_any_ids,
                              const std::string& workdir) const = 0;
-  // The state of each job id (unknown where the scheduler no longer knows it). Throws
+  // The status of each job id (unknown where the scheduler no longer knows it). Throws
   // SchedulerError when the scheduler cannot be asked at all.
-  virtual std::map<std::string, JobState> states(const std::vector<std::string>& ids) const = 0;
+  virtual std::map<std::string, JobStatus> states(const std::vector<std::string>& ids) const = 0;
+  // The nodes the scheduler holds out of service, "NODES (STATE: REASON)" each (why a job failed
+  // or was requeued); none where it cannot be asked.
+  virtual std::vector<std::string> unavailable_nodes() const = 0;
 };
 
 // The scheduler generated scripts are for: Slurm.
 const Scheduler& site_scheduler();
 
-// Slurm's state words (squeue %T, sacct State: "CANCELLED by 0" included) as a JobState, and
-// the "ID|STATE" lines of `squeue -o %i|%T` / `sacct -P -o JobID,State` as a map (job steps
-// such as 12.batch are left out). Exposed for the unit tests.
+// Slurm's state words (squeue State, sacct State: "CANCELLED by 0" included) as a JobState; the
+// "ID|STATE|RESTARTS|REASON" lines of `squeue -O JobID:|,State:|,RestartCnt:|,Reason:` and the
+// "ID|STATE" lines of `sacct -P -o JobID,State` as a map (job steps such as 12.batch are left
+// out; "None" is no reason); the "NODES|STATE|REASON" lines of `sinfo -R -o %N|%T|%E` as
+// "NODES (STATE: REASON)". Exposed for the unit tests.
 JobState slurm_job_state(const std::string& word);
-std::map<std::string, JobState> parse_slurm_states(const std::string& text);
+std::map<std::string, JobStatus> parse_slurm_states(const std::string& text);
+std::vector<std::string> parse_slurm_node_reasons(const std::string& text);
 
 } // namespace miniapp::jobs

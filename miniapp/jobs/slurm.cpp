@@ -135,12 +135,12 @@ public:
     return id;
   }
 
-  std::map<std::string, JobState> states(const std::vector<std::string>& ids) const override {
-    std::map<std::string, JobState> out;
+  std::map<std::string, JobStatus> states(const std::vector<std::string>& ids) const override {
+    std::map<std::string, JobStatus> out;
     std::vector<std::string> asked;
     for (const auto& id : ids)
       if (plain_id(id)) {
-        out[id] = JobState::unknown;
+        out[id] = JobStatus{};
         asked.push_back(id);
       }
     if (asked.empty())
@@ -148,33 +148,39 @@ public:
     // squeue knows every job slurmctld still holds (MinJobAge after its end), finished ones
     // with -t all; an id it no longer knows makes it fail, so each is asked on its own then.
     bool asked_any = false;
-    const auto ask = [&](const std::vector<std::string>& batch) {
-      const Output r = run_program(
-          {"squeue", "-h", "-t", "all", "-o", "%i|%T", "-j", comma_list(batch, ',')}, true);
+    // Each answer fills only the jobs still unknown: sacct, asked for the ones squeue no longer
+    // knows, does not overwrite what squeue said of the others.
+    const auto take = [&](const Output& r) {
       asked_any = asked_any || r.started;
-      for (const auto& [id, state] : parse_slurm_states(r.out))
-        if (out.count(id))
-          out[id] = state;
+      for (const auto& [id, status] : parse_slurm_states(r.out))
+        if (out.count(id) && out[id].state == JobState::unknown)
+          out[id] = status;
+    };
+    const auto ask = [&](const std::vector<std::string>& batch) {
+      const Output r =
+          run_program({"squeue", "-h", "-t", "all", "-O",
+                       "JobID:|,State:|,RestartCnt:|,Reason:", "-j", comma_list(batch, ',')},
+                      true);
+      take(r);
       return r.started && r.status == 0;
     };
     if (!ask(asked))
       for (const auto& id : asked)
         ask({id});
     std::vector<std::string> missing;
-    for (const auto& [id, state] : out)
-      if (state == JobState::unknown)
+    for (const auto& [id, status] : out)
+      if (status.state == JobState::unknown)
         missing.push_back(id);
-    if (!missing.empty()) { // ended long ago: the accounting database, where there is one
-      const Output r = run_program(
-          {"sacct", "-n", "-P", "-X", "-o", "JobID,State", "-j", comma_list(missing, ',')}, true);
-      asked_any = asked_any || r.started;
-      for (const auto& [id, state] : parse_slurm_states(r.out))
-        if (out.count(id))
-          out[id] = state;
-    }
+    if (!missing.empty()) // ended long ago: the accounting database, where there is one
+      take(run_program(
+          {"sacct", "-n", "-P", "-X", "-o", "JobID,State", "-j", comma_list(missing, ',')}, true));
     if (!asked_any)
       throw SchedulerError("cannot run squeue or sacct (resource: scheduler)");
     return out;
+  }
+
+  std::vector<std::string> unavailable_nodes() const override {
+    return parse_slurm_node_reasons(run_program({"sinfo", "-h", "-R", "-o", "%N|%T|%E"}, true).out);
   }
 };
 
@@ -221,21 +227,83 @@ JobState slurm_job_state(const std::string& word) {
   return JobState::unknown;
 }
 
-std::map<std::string, JobState> parse_slurm_states(const std::string& text) {
-  std::map<std::string, JobState> out;
+namespace {
+
+// A text of the scheduler's as it may be shown: printable ASCII only (control characters and
+// anything else dropped), spaces at either end trimmed, at most kMaxSchedulerText characters.
+std::string scheduler_text(const std::string& s) {
+  std::string out;
+  for (const char c : s)
+    if (c >= ' ' && c <= '~' && out.size() < kMaxSchedulerText + 1)
+      out += c;
+  const auto first = out.find_first_not_of(' ');
+  out = first == std::string::npos ? "" : out.substr(first, out.find_last_not_of(' ') + 1 - first);
+  if (out.size() > kMaxSchedulerText)
+    out = out.substr(0, kMaxSchedulerText - 3) + "...";
+  return out;
+}
+
+// The lines of `text`, each split at its first `fields - 1` bars (the last field keeps any
+// further bar: a reason is free text); lines with fewer bars than `min_bars` left out.
+std::vector<std::vector<std::string>> bar_lines(const std::string& text, std::size_t fields,
+                                                std::size_t min_bars) {
+  std::vector<std::vector<std::string>> out;
   std::size_t from = 0;
   while (from < text.size()) {
     std::size_t end = text.find('\n', from);
     if (end == std::string::npos)
       end = text.size();
-    const std::string line = text.substr(from, end - from);
+    std::string line = text.substr(from, end - from);
     from = end + 1;
-    const auto bar = line.find('|');
-    if (bar == std::string::npos)
+    std::vector<std::string> parts;
+    for (std::size_t bar; parts.size() + 1 < fields && (bar = line.find('|')) != std::string::npos;
+         line.erase(0, bar + 1))
+      parts.push_back(line.substr(0, bar));
+    parts.push_back(line);
+    if (parts.size() > min_bars)
+      out.push_back(parts);
+  }
+  return out;
+}
+
+} // namespace
+
+std::string job_status_words(const JobStatus& s) {
+  std::string out = s.word;
+  const auto add = [&out](const std::string& w) { out += (out.empty() ? "" : ", ") + w; };
+  if (!s.reason.empty())
+    add(s.reason);
+  if (s.restarts > 0)
+    add("requeued " + std::to_string(s.restarts) + "x");
+  return out;
+}
+
+std::map<std::string, JobStatus> parse_slurm_states(const std::string& text) {
+  std::map<std::string, JobStatus> out;
+  for (const auto& f : bar_lines(text, 4, 1)) {
+    if (!plain_id(f[0])) // job steps (12.batch, 12.0) are not jobs
       continue;
-    const std::string id = line.substr(0, bar);
-    if (plain_id(id)) // job steps (12.batch, 12.0) are not jobs
-      out[id] = slurm_job_state(line.substr(bar + 1));
+    JobStatus& s = out[f[0]];
+    s.state = slurm_job_state(f[1]);
+    s.word = scheduler_text(f[1]);
+    if (f.size() == 4) { // squeue's: restarts and reason too
+      const std::string n = scheduler_text(f[2]);
+      if (!n.empty() && n.size() <= 6 && n.find_first_not_of("0123456789") == std::string::npos)
+        s.restarts = std::stoi(n);
+      s.reason = scheduler_text(f[3]);
+      if (s.reason == "None")
+        s.reason.clear();
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> parse_slurm_node_reasons(const std::string& text) {
+  std::vector<std::string> out;
+  for (const auto& f : bar_lines(text, 3, 2)) {
+    const std::string nodes = scheduler_text(f[0]), state = scheduler_text(f[1]);
+    if (!nodes.empty() && out.size() < 64) // a bound: each is a line of `study status`
+      out.push_back(nodes + " (" + state + ": " + scheduler_text(f[2]) + ")");
   }
   return out;
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """A study's state file (study-state.json) read back by `study status`, `resubmit` and `collect`
 is an input like any other (issue 42): an edited count or path ends the command with exit 2 and
-one sentence naming the file; nothing is submitted, imported or written, and nothing hangs.
+one sentence naming the file; nothing is submitted, imported or written, and nothing hangs. So
+are the scheduler's answers that `study status` shows (a job's state and reason, a node's).
 
 Run by ctest (label config) as: test_study_state.py TEST_NAME, with the environment of
 test_cli.py (MINIAPP, MINIAPP_SOURCE_DIR).
@@ -132,6 +133,30 @@ def test_study_state_paths():
         with open(log) as f:
             handed = f.read()
         expect(written in handed and evil not in handed, "sbatch got the study's script", handed)
+
+
+def test_study_status_says_why():
+    """A point whose job a node failure ended: status says so in Slurm's words, and names the
+    node out of service; the scheduler's texts are inputs: no escape reaches the terminal."""
+    with tempfile.TemporaryDirectory() as tmp:
+        study, state_file, state = make_study(tmp)
+        write(state_file, state)
+        env, _ = fake_slurm(tmp)
+        fakes = {"squeue": r"printf '11|NODE_FAIL|2|Node\033]0;x\007Down%0200d\n' 0",
+                 "sinfo": r"printf 'node3|down*|slurmd\033[2J stopped\n'"}
+        for name, body in fakes.items():
+            path = os.path.join(tmp, "bin", name)
+            with open(path, "w") as f:
+                f.write("#!/bin/sh\n" + body + "\n")
+            os.chmod(path, 0o755)
+        code, out, err = run(["study", "status", study], env)
+        expect(code == 0, "status exits 0", code, out, err)
+        reason = "Node]0;xDown" + "0" * 145 + "..."  # 160 characters, cut
+        expect(f"failed (job 11: NODE_FAIL, {reason}, requeued 2x), results" in out,
+               "the point's line says why, bounded", out)
+        expect("\n  out of service: node3 (down*: slurmd[2J stopped)\n" in out,
+               "the node out of service", out)
+        expect("\x1b" not in out and "\x07" not in out, "no escape reaches the terminal", out)
 
 
 if __name__ == "__main__":

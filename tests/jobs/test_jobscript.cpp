@@ -28,8 +28,52 @@ TEST(Scheduler, SlurmStatesMapToWhatTheStudyTellsApart) {
       {"15", JobState::cancelled}, {"16", JobState::pending}, {"17", JobState::running},
       {"18", JobState::running},   {"19", JobState::failed},  {"20", JobState::failed},
       {"21", JobState::unknown}};
-  EXPECT_EQ(states, want);
+  std::map<std::string, JobState> got;
+  for (const auto& [id, status] : states)
+    got[id] = status.state;
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(states.at("15").word, "CANCELLED by 0");
   EXPECT_STREQ(job_state_name(JobState::timeout), "timeout");
+}
+
+TEST(Scheduler, SlurmSaysWhyAJobFailedOrWasRequeued) {
+  // squeue -O JobID:|,State:|,RestartCnt:|,Reason: as Slurm 22.05 printed it once a node of
+  // job 7 was set DOWN (requeued, then held back 120 s: BeginTime), and for jobs that failed.
+  const auto states = parse_slurm_states("7|PENDING|1|BeginTime\n8|NODE_FAIL|0|NodeDown\n"
+                                         "9|FAILED|0|NonZeroExitCode\n10|RUNNING|2|None\n"
+                                         "11|COMPLETED|0|None\n");
+  ASSERT_EQ(states.size(), 5u);
+  EXPECT_EQ(states.at("7").state, JobState::pending);
+  EXPECT_EQ(job_status_words(states.at("7")), "PENDING, BeginTime, requeued 1x");
+  EXPECT_EQ(states.at("8").state, JobState::failed);
+  EXPECT_EQ(job_status_words(states.at("8")), "NODE_FAIL, NodeDown");
+  EXPECT_EQ(job_status_words(states.at("9")), "FAILED, NonZeroExitCode");
+  EXPECT_EQ(job_status_words(states.at("10")), "RUNNING, requeued 2x");
+  EXPECT_EQ(job_status_words(states.at("11")), "COMPLETED");
+  // sacct's lines carry no reason and no restarts.
+  const JobStatus old = parse_slurm_states("12|TIMEOUT\n").at("12");
+  EXPECT_EQ(job_status_words(old), "TIMEOUT");
+  // `sinfo -R -o %N|%T|%E`: which nodes are out of service, and the reason an admin gave.
+  EXPECT_EQ(
+      parse_slurm_node_reasons("node3|down*|slurmd stopped\nnode[1-2]|drained|a | b\nx|y\n"),
+      (std::vector<std::string>{"node3 (down*: slurmd stopped)", "node[1-2] (drained: a | b)"}));
+}
+
+TEST(Scheduler, SlurmTextIsBoundedAndWithoutControls) {
+  // A reason is free text (an admin's, a plugin's): escapes and newlines must not reach the
+  // terminal, and a reason of a megabyte is cut to a line.
+  const std::string hostile = "7|PEND\x1b[2JING|99999999999|Node \x1b]0;x\x07"
+                              "down\r\t" +
+                              std::string(1 << 20, 'r') + "\n";
+  const JobStatus s = parse_slurm_states(hostile).at("7");
+  EXPECT_EQ(s.word, "PEND[2JING");
+  EXPECT_EQ(s.restarts, 0); // not a count: none
+  EXPECT_EQ(s.reason.size(), kMaxSchedulerText);
+  EXPECT_EQ(s.reason.rfind("Node ]0;xdown", 0), 0u) << s.reason;
+  EXPECT_EQ(s.reason.substr(s.reason.size() - 3), "...");
+  const auto nodes = parse_slurm_node_reasons("node1|down|" + std::string(1 << 20, '\x01') + "z\n");
+  ASSERT_EQ(nodes.size(), 1u);
+  EXPECT_EQ(nodes[0], "node1 (down: z)");
 }
 
 TEST(Scheduler, SlurmDependencyAndVariables) {

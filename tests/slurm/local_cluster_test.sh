@@ -6,9 +6,10 @@
 # default route in any namespace), SUMMA submitted by `miniapp jobscript --system local-cluster`
 # runs validated across two nodes over TCP, the same job whose tasks never launch fails with exit 3
 # (srun exits 0 then), a rank SIGKILLed mid-run and a node whose link goes down mid-run each end
-# their job with exit 3 within 60 s and the job submitted again completes it, and `stop`, called
-# as from a new shell, leaves no namespace, link, daemon or job process behind, even with a job
-# still running.
+# their job with exit 3 within 60 s and the job submitted again completes it, a node whose slurmd
+# stops under a study point (marked DOWN) has the point requeued, `study status` saying so and why,
+# and the point completing on the nodes left, and `stop`, called as from a new shell, leaves no
+# namespace, link, daemon or job process behind, even with a job still running.
 #   local_cluster_test.sh MINIAPP
 # Skips (exit 77) when not root or without `ip netns`; every wait is bounded; the cluster is
 # stopped on any exit. KEEP_SCRATCH=1 keeps the scratch directory.
@@ -56,6 +57,8 @@ slurm_cmd() { on_head 30 "$@"; }
 source "$here/job_wait.sh"
 # shellcheck source=tests/slurm/cluster_link_fault.sh
 source "$here/cluster_link_fault.sh"
+# shellcheck source=tests/slurm/cluster_slurmd_stop.sh
+source "$here/cluster_slurmd_stop.sh"
 
 links_before=$(host_links)
 if ! timeout 90 "$cluster" start "$dir" --nodes 4 --link-rate 500mbit; then
@@ -235,6 +238,8 @@ source "$here/cluster_study_checks.sh"
 
 # A node's link down mid-run (cluster_link_fault.sh): the job ends within 60 s, then resumes.
 check_link_down
+# A node's slurmd stopped under a study point (cluster_slurmd_stop.sh): status says why, it resumes.
+check_slurmd_stop
 
 # Stop with a job still running on two nodes: every process in the namespaces must end too.
 running=$(on_head 30 sbatch --parsable --nodes 2 --output=/dev/null --wrap 'srun sleep 300') ||

@@ -104,7 +104,7 @@ for i in 1 2 3 4; do
   verify "point $i done, results complete" grep -q "^  \[$i\] .*: done (job ${ids[$((i - 1))]}), results complete, 3 of 3 case(s)" <<<"$status"
 done
 for i in 5 6; do
-  verify "point $i failed, no results" grep -q "^  \[$i\] flaky: .*: failed (job ${ids[$((i - 1))]}), results none yet" <<<"$status"
+  verify "point $i failed, Slurm's reason said, no results" grep -q "^  \[$i\] flaky: .*: failed (job ${ids[$((i - 1))]}: NonZeroExitCode), results none yet" <<<"$status"
 done
 verify "collect done" grep -q "^  collect: done (job $collect)" <<<"$status"
 verify "summary: 4 done, 2 failed" grep -q "^points: 4 done, 2 failed" <<<"$status"
@@ -147,7 +147,7 @@ wait_job "$slow_id" || exit 1
 status=$("$MINIAPP" study status "$scratch/slow-study.yaml")
 echo "$status"
 verify "the slow point: timeout (Slurm: $(field "$slow_id" JobState))" \
-  grep -q "^  \[1\] slow: .*: timeout (job $slow_id), results " <<<"$status"
+  grep -q "^  \[1\] slow: .*: timeout (job $slow_id: TimeLimit), results " <<<"$status"
 verify "summary: 1 timeout" grep -q "^points: 1 timeout$" <<<"$status"
 out=$("$MINIAPP" study resubmit "$scratch/slow-study.yaml") || fail "resubmit of the slow study: $out"
 slow_again=$(sed -n 's/^  \[1\] resubmitted: job \([0-9]*\)$/\1/p' <<<"$out")
