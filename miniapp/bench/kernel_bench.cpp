@@ -159,6 +159,11 @@ void run_kernel(benchmark::State& state, const std::string& name, const Case& c,
     state.SetIterationTime(times.back() * n);
   }
   state.counters["launches_per_sample"] = n;
+  // What tiled_rb chose at launch, as `miniapp run` records it (results' split_k and padded).
+  if (const LaunchChoice ran = k.launch_choice(); ran.split_k > 0) {
+    state.counters["split_k"] = ran.split_k;
+    state.counters["padded"] = ran.padded ? 1 : 0;
+  }
   const Work w = k.local_work();
   state.counters["FLOP/s"] =
       benchmark::Counter(w.flops, benchmark::Counter::kIsIterationInvariantRate);

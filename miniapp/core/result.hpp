@@ -36,6 +36,14 @@ struct Block {
   std::int64_t row0 = 0, col0 = 0, rows = -1, cols = -1;
 };
 
+// What a kernel chose at launch where the case leaves it to the kernel (tiled_rb on a GPU: K split
+// into parts where the tiles leave the device idle, operands padded to whole tiles at odd sizes;
+// kernels/matmul.hpp). split_k 0: the variant makes no such choice.
+struct LaunchChoice {
+  int split_k = 0; // the parts K was split into (1: none)
+  bool padded = false;
+};
+
 struct Stats {
   double min = 0, median = 0, max = 0, mean = 0;
   std::vector<double> samples; // every repetition, in run order: compare's significance test
@@ -124,6 +132,7 @@ struct CaseResult {
   // Threads per team of the timed launches (fitted to the backend where team_size was 0); 0 for
   // variants that launch no teams (flat, mdrange, vendor).
   int team_size_ran = 0;
+  LaunchChoice launch; // of the timed launches
   // Launches each timed sample chained between its two fences (core/timing.hpp); the times are
   // per launch. 0: no launch was timed.
   int launches_per_sample = 0;

@@ -26,6 +26,7 @@ public:
   Validation validate(double rtol) override { return k_->validate(rtol); }
   bool transfers_are_copies() const override { return k_->transfers_are_copies(); }
   void print(std::ostream& os) const override { k_->print(os); }
+  LaunchChoice launch_choice() const override { return k_->launch_choice(); }
 
 private:
   Case local_;

@@ -34,6 +34,8 @@ public:
   virtual Validation validate(double rtol) = 0; // the local part against the global reference
   virtual bool transfers_are_copies() const = 0;
   virtual void print(std::ostream&) const {} // small results (whole-matrix executors only)
+  // What the latest run() chose inside the kernel (KernelCase::launch_choice); none for SUMMA.
+  virtual LaunchChoice launch_choice() const { return {}; }
 };
 
 // A KernelCase on `block` of c's matrices (the whole matrix by default), as an Executor.

@@ -54,6 +54,9 @@ struct Variant {
   // 'tile: auto' searches these (empty: the tile defines the output, auto is not searched and the
   // default applies).
   std::vector<int> tile_search_host, tile_search_gpu;
+  // Where the config leaves the tile out, GPU backends search tile_search_gpu as 'tile: auto'
+  // does (measured on the device, cached per machine); host backends take `tile`.
+  bool tile_measured_on_gpu = false;
   BenchSpec bench;
   // The tile shapes compiled for a backend kind (gpu or host), precision and tile, the default
   // first (variants reading Param::shape; nullptr for the others).
@@ -127,6 +130,9 @@ unsigned params_read(const std::string& family_name, const std::string& variant)
 // Sets every parameter c's variant reads but c leaves at 0 to the table's default, clears the
 // ones it does not read, and records which it reads (Case::params_used).
 void resolve_parameters(Case& c);
+// A resolved case whose config left its tile out: searched as 'tile: auto' where the variant's
+// tile is measured on GPUs (Variant::tile_measured_on_gpu) and gpu is true; else unchanged.
+void tile_left_out(Case& c, bool gpu);
 // The shapes c may run at on the backend, the default first (for c's tile, or the variant's
 // default tile where c's is 0); empty for variants that do not read Param::shape.
 std::vector<std::string> shape_names(const Case& c, const std::string& backend);

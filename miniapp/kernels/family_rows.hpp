@@ -40,6 +40,7 @@ public:
   VariantRow& tile_search_gpu(std::vector<int> t) {
     return assign(&Variant::tile_search_gpu, std::move(t));
   }
+  VariantRow& tile_measured_on_gpu() { return assign(&Variant::tile_measured_on_gpu, true); }
   VariantRow& bench(BenchSpec b) { return assign(&Variant::bench, std::move(b)); }
   VariantRow& shapes(decltype(Variant::shapes) s) { return assign(&Variant::shapes, s); }
 };

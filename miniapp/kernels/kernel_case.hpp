@@ -29,6 +29,8 @@ public:
   virtual void
   print(std::ostream& os) const = 0; // small results, as the source programs print them
   virtual std::vector<double> result() const = 0; // the downloaded output, row-major
+  // What the latest run() chose inside the kernel (split-K, padding); the result row records it.
+  virtual LaunchChoice launch_choice() const { return {}; }
 };
 
 // Builds the case on the execution space named by backend ("serial", "openmp", "cuda", "hip").

@@ -28,13 +28,14 @@ namespace miniapp::kernels {
 // The pipelined GPU kernel of shape S for C = A * B (A and B may be padded operands, larger than
 // C needs: matmul_padded.hpp): split-K where the tiles leave the device idle (split_k_for), its
 // parts' sums in workspace; 16-byte loads where rows allow them; the kernel without bounds tests
-// where A and B are whole tiles.
+// where A and B are whole tiles. Returns the parts K was split into.
 template <class S, class Exec, class VA, class VB, class VC>
-void matmul_tiled_rb_shape(const Exec& exec, const VA& A, const VB& B, const VC& C) {
+int matmul_tiled_rb_shape(const Exec& exec, const VA& A, const VB& B, const VC& C) {
   using T = typename VC::non_const_value_type;
   const bool vec = vector_loads_for<T> && vector_loads_fit<T>(A, B);
-  const int tiles = int((C.extent(0) + S::BM - 1) / S::BM * ((C.extent(1) + S::BN - 1) / S::BN));
-  int splits = split_k_for(tiles, int(A.extent(1)), multiprocessors(exec), S::Teams);
+  int splits = tiled_rb_gpu_choice(C.extent(0), C.extent(1), A.extent(1), S::BM, S::BN, S::BK,
+                                   S::Teams, 0, multiprocessors(exec))
+                   .split_k; // (A and B as given: padded already where they are)
   T* partials = splits > 1 ? kernel_workspace<T, typename Exec::memory_space, 1>(
                                  std::size_t(splits) * C.extent(0) * C.extent(1))
                            : nullptr;
@@ -51,23 +52,26 @@ void matmul_tiled_rb_shape(const Exec& exec, const VA& A, const VB& B, const VC&
   // with them (three kernels a shape, not four).
   const bool full = tiles_are_whole<S::BM, S::BN, S::BK>(A, B);
   if constexpr (vector_loads_for<T>) // (no Vec kernel compiled for the others)
-    return vec ? (full ? with(Yes{}, Yes{}) : with(Yes{}, No{})) : with(No{}, No{});
+    vec ? (full ? with(Yes{}, Yes{}) : with(Yes{}, No{})) : with(No{}, No{});
   else
-    return full ? with(No{}, Yes{}) : with(No{}, No{});
+    full ? with(No{}, Yes{}) : with(No{}, No{});
+  return splits;
 }
 
 // Tile shapes per backend, element type and tile (64 or 128): kernels/matmul_shapes.hpp names
 // them; `shape` picks one ("" = the list's first, its default). GPUs: matmul_tiled_rb_pipelined
 // with the shape's thread grid (the general kernel when the user fixes another team size).
 // Host: matmul_tiled_rb_host, one thread per team unless the user fixes the team size.
+// Returns what the launch chose (split-K parts and padding on GPUs; one part, unpadded, else).
 template <class Exec, class VA, class VB, class VC>
-void matmul_tiled_rb(const Exec& exec, const VA& A, const VB& B, const VC& C, int tile,
-                     int team_size = 0, const std::string& shape = "") {
+LaunchChoice matmul_tiled_rb(const Exec& exec, const VA& A, const VB& B, const VC& C, int tile,
+                             int team_size = 0, const std::string& shape = "") {
   using T = typename VC::non_const_value_type;
   using Elem = std::conditional_t<std::is_floating_point_v<T>, T, int>;
   constexpr bool host =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible;
   bool found = false;
+  LaunchChoice ran{1, false};
   if constexpr (host) {
     auto run = [&](auto s) {
       using S = decltype(s);
@@ -89,13 +93,19 @@ void matmul_tiled_rb(const Exec& exec, const VA& A, const VB& B, const VC& C, in
       if constexpr (vector_loads_for<T>) {
         // Edge tiles, or rows that are not whole 16-byte runs: zero-padded copies of A and B
         // take the whole-tile kernel with 16-byte loads (matmul_padded.hpp says what it gains).
-        if (!tiles_are_whole<S::BM, S::BN, S::BK>(A, B) || !vector_loads_fit<T>(A, B)) {
+        // (tiled_rb_gpu_choice says so from the sizes; strided or unaligned operands also pad.)
+        const bool pad = tiled_rb_gpu_choice(C.extent(0), C.extent(1), A.extent(1), S::BM, S::BN,
+                                             S::BK, S::Teams, Fragment<T>::width, 1)
+                             .padded;
+        if (pad || !tiles_are_whole<S::BM, S::BN, S::BK>(A, B) || !vector_loads_fit<T>(A, B)) {
           Matrix<T, typename Exec::memory_space> Ap, Bp;
-          if (pad_operands(exec, A, B, S::BM, S::BN, S::BK, Ap, Bp))
-            return matmul_tiled_rb_shape<S>(exec, Ap, Bp, C);
+          if (pad_operands(exec, A, B, S::BM, S::BN, S::BK, Ap, Bp)) {
+            ran = {matmul_tiled_rb_shape<S>(exec, Ap, Bp, C), true};
+            return;
+          }
         }
       }
-      matmul_tiled_rb_shape<S>(exec, A, B, C);
+      ran = {matmul_tiled_rb_shape<S>(exec, A, B, C), false};
     };
     found = tile == 64 ? gpu_shapes_t<Elem, 64>::visit(shape, run)
                        : gpu_shapes_t<Elem, 128>::visit(shape, run);
@@ -103,6 +113,7 @@ void matmul_tiled_rb(const Exec& exec, const VA& A, const VB& B, const VC& C, in
   if (!found) // the plan checks shapes against the same lists: a bug if this is reached
     throw std::invalid_argument("miniapp::matmul::tiled_rb: no shape '" + shape + "' for tile " +
                                 std::to_string(tile) + " on this backend");
+  return ran;
 }
 
 } // namespace miniapp::kernels

@@ -31,7 +31,8 @@ public:
     B_.upload();
   }
   void fence() override { exec_.fence(); }
-  void run() override { matmul_product<Exec, T>(exec_, c_, c_.tile, A_.d, B_.d, C_.d); }
+  void run() override { ran_ = matmul_product<Exec, T>(exec_, c_, c_.tile, A_.d, B_.d, C_.d); }
+  LaunchChoice launch_choice() const override { return ran_; }
   void poison() override {
     Kokkos::deep_copy(C_.d, poison_value<T>());
     Kokkos::deep_copy(C_.h, poison_value<T>());
@@ -65,6 +66,7 @@ private:
   Case c_;
   Exec exec_;
   DualMatrix<T, Exec> A_, B_, C_;
+  LaunchChoice ran_;
 };
 
 } // namespace

@@ -34,15 +34,16 @@ void check_matmul_product(const Case& c) {
 }
 
 // C = A * B by c's variant with tile width `tile` (resolved: never 0 for the tiled variants).
+// Returns what tiled_rb chose at launch (split-K, padding); nothing for the other variants.
 template <class Exec, class T, class VA, class VB, class VC>
-void matmul_product(const Exec& exec, const Case& c, int tile, const VA& A, const VB& B,
-                    const VC& C) {
+LaunchChoice matmul_product(const Exec& exec, const Case& c, int tile, const VA& A, const VB& B,
+                            const VC& C) {
   if (c.variant == "flat") {
     matmul_flat(exec, A, B, C);
   } else if (c.variant == "tiled") {
     matmul_tiled_any(exec, A, B, C, tile, c.team_size);
   } else if (c.variant == "tiled_rb") {
-    matmul_tiled_rb(exec, A, B, C, tile, c.team_size, c.shape);
+    return matmul_tiled_rb(exec, A, B, C, tile, c.team_size, c.shape);
   } else if constexpr (std::is_floating_point_v<T>) { // vendor (check_matmul_product passed)
     const std::int64_t m = C.extent(0), n = C.extent(1), k = A.extent(1);
     if constexpr (DualMatrix<T, Exec>::zero_copy) {
@@ -54,6 +55,7 @@ void matmul_product(const Exec& exec, const Case& c, int tile, const VA& A, cons
     }
 #endif
   }
+  return {};
 }
 
 // C += P: SUMMA adds each later panel's product to C (C = 1*C + 1*P, the flat axpby kernel).

@@ -1,6 +1,11 @@
 #pragma once
 // Split-K for tiled_rb's GPU kernel (matmul_tiled_rb_gpu.hpp): how many parts K is split into for
-// a product's size and device.
+// a product's size and device, and the choice of the whole launch (split-K, padded operands) as
+// the result row records it.
+#include "core/result.hpp"
+
+#include <cstdint>
+
 namespace miniapp::kernels {
 
 // The parts K is split into (split-K) for `tiles` output tiles on `sms` multiprocessors, each
@@ -26,6 +31,40 @@ inline int split_k_for(int tiles, int K, int sms, int teams) {
   else if (const int slots = sms * teams; tiles > slots && tiles - slots <= slots / 4)
     parts = 4;
   return parts < deepest ? parts : deepest;
+}
+
+// The depth of each of `parts` parts of K: whole bk-deep k-tiles (K itself for one part).
+inline int split_k_chunk(int parts, int K, int bk) {
+  return parts > 1 ? (K + parts * bk - 1) / (parts * bk) * bk : K;
+}
+// The parts that run for `parts` asked: chunks of split_k_chunk, none empty (1 where K is 0).
+inline int split_k_parts(int parts, int K, int bk) {
+  if (parts <= 1 || K <= 0)
+    return 1;
+  const int chunk = split_k_chunk(parts, K, bk);
+  return (K + chunk - 1) / chunk;
+}
+
+// Whether M x K and K x N operands are whole bm x bk and bk x bn tiles (the kernel's `Full` form).
+inline bool whole_tiles(std::int64_t M, std::int64_t N, std::int64_t K, int bm, int bn, int bk) {
+  return M % bm == 0 && N % bn == 0 && K % bk == 0;
+}
+
+// The GPU kernel's choice for an M x N x K product (C is M x N), shape tiles bm x bn x bk with
+// `teams` teams a multiprocessor, on `sms` multiprocessors. vec_width > 0: the type reads 16
+// bytes (vec_width elements) at a time, and contiguous operands that are not whole tiles, or whose
+// K or N is not whole 16-byte runs, are padded (matmul_padded.hpp), K then to whole k-tiles.
+// matmul_tiled_rb runs this choice, so the value recorded is the one that ran (save where the
+// workspace cannot be allocated: then unpadded, or one part, and the launch says so).
+inline LaunchChoice tiled_rb_gpu_choice(std::int64_t M, std::int64_t N, std::int64_t K, int bm,
+                                        int bn, int bk, int teams, int vec_width, int sms) {
+  LaunchChoice c;
+  c.padded = vec_width > 0 &&
+             (!whole_tiles(M, N, K, bm, bn, bk) || K % vec_width != 0 || N % vec_width != 0);
+  const std::int64_t k = c.padded ? (K + bk - 1) / bk * bk : K;
+  const int tiles = int((M + bm - 1) / bm * ((N + bn - 1) / bn));
+  c.split_k = split_k_parts(split_k_for(tiles, int(k), sms, teams), int(k), bk);
+  return c;
 }
 
 } // namespace miniapp::kernels

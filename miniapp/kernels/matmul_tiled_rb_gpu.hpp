@@ -141,8 +141,8 @@ KOKKOS_INLINE_FUNCTION void store_unit(T* dst, const T* in) {
 // operands, matmul_padded.hpp: zeros past M, N and K); stores are masked at C's edges.
 template <int BM, int BN, int BK, class VA, class VB>
 bool tiles_are_whole(const VA& A, const VB& B) {
-  return A.extent(0) % BM == 0 && B.extent(1) % BN == 0 && A.extent(1) % BK == 0 &&
-         A.stride(1) == 1 && B.stride(1) == 1;
+  return whole_tiles(A.extent(0), B.extent(1), A.extent(1), BM, BN, BK) && A.stride(1) == 1 &&
+         B.stride(1) == 1;
 }
 
 template <class T, class VA, class VB>
@@ -191,11 +191,8 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
   // Split-K: `splits` teams a tile, each over k_chunk of K (whole k-tiles), each part's sums
   // stored into `partials` (splits x M x N), then added into C by a second launch
   // (split_k_for, kernels/matmul_split_k.hpp, says when it pays).
-  if (K == 0)
-    splits = 1; // (no parts: the sums are all zero)
-  const int k_chunk = splits > 1 ? (K + splits * BK - 1) / (splits * BK) * BK : K;
-  if (splits > 1)
-    splits = (K + k_chunk - 1) / k_chunk; // none empty
+  const int k_chunk = split_k_chunk(splits, K, BK);
+  splits = split_k_parts(splits, K, BK); // none empty (K 0: one, its sums all zero)
   const int league = tiles * splits;
   const std::size_t bytes = 2 * sizeof(T) * std::size_t(stage) + 16; // + alignment slack
   check_scratch<Policy>("miniapp::matmul::tiled_rb", bytes);

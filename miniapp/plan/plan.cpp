@@ -154,6 +154,9 @@ void check_case(const config::CaseSpec& spec, Case& c, const std::map<std::strin
   if (v.reads(Param::shape))
     check_shape(c, v, pos_of("shape"), backend, limits.ranks <= 1);
   resolve_parameters(c); // the table's defaults: the case records what will run
+  // A tile left out that GPUs measure per device (transpose tiled): searched as 'tile: auto' is.
+  if (!given.count("tile"))
+    tile_left_out(c, is_gpu_backend(backend));
   // Explicit inputs.
   if (spec.a || spec.b) {
     if (spec.init && c.init != "explicit")

@@ -178,6 +178,11 @@ nlohmann::json bench_as_results(const nlohmann::json& doc, const std::string& so
       // the launches each iteration chained (core/timing.hpp); absent before samples were chained
       if (number(b, "launches_per_sample") > 0)
         row["launches_per_sample"] = std::int64_t(number(b, "launches_per_sample"));
+      // what tiled_rb chose at launch (results' split_k and padded); absent for other variants
+      if (number(b, "split_k") > 0) {
+        row["split_k"] = std::int64_t(number(b, "split_k"));
+        row["padded"] = number(b, "padded") > 0;
+      }
       row["flops"] = number(b, "FLOP/s") * t;
       row["bytes"] = number(b, "bytes/s") * t;
       row["compute_times_s"] = nlohmann::json::array();

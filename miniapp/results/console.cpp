@@ -169,6 +169,13 @@ void print_results_table(std::ostream& os, const Plan& plan, const std::vector<C
     for (const auto& f : case_fields())
       if (f.in_table() && c.uses(f.param) && c.table_param(f.name) != f.default_value)
         variant += ", " + std::string(f.name) + "=" + std::to_string(c.table_param(f.name));
+    // What tiled_rb chose at launch (results' split_k and padded), where it split K or padded.
+    if (r.launch.split_k > 1)
+      variant += ", split " + std::to_string(r.launch.split_k);
+    if (r.launch.padded)
+      variant += ", padded";
+    if (variant.size() >= 18) // wider than its column: never run into the type
+      variant += " ";
     os << std::left << std::setw(13) << c.family << std::setw(18) << variant << std::setw(8)
        << to_string(c.precision) << std::setw(20) << size_of(c) << std::setw(7)
        << (c.tile ? std::to_string(c.tile) + (c.tile_cols ? "x" + std::to_string(c.tile_cols) : "")

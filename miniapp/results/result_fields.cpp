@@ -207,6 +207,15 @@ std::vector<ResultField> make_fields() {
   add("ceiling_disturbed", T::boolean, [](const CaseResult& r, auto&) {
     return r.ceiling > 0 ? json(r.ceiling_disturbed) : json();
   });
+  // issue 44: what tiled_rb chose at launch (kernels/matmul_split_k.hpp, tiled_rb_gpu_choice):
+  // the parts K was split into (1: none; always 1 on host backends) and whether A and B ran as
+  // zero-padded copies of whole tiles; null for variants that choose neither, and on several ranks.
+  add("split_k", T::integer, [](const CaseResult& r, auto&) {
+    return r.launch.split_k > 0 ? json(r.launch.split_k) : json();
+  });
+  add("padded", T::boolean, [](const CaseResult& r, auto&) {
+    return r.launch.split_k > 0 ? json(r.launch.padded) : json();
+  });
   return f;
 }
 } // namespace

@@ -207,6 +207,7 @@ private:
     if (!time(r, *k))
       return r;
     r.team_size_ran = kernels::team_size_that_ran();
+    r.launch = k->launch_choice();
     attach_ceiling(r, *k);
     return r;
   }

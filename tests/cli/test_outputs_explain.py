@@ -44,6 +44,10 @@ cases:
     variant: flat
     precision: float32
     n: 64
+  - family: matmul
+    variant: tiled_rb
+    precision: float32
+    n: 33
 """
 
 
@@ -87,6 +91,21 @@ class OutputsExplain(unittest.TestCase):
         self.assertIn(" team ", header)
         tiled = [l.split() for l in stdout.splitlines() if re.match(r"matmul\s+tiled\s", l)]
         self.assertEqual(sorted(cells[5] for cells in tiled), sorted([fitted, "1"]), stdout)
+
+    def test_gemm_choice_that_ran(self):
+        # tiled_rb's launch choice (issue 44): on a host backend one part of K and the operands
+        # as given; variants that choose neither leave both cells empty. results.json holds the
+        # same values typed.
+        _, rows = self.run_config("choice")
+        rb = rows["matmul/tiled_rb/float32/33x33x33/tile=128"]
+        self.assertEqual((rb["split_k"], rb["padded"]), ("1", "false"))
+        for case_id in ("matmul/flat/float32/32x32x32", "axpby/flat/float32/64x64/a=2,b=-1"):
+            self.assertEqual((rows[case_id]["split_k"], rows[case_id]["padded"]), ("", ""))
+        with open(os.path.join(self.tmp, "choice", "results.json")) as f:
+            typed = {r["case_id"]: r for r in json.load(f)["results"]}
+        self.assertEqual(typed["matmul/tiled_rb/float32/33x33x33/tile=128"]["split_k"], 1)
+        self.assertIs(typed["matmul/tiled_rb/float32/33x33x33/tile=128"]["padded"], False)
+        self.assertIsNone(typed["matmul/flat/float32/32x32x32"]["split_k"])
 
     def test_ceiling_time_and_reuse(self):
         stdout, rows = self.run_config("measured")

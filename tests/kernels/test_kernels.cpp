@@ -108,6 +108,25 @@ TEST_P(Kernels, MatmulTiledRegisterBlocked) {
   }
 }
 
+// Issue 44: what tiled_rb chose at launch reaches the result row through launch_choice(): on host
+// backends one part of K, operands as given (the GPU's choice: test_matmul_host_shapes.cpp,
+// MatmulGpuChoice); variants that choose nothing say split_k 0.
+TEST_P(Kernels, MatmulLaunchChoiceOfTheLatestRun) {
+  auto rb = make_kernel_case(make("matmul", "tiled_rb", 130, 70, 129, 128), backend());
+  EXPECT_EQ(rb->launch_choice().split_k, 0); // nothing ran yet
+  checked_run(*rb);
+  const bool gpu = backend() == "cuda" || backend() == "hip";
+  if (gpu) {
+    EXPECT_GE(rb->launch_choice().split_k, 1);
+  } else {
+    EXPECT_EQ(rb->launch_choice().split_k, 1);
+    EXPECT_FALSE(rb->launch_choice().padded);
+  }
+  auto flat = make_kernel_case(make("matmul", "flat", 13, 7, 5), backend());
+  checked_run(*flat);
+  EXPECT_EQ(flat->launch_choice().split_k, 0);
+}
+
 // Issue 12: every tile shape compiled for this backend kind (kernels/matmul_shapes.hpp: the host
 // lists on Serial/OpenMP, the GPU lists on a CUDA or HIP build), by name, at both tiles.
 TEST_P(Kernels, MatmulTiledRegisterBlockedEveryShape) {

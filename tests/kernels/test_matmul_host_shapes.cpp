@@ -160,5 +160,48 @@ TEST(MatmulGpuSplitK, PartsFillTheMultiprocessorsOrTheLastWave) {
   EXPECT_EQ(split_k_for(0, 1024, 132, 2), 1);
 }
 
+// The choice of the GPU kernel's default shape (tile 128) that the result row records
+// (split_k, padded): from tiled_rb_gpu_choice, the function matmul_tiled_rb runs, for a device of
+// 132 multiprocessors (an H200).
+template <class T>
+LaunchChoice default_gpu_choice(std::int64_t m, std::int64_t n, std::int64_t k) {
+  LaunchChoice c{-1, false};
+  gpu_shapes_t<T, 128>::visit("", [&](auto s) {
+    using S = decltype(s);
+    c = tiled_rb_gpu_choice(m, n, k, S::BM, S::BN, S::BK, S::Teams,
+                            vector_loads_for<T> ? Fragment<T>::width : 0, 132);
+  });
+  return c;
+}
+
+void expect_choice(LaunchChoice got, int split_k, bool padded) {
+  EXPECT_EQ(got.split_k, split_k);
+  EXPECT_EQ(got.padded, padded);
+}
+
+TEST(MatmulGpuChoice, SplitAndPaddingRecordedForTheDefaultShape) {
+  expect_choice(default_gpu_choice<float>(1024, 1024, 1024), 2, false); // 64 tiles, 132 SMs
+  expect_choice(default_gpu_choice<float>(512, 512, 512), 8, false);
+  expect_choice(default_gpu_choice<float>(4096, 4096, 4096), 1, false);
+  expect_choice(default_gpu_choice<float>(4097, 4097, 4097), 1, true); // five waves
+  // 2049: padded (K to 2056), 289 tiles, 25 past one wave of 264: 4 parts of K
+  expect_choice(default_gpu_choice<float>(2049, 2049, 2049), 4, true);
+  expect_choice(default_gpu_choice<float>(4096, 4096, 4002), 1, true); // K not whole 16 bytes
+  expect_choice(default_gpu_choice<float>(1024, 1024, 0), 1, false);
+  // float64 reads no 16-byte runs from global memory: never padded
+  expect_choice(default_gpu_choice<double>(1024, 1024, 1024), 2, false);
+  expect_choice(default_gpu_choice<double>(4097, 4097, 4097), 1, false);
+}
+
+// Parts of whole k-tiles, none empty: 3 parts asked of K = 24 in k-tiles of 16 run as 2 of 16.
+TEST(MatmulGpuChoice, PartsThatRunHaveWholeKTilesAndNoneEmpty) {
+  EXPECT_EQ(split_k_chunk(3, 24, 16), 16);
+  EXPECT_EQ(split_k_parts(3, 24, 16), 2);
+  EXPECT_EQ(split_k_parts(8, 512, 8), 8);
+  EXPECT_EQ(split_k_parts(4, 0, 8), 1);
+  EXPECT_EQ(split_k_parts(1, 512, 8), 1);
+  EXPECT_EQ(split_k_chunk(1, 512, 8), 512);
+}
+
 } // namespace
 } // namespace miniapp::kernels

@@ -244,9 +244,9 @@ TEST(ResultsSchema, UncertainCeilingRangeInBothFiles) {
   EXPECT_TRUE(w.doc["results"].at(1)["ceiling_low"].is_null());
   EXPECT_TRUE(w.doc["results"].at(1)["ceiling_high"].is_null());
   ASSERT_EQ(w.csv_lines.size(), 3u);
-  EXPECT_EQ(cell_from_end(w.csv_lines[1], 4), "4.2");
-  EXPECT_EQ(cell_from_end(w.csv_lines[1], 3), "62.6");
-  EXPECT_EQ(cell_from_end(w.csv_lines[2], 3), "");
+  EXPECT_EQ(cell_from_end(w.csv_lines[1], 6), "4.2");
+  EXPECT_EQ(cell_from_end(w.csv_lines[1], 5), "62.6");
+  EXPECT_EQ(cell_from_end(w.csv_lines[2], 5), "");
   const compare::Run run = compare::load_run(w.dir);
   ASSERT_EQ(run.rows.size(), 2u);
   EXPECT_EQ(run.rows[0].number("ceiling_high"), 62.6);
@@ -279,10 +279,10 @@ TEST(ResultsSchema, DisturbedCeilingInBothFilesAndReadBackAsAMark) {
   EXPECT_TRUE(w.doc["results"].at(2)["ceiling_disturbed"].is_null());
   EXPECT_TRUE(w.doc["results"].at(2)["ceiling_recheck"].is_null());
   ASSERT_EQ(w.csv_lines.size(), 4u);
-  EXPECT_EQ(cell_from_end(w.csv_lines[1], 2), "8.5");
-  EXPECT_EQ(cell_from_end(w.csv_lines[1], 1), "true");
-  EXPECT_EQ(cell_from_end(w.csv_lines[2], 1), "false");
-  EXPECT_EQ(cell_from_end(w.csv_lines[3], 1), "");
+  EXPECT_EQ(cell_from_end(w.csv_lines[1], 4), "8.5");
+  EXPECT_EQ(cell_from_end(w.csv_lines[1], 3), "true");
+  EXPECT_EQ(cell_from_end(w.csv_lines[2], 3), "false");
+  EXPECT_EQ(cell_from_end(w.csv_lines[3], 3), "");
   const compare::Run run = compare::load_run(w.dir);
   ASSERT_EQ(run.rows.size(), 3u);
   EXPECT_TRUE(compare::marks_of(run.rows[0], 2).disturbed);
@@ -338,12 +338,13 @@ TEST(ResultsSchema, MatmulRowIsTypedAndExact) {
       names.push_back(f.name);
   EXPECT_EQ(split(w.csv_lines[0]), names);
   // The newest columns (issue 28, then what held the clock down and the launches per sample:
-  // issue 26, then an uncertain ceiling's range: issue 41), appended after the energy columns
-  // (issue 26).
-  EXPECT_EQ(std::vector<std::string>(names.end() - 9, names.end()),
-            (std::vector<std::string>{"energy_note", "ceiling_source", "team_size_ran",
-                                      "clock_limit", "launches_per_sample", "ceiling_low",
-                                      "ceiling_high", "ceiling_recheck", "ceiling_disturbed"}));
+  // issue 26, then an uncertain ceiling's range: issue 41, then tiled_rb's launch choice: issue
+  // 44), appended after the energy columns (issue 26).
+  EXPECT_EQ(
+      std::vector<std::string>(names.end() - 11, names.end()),
+      (std::vector<std::string>{"energy_note", "ceiling_source", "team_size_ran", "clock_limit",
+                                "launches_per_sample", "ceiling_low", "ceiling_high",
+                                "ceiling_recheck", "ceiling_disturbed", "split_k", "padded"}));
   // Columns are appended: the references (issue 17), shape (issue 12), then the rounds and the
   // host's load (issue 22).
   const auto shape_at = std::find(names.begin(), names.end(), "shape");
@@ -509,16 +510,16 @@ TEST(ResultsSchema, EnergyColumnsInBothFiles) {
   const auto level = std::find(header.begin(), header.end(), "ceiling_level");
   ASSERT_NE(level, header.end());
   EXPECT_EQ(std::vector<std::string>(level + 1, header.end()),
-            (std::vector<std::string>{"energy_j", "power_w", "rate_per_watt", "rate_per_watt_unit",
-                                      "energy_window_s", "energy_counter", "energy_note",
-                                      "ceiling_source", "team_size_ran", "clock_limit",
-                                      "launches_per_sample", "ceiling_low", "ceiling_high",
-                                      "ceiling_recheck", "ceiling_disturbed"}));
-  EXPECT_EQ(cell_from_end(w.csv_lines[1], 15), "0.25"); // energy_j
-  EXPECT_EQ(cell_from_end(w.csv_lines[2], 15), "");
-  EXPECT_EQ(cell_from_end(w.csv_lines[2], 9), "no energy counter: no powercap package zones");
-  EXPECT_EQ(cell_from_end(w.csv_lines[1], 6), "power cap"); // clock_limit
-  EXPECT_EQ(cell_from_end(w.csv_lines[2], 6), "");
+            (std::vector<std::string>{
+                "energy_j", "power_w", "rate_per_watt", "rate_per_watt_unit", "energy_window_s",
+                "energy_counter", "energy_note", "ceiling_source", "team_size_ran", "clock_limit",
+                "launches_per_sample", "ceiling_low", "ceiling_high", "ceiling_recheck",
+                "ceiling_disturbed", "split_k", "padded"}));
+  EXPECT_EQ(cell_from_end(w.csv_lines[1], 17), "0.25"); // energy_j
+  EXPECT_EQ(cell_from_end(w.csv_lines[2], 17), "");
+  EXPECT_EQ(cell_from_end(w.csv_lines[2], 11), "no energy counter: no powercap package zones");
+  EXPECT_EQ(cell_from_end(w.csv_lines[1], 8), "power cap"); // clock_limit
+  EXPECT_EQ(cell_from_end(w.csv_lines[2], 8), "");
   const compare::Run run = compare::load_run(w.dir);
   ASSERT_EQ(run.rows.size(), 2u);
   EXPECT_EQ(run.rows[0].fields["power_w"], 500.0);
