@@ -81,6 +81,10 @@ std::string ceiling_time_id(const std::string& key) {
   return "ceiling:" + key;
 }
 
+std::string host_time_id(const std::string& case_id) {
+  return "host:" + case_id;
+}
+
 PlanEstimate estimate_plan(const Plan& plan, const Rates& rates,
                            const std::map<std::string, double>& measured_median_s, int rounds,
                            const std::vector<double>& ceilings) {
@@ -107,6 +111,8 @@ PlanEstimate estimate_plan(const Plan& plan, const Rates& rates,
         launches_seconds(plan, kernel, rounds) + std::max(1, rounds) * launches * copies;
     const double check = s.validate && flops > 0 ? flops / (rates.reference_gflops * 1e9) : 0.0;
     e.seconds = rates.case_s + bytes / (rates.setup_gbs * 1e9) + check + timed;
+    if (const auto it = measured_median_s.find(host_time_id(c.id())); it != measured_median_s.end())
+      e.seconds = it->second + timed;
     out.seconds += e.seconds;
     out.cases.push_back(e);
   }

@@ -68,6 +68,19 @@ TEST(Estimate, MeasuredMedianReplacesTheModelledKernel) {
   EXPECT_FALSE(other.cases[0].measured);
 }
 
+// A case's host work as an earlier run measured it replaces the set-up and validation modelled
+// from one rate for every case (paper_table1 was estimated at 19.8 s for 13.0 s).
+TEST(Estimate, MeasuredHostWorkReplacesTheModelledSetUp) {
+  const Plan p = plan_of(matmul + "validation: {enabled: false}\n");
+  const std::string id = p.cases[0].id();
+  const PlanEstimate both = estimate_plan(p, unit_rates(), {{id, 0.0}});
+  const PlanEstimate host = estimate_plan(p, unit_rates(), {{id, 0.0}, {host_time_id(id), 7.0}});
+  const double launches = launches_seconds(p, 0.0, 1);
+  EXPECT_DOUBLE_EQ(host.cases[0].seconds, 7.0 + launches);
+  EXPECT_LT(both.cases[0].seconds, launches + 1.0); // modelled: 3 MB at 1 GB/s, no fixed cost
+  EXPECT_EQ(host_time_id(id).rfind("host:", 0), 0u);
+}
+
 TEST(Estimate, RoundsRepeatTheLaunchesAndRanksShareTheWork) {
   const std::string text = matmul + "validation: {enabled: false}\n";
   const Plan p = plan_of(text);
