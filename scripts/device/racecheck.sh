@@ -1,0 +1,8 @@
+# shellcheck shell=bash disable=SC2154 # $sum: lib.sh's device_start sets it
+# racecheck: compute-sanitizer racecheck over every tiled_rb shape and its default choices.
+# tests/gpu/racecheck_tiled_rb.yaml (every compiled shape at odd sizes, whole tiles, split-K parts
+# and zero-padded operands) under racecheck, with RACECHECK_S seconds (default 540: its 18 cases
+# took longer than 170 s on an H200) in one device call.
+device_start
+export PATH="$PATH:/usr/local/cuda/bin"
+racecheck "${RACECHECK_S:-540}" tests/gpu/racecheck_tiled_rb.yaml
