@@ -23,13 +23,13 @@ log "bench agree exit $?"
 python3 scripts/maintainer/gemm_sizes_table.py "$W/run-agree" --bench "$W/bench-agree.json" |
   tee -a "$sum"
 save
-log "== tests/gpu/transpose_default.yaml: the tiled transpose at its default tile"
-rm -rf "$W/transpose-cache"
-MINIAPP_CACHE_DIR="$W/transpose-cache" timeout 120 .carry/cuda/miniapp run \
-  tests/gpu/transpose_default.yaml --output-dir "$W/run-transpose-default" > "$W/transpose-default.txt" 2>&1
-log "transpose default run exit $?"
-case_rows "$W/transpose-default.txt" | tee -a "$sum"
-grep -iE "tile|tuning|autotune" "$W/transpose-default.txt" | head -10 | tee -a "$sum"
+log "== tests/gpu/transpose_default.yaml: each case at its default tile"
+rm -rf "$W/tile-cache"
+MINIAPP_CACHE_DIR="$W/tile-cache" timeout 120 .carry/cuda/miniapp run \
+  tests/gpu/transpose_default.yaml --output-dir "$W/run-default-tile" > "$W/default-tile.txt" 2>&1
+log "transpose_default run exit $?"
+case_rows "$W/default-tile.txt" | tee -a "$sum"
+grep -iE "tile|tuning|autotune" "$W/default-tile.txt" | head -10 | tee -a "$sum"
 save
 log "== tests/gpu/transpose_tiles.yaml: float32, tile 16 / 32 / 64"
 timeout 120 .carry/cuda/miniapp run tests/gpu/transpose_tiles.yaml --output-dir "$W/run-tiles" \
