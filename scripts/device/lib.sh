@@ -43,7 +43,7 @@ device_start() {
   W=/tmp/gpurun
   rm -rf "$W" && mkdir -p "$W"
   mkdir -p /tmp/carry && tar -C /tmp/carry -xJf .carry/lib.tar.xz
-  for t in miniapp-tests miniapp-kernel-tests; do # xz-compressed by pack-gpu-carry.sh
+  for t in miniapp miniapp-bench miniapp-tests miniapp-kernel-tests; do # xz by pack-gpu-carry.sh
     [ ! -f ".carry/cuda/$t.xz" ] || xz -d -f ".carry/cuda/$t.xz"
   done
   export LD_LIBRARY_PATH="/tmp/carry/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"

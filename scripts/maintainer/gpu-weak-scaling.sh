@@ -36,6 +36,7 @@ W=/tmp/weak
 BUDGET=${BUDGET:-530} # seconds for the whole mode
 rm -rf "$W" && mkdir -p "$W" "$OUT"
 mkdir -p /tmp/carry && tar -C /tmp/carry -xJf .carry/lib.tar.xz
+[ ! -f .carry/cuda/miniapp.xz ] || xz -d -f .carry/cuda/miniapp.xz # packed by pack-gpu-carry.sh
 export LD_LIBRARY_PATH="/tmp/carry/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export NCCL_NVLS_ENABLE=0 # the workplace's rule for multi-GPU machines (no NCCL is used here)
