@@ -290,6 +290,39 @@ TEST(MeasuredCeilings, LevelsStillInvertedWhenMeasuredAgainAreUncertainAndNeverP
       << os.str();
 }
 
+// On a GPU the L2 is measured as chained launches, bounded by launch throughput: an H200's read
+// 3.5 TB/s against 4.3 of memory in every run. Still slower when measured again, the L2 alone is
+// uncertain and takes no working set; memory, whose own estimates agree, is not marked, so a
+// quiet run's memory-bound rows carry no mark.
+TEST(MeasuredCeilings, AGpuCacheLevelSlowerThanMemoryIsTheOnlyOneUncertain) {
+  CeilingMeasures m;
+  m.levels = [] { return gpu_levels(60 * MiB); };
+  int calls = 0;
+  m.bandwidth_gbs = [&](std::uint64_t ws) {
+    ++calls;
+    return ws <= 120 * MiB ? 3500.0 : 4300.0;
+  };
+  MeasuredCeilings ceilings("cuda", m);
+  CaseResult small = streaming_row(100 * MiB, 3000); // the L2's size: charged to memory
+  ceilings.attach(small, "cuda");
+  CaseResult big = streaming_row(800 * MiB, 4000);
+  ceilings.attach(big, "cuda");
+  for (const CaseResult* r : {&small, &big}) {
+    EXPECT_EQ(r->ceiling_level, "memory");
+    EXPECT_DOUBLE_EQ(r->ceiling, 4300);
+    EXPECT_FALSE(r->ceiling_uncertain()) << r->ceiling_low << "-" << r->ceiling_high;
+  }
+  std::ostringstream os;
+  ceilings.print(os);
+  EXPECT_NE(os.str().find("no faster than memory, so its working sets are charged to memory"),
+            std::string::npos)
+      << os.str();
+  EXPECT_EQ(os.str().find("memory copy bandwidth 4300 GB/s on cuda (bytes read + written) "
+                          "uncertain"),
+            std::string::npos)
+      << os.str();
+}
+
 // The other run of issue 41: L1 8.5, L2 200, L3 58.7. Measured again, L1 reads 300: in order, so
 // nothing is uncertain and the figures of the second measurement stand.
 TEST(MeasuredCeilings, AnInversionGoneWhenMeasuredAgainLeavesTheLevelsCertain) {
