@@ -20,8 +20,8 @@ rows = []
 for d in args:
     rows += json.load(open(d + "/results.json"))["results"]
 share = {}
-print("| precision | m x n x k | TFLOP/s | % of vendor | vendor TFLOP/s | shape | split | valid | run/bench |")
-print("|---|---|---|---|---|---|---|---|---|")
+print("| precision | m x n x k | TFLOP/s | % of vendor | vendor TFLOP/s | shape | split | padded | valid | run/bench |")
+print("|---|---|---|---|---|---|---|---|---|---|")
 for r in rows:
     pct, c = r.get("pct_of_ceiling"), r.get("ceiling_value")
     b = bench.get(r["case_id"])
@@ -30,7 +30,7 @@ for r in rows:
     share[(r["precision"], size)] = pct
     print(f"| {r['precision']} | {r['m']}x{r['n']}x{r['k']} | {r['gflops'] / 1e3:.2f} | "
           f"{pct:.1f}% | {c / 1e3 if c else float('nan'):.2f} | {r.get('shape') or '-'} | "
-          f"{r.get('split_k_ran') or '-'} | {r.get('valid')} | {agree} |")
+          f"{r.get('split_k') or '-'} | {r.get('padded')} | {r.get('valid')} | {agree} |")
 print("odd sizes against their nearest multiple of 128 (squares from 2048 up):")
 for (prec, (m, n, k)), pct in sorted(share.items()):
     if not (m == n == k) or m < 2048 or m % 128 == 0:
