@@ -115,9 +115,7 @@ void record_run_time(std::ostream& os, const Plan& plan, int rounds,
                        host_busy(results[i].host_load, int(std::thread::hardware_concurrency()))});
   // ... and its host work (plan/estimate.hpp's host_time_id()).
   for (std::size_t i = 0; i < cases.size(); ++i)
-    medians.push_back({host_time_id(plan.cases[i].id()),
-                       std::max(0.0, cases[i].wall_s - cases[i].ceiling_s -
-                                         launches_seconds(plan, cases[i].kernel_s, rounds)),
+    medians.push_back({host_time_id(plan.cases[i].id()), case_host_seconds(plan, cases[i], rounds),
                        medians[i].busy});
   // Each ceiling's time, under its own id (plan/estimate.hpp's ceiling_time_id()): what the cases
   // judged by it spent measuring and re-checking it.

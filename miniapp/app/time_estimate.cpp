@@ -51,18 +51,19 @@ PlanEstimate estimate_time(const Plan& plan, const Rates& rates, const std::stri
       throw config::ConfigError(std::string("--db: ") + e.what());
     }
   }
-  // Only one-rank runs record their kernel times (app/run_calibration.cpp).
+  // This host's kept times (kernel, host work, ceilings); only one-rank runs record the cases'
+  // (app/run_calibration.cpp).
+  const std::map<std::string, double> here =
+      this_host_runs ? load_case_medians(calibration_path(), calibration_machine_key(backend))
+                     : std::map<std::string, double>{};
   std::map<std::string, double> measured;
-  if (this_host_runs && plan.ranks == 1)
-    measured = load_case_medians(calibration_path(), calibration_machine_key(backend));
+  if (plan.ranks == 1)
+    measured = here;
   for (const auto& [id, seconds] : from_db)
     measured[id] = seconds;
   // Each ceiling at the time this host's last run of it took (busy or not, as a case's kernel
   // time), else the calibration's time per ceiling.
   std::vector<double> ceilings;
-  const std::map<std::string, double> here =
-      this_host_runs ? load_case_medians(calibration_path(), calibration_machine_key(backend))
-                     : std::map<std::string, double>{};
   if (!plan.settings.reuse_ceilings)
     for (const std::string& key : ceiling_keys(plan, ceiling_key_of(plan))) {
       const auto it = here.find(ceiling_time_id(key));

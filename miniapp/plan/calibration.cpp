@@ -20,6 +20,10 @@ double median(std::vector<double> v) {
 
 } // namespace
 
+double case_host_seconds(const Plan& plan, const CaseTiming& t, int rounds) {
+  return std::max(0.0, t.wall_s - t.ceiling_s - launches_seconds(plan, t.kernel_s, rounds));
+}
+
 RunRecord fit_run(const Plan& plan, const std::vector<CaseTiming>& cases, double outside_s,
                   int ceilings, int rounds) {
   RunRecord rec;
@@ -40,8 +44,7 @@ RunRecord fit_run(const Plan& plan, const std::vector<CaseTiming>& cases, double
         family(c.family).rate == Rate::gflops ? 2.0 * double(c.m) * double(c.n) * double(c.k) : 0.0;
     p.kernel = t.kernel_s;
     p.reference = p.flops > 0 && plan.settings.validate;
-    // What the case spent besides its launches and its ceiling: its host work.
-    p.host = std::max(0.0, t.wall_s - t.ceiling_s - launches_seconds(plan, t.kernel_s, rounds));
+    p.host = case_host_seconds(plan, t, rounds);
     rec.ceiling_s += t.ceiling_s;
     if (p.bytes < kFixedBytes && p.flops < kRateFlops)
       tiny.push_back(p.host);

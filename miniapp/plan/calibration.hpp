@@ -32,6 +32,10 @@ struct CaseTiming {
   double kernel_s = 0;  // its median launch
 };
 
+// What a case spent besides its launches and its ceiling: its host work (set-up, the checked run,
+// validation), never below 0.
+double case_host_seconds(const Plan& plan, const CaseTiming& t, int rounds);
+
 // Work below these is timed by its fixed costs, not by a rate (a 3x2 product's 36 flops "ran" at
 // 1e-5 GFLOP/s, and a rate fitted from it made a 1024^3 product last 2 years): a rate is fitted
 // from cases of at least kRateBytes (set-up), kRateFlops (the reference product) and launches of at

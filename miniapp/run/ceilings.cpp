@@ -144,13 +144,9 @@ void MeasuredCeilings::order_levels() {
   // and marking memory for it marked every memory-bound row of a quiet H200 run uncertain.
   const bool launch_bound = is_gpu_backend(backend_);
   for (const auto& [i, j] : inverted()) {
-    if (launch_bound) {
-      level_[i].inverted = true;
-      level_[i].low = std::min(level_[i].low, level_[j].low);
-      level_[i].high = std::max(level_[i].high, level_[j].high);
-      continue;
-    }
     for (const std::size_t k : {i, j}) {
+      if (launch_bound && k == j)
+        continue; // the farther level keeps its own estimates
       level_[k].inverted = true;
       level_[k].low = std::min({level_[k].low, level_[i].low, level_[j].low});
       level_[k].high = std::max({level_[k].high, level_[i].high, level_[j].high});
