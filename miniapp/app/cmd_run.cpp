@@ -227,6 +227,11 @@ public:
     writer_->update(index, row);
     progress_.case_done(row);
   }
+  void revise(std::size_t index, const CaseResult& r) override {
+    CaseResult row = r;
+    extras_.mark(row, plan_);
+    writer_->update(index, row);
+  }
   void finish(bool interrupted) override {
     progress_.finish();
     if (const std::string error =

@@ -23,9 +23,13 @@ public:
   void open(const RunSetup& setup) override;
   void add(const CaseResult& r) override;
   void update(std::size_t index, const CaseResult& r) override;
+  void revise(std::size_t index, const CaseResult& r) override { sink_.revise(index, r); }
   void finish(bool interrupted) override { sink_.finish(interrupted); }
   void failed() noexcept override { sink_.failed(); }
   void attach(CaseResult& r, const std::string& backend) override;
+  bool revise(CaseResult& r, const std::string& backend) override {
+    return ceilings_.revise(r, backend);
+  }
   // Each case's timing, in the order the cases were added (its later rounds summed into it).
   std::vector<CaseTiming> timings(const std::vector<CaseResult>& results) const;
   double cases_seconds() const; // all cases together

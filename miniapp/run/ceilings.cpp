@@ -104,7 +104,10 @@ void MeasuredCeilings::measure_levels() {
         const double quick =
             timed([&] { return measures_.bandwidth_gbs(measuring_working_set(levels_, i)); });
         if (near_quick_estimate(*v, quick)) {
-          level_[i] = LevelCeiling{*v, *v, *v, true, false, 0, true};
+          LevelCeiling reused;
+          reused.gbs = reused.low = reused.high = *v;
+          reused.reused = true;
+          level_[i] = reused;
           continue;
         }
         not_reused_.push_back(level_key(i) + " " + fmt("%.4g", *v) + " in the cache, " +
@@ -183,7 +186,41 @@ double MeasuredCeilings::level_gbs(std::size_t level, double rate) {
   }
   if (again)
     order_levels();
-  return level_[level].gbs;
+  // Still beaten: the level delivered at least `rate`, so its figure is in doubt, not the row's.
+  // A transpose on an H200 read 243.6% and 531.9% of a memory ceiling measured three times beside
+  // a compute-sanitizer teardown (743.9 GB/s; 4298 when re-checked after the case), marked only
+  // above 100%. Of 278 rows charged to a level in the runs under docs/data, none is above 105%.
+  LevelCeiling& l = level_[level];
+  if (l.gbs > 0 && rate > 1.05 * l.gbs) {
+    l.beaten_by = std::max(l.beaten_by, rate);
+    l.low = std::min(l.low, l.gbs);
+    l.high = std::max(l.high, rate);
+  }
+  return l.gbs;
+}
+
+std::pair<double, double> MeasuredCeilings::uncertain_range(const CaseResult& r) const {
+  if (r.ceiling_unit == "GFLOP/s") {
+    const auto g = vendor_.find(std::make_tuple(int(r.c.precision), r.c.m, r.c.n, r.c.k));
+    if (g == vendor_.end() || g->second.stable || !(g->second.value > 0))
+      return {0, 0};
+    return {g->second.low, g->second.high};
+  }
+  for (std::size_t i = 0; i < levels_.size(); ++i)
+    if (levels_[i].name == r.ceiling_level && level_[i].uncertain())
+      return {level_[i].low, level_[i].high};
+  return {0, 0};
+}
+
+bool MeasuredCeilings::revise(CaseResult& r, const std::string& backend) {
+  if (backend != backend_ || !(r.ceiling > 0))
+    return false;
+  const auto [low, high] = uncertain_range(r);
+  if (!(high > 0) || (low == r.ceiling_low && high == r.ceiling_high))
+    return false;
+  r.ceiling_low = low;
+  r.ceiling_high = high;
+  return true;
 }
 
 void MeasuredCeilings::recheck(CaseResult& r, double low, double high, double tolerance,
@@ -261,10 +298,9 @@ void MeasuredCeilings::attach(CaseResult& r, const std::string& backend) {
     }
     if (g.value > 0) {
       r.ceiling_name = "vendor GEMM";
-      r.ceiling_low = g.stable ? 0 : g.low;
-      r.ceiling_high = g.stable ? 0 : g.high;
       r.ceiling = g.value;
       r.ceiling_unit = "GFLOP/s";
+      std::tie(r.ceiling_low, r.ceiling_high) = uncertain_range(r);
       r.pct_of_ceiling = 100.0 * r.gflops / g.value;
       r.ceiling_source = vendor_reused_.count(key) ? "reused" : "measured";
       if (estimates_ == estimates_before && measures_.recheck_vendor_gflops) {
@@ -289,8 +325,7 @@ void MeasuredCeilings::attach(CaseResult& r, const std::string& backend) {
     r.ceiling_unit = "GB/s";
     r.pct_of_ceiling = 100.0 * r.gbs / l.gbs;
     r.ceiling_source = l.reused ? "reused" : "measured";
-    r.ceiling_low = l.uncertain() ? l.low : 0;
-    r.ceiling_high = l.uncertain() ? l.high : 0;
+    std::tie(r.ceiling_low, r.ceiling_high) = uncertain_range(r);
     if (estimates_ == estimates_before && measures_.recheck_gbs) {
       const std::uint64_t ws = measuring_working_set(levels_, level);
       recheck(r, l.low, l.high, kLevelTolerance, [&] { return measures_.recheck_gbs(ws); });
@@ -325,9 +360,11 @@ void MeasuredCeilings::print(std::ostream& os) const {
          << ")";
     if (c.uncertain())
       os << " " << uncertain_text(c.low, c.high) << ": "
-         << (c.inverted ? "slower than a farther level, also when measured again"
-                        : "its estimates did not agree within " +
-                              fmt("%.0f", 100 * kLevelTolerance) + "%");
+         << (c.beaten_by > 0 ? "a case moved " + fmt("%.1f", c.beaten_by) +
+                                   " GB/s, more than 5% above it, also when it was measured again"
+             : c.inverted ? "slower than a farther level, also when measured again"
+                          : "its estimates did not agree within " +
+                                fmt("%.0f", 100 * kLevelTolerance) + "%");
     if (!l.holds)
       os << "; no faster than memory, so its working sets are charged to memory";
     os << "\n";

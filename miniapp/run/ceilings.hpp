@@ -21,6 +21,7 @@
 #include <ostream>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace miniapp {
@@ -30,6 +31,14 @@ namespace miniapp {
 struct CeilingProvider {
   virtual ~CeilingProvider() = default;
   virtual void attach(CaseResult& r, const std::string& backend) = 0;
+  // A row attached before, given the uncertain range its ceiling has now (a later row beat the
+  // ceiling also when it was measured again, or its estimates stopped agreeing): true when
+  // ceiling_low and ceiling_high changed. A ceiling is never made certain again so.
+  virtual bool revise(CaseResult& r, const std::string& backend) {
+    (void)r;
+    (void)backend;
+    return false;
+  }
 };
 
 // Device copy (deep_copy on GPUs, a copy kernel on host backends): miniapp-bench's copy figure.
@@ -80,6 +89,7 @@ public:
   // it moved (ceiling_moved). The working set is r.work.bytes;
   // every level is measured at the first streaming case, each GEMM shape at the first case of it.
   void attach(CaseResult& r, const std::string& backend) override;
+  bool revise(CaseResult& r, const std::string& backend) override;
   // Ceilings found in `cache` are reused instead of measured (still measured again when a row
   // beats one), and each one measured is stored there (`reuse_ceilings: true`).
   void reuse_from(CeilingCache cache) { cache_ = std::move(cache); }
@@ -97,9 +107,10 @@ private:
     double low = 0, high = 0; // the range of the estimates (of both levels of an inverted pair)
     bool stable = true;       // consecutive estimates agreed within kLevelTolerance
     bool inverted = false;    // slower than a farther level, also when measured again
+    double beaten_by = 0;     // a row's rate above it by more than 5%, also when measured again
     int measures = 0;         // stable estimates taken
     bool reused = false;      // the figure came from the cache (and was not beaten)
-    bool uncertain() const { return !stable || inverted; }
+    bool uncertain() const { return !stable || inverted || beaten_by > 0; }
   };
   void measure_levels();                 // every level, then order_levels()
   void measure_level(std::size_t level); // estimated until stable; the larger figure kept
@@ -107,8 +118,12 @@ private:
   // uncertain and the closer one is given the farther one's figure. Levels no faster than
   // memory then take no working set (MemoryLevel::holds).
   void order_levels();
-  // The level's bandwidth for a row of `rate` GB/s (see the .cpp: measured again when beaten).
+  // The level's bandwidth for a row of `rate` GB/s (see the .cpp: measured again when beaten,
+  // uncertain up to `rate` when still beaten).
   double level_gbs(std::size_t level, double rate);
+  // The uncertain range of a row's ceiling as it stands now ({0, 0}: certain); the level's from
+  // the row's ceiling_level, the vendor GEMM's from its case.
+  std::pair<double, double> uncertain_range(const CaseResult& r) const;
   std::string level_key(std::size_t level) const; // the cache's name of a level's ceiling
   // measure() timed into measuring_s_.
   template <class F>

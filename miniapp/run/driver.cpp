@@ -65,7 +65,10 @@ public:
       out.results.push_back(sampled_case(c));
       CaseResult& r = out.results.back();
       start_rounds(r);
-      if ((out.failed_code = output_phase([&] { sink_.add(r); })))
+      locals_.push_back(attached_);
+      attached_ = CaseResult{};
+      if ((out.failed_code = output_phase([&] { sink_.add(r); })) ||
+          (out.failed_code = revise_earlier_rows(out.results)))
         return out;
       if (r.status == Status::interrupted) {
         out.interrupted = true;
@@ -89,7 +92,8 @@ public:
           break;
         }
         add_round(out.results[i], next);
-        if ((out.failed_code = output_phase([&] { sink_.update(i, out.results[i]); })))
+        if ((out.failed_code = output_phase([&] { sink_.update(i, out.results[i]); })) ||
+            (out.failed_code = revise_earlier_rows(out.results)))
           return out;
       }
     // Every rank asks (a collective), so all agree even when the signal came after the last case.
@@ -328,6 +332,32 @@ private:
     return true;
   }
 
+  // Rows given a ceiling that has since been found uncertain (a later row beat it also when it
+  // was measured again: run/ceilings.hpp) are marked too, where they are written: each rank
+  // revises its own parts, and a row's range is their sum, as attach_ceiling makes it.
+  int revise_earlier_rows(std::vector<CaseResult>& results) {
+    const std::size_t n = std::min(results.size(), locals_.size());
+    std::vector<double> revised(n, 0), low(n, 0), high(n, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      CaseResult& local = locals_[i];
+      revised[i] = ceilings_.revise(local, plan_.backend) ? 1 : 0;
+      low[i] = local.ceiling_uncertain() ? local.ceiling_low : local.ceiling;
+      high[i] = local.ceiling_uncertain() ? local.ceiling_high : local.ceiling;
+    }
+    comm_.reduce(revised, ReduceOp::max);
+    comm_.reduce(low, ReduceOp::sum);
+    comm_.reduce(high, ReduceOp::sum);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!(revised[i] > 0) || !(results[i].ceiling > 0))
+        continue;
+      results[i].ceiling_low = low[i];
+      results[i].ceiling_high = high[i];
+      if (const int code = output_phase([&] { sink_.revise(i, results[i]); }))
+        return code;
+    }
+    return kOk;
+  }
+
   // Ceiling: the sum over ranks of each rank's own ceiling for its part (no communication).
   void attach_ceiling(CaseResult& r, const Executor& k) {
     CaseResult local;
@@ -336,6 +366,8 @@ private:
     local.gbs = r.gbs;
     local.work = k.local_work(); // the working set that picks the memory level
     ceilings_.attach(local, plan_.backend);
+    if (!later_round_)
+      attached_ = local;
     const double sum = comm_.reduce(local.ceiling, ReduceOp::sum),
                  least = comm_.reduce(local.ceiling, ReduceOp::min);
     if (least > 0) {
@@ -372,6 +404,10 @@ private:
   const Communicator& comm_;
   ResultSink& sink_;
   CeilingProvider& ceilings_;
+  // Each first-round row's own part as its ceiling was attached (empty where none was), in the
+  // order of the results: what revise_earlier_rows asks about.
+  std::vector<CaseResult> locals_;
+  CaseResult attached_;
   const parallel::FaultInjection no_fault_;
   const parallel::FaultInjection& fault_;
   const bool many_, root_, print_all_;

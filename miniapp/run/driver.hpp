@@ -39,6 +39,9 @@ public:
   virtual void add(const CaseResult& r) = 0;    // after each case
   // After each later round of a case (--rounds): the index-th row added, now pooling its rounds.
   virtual void update(std::size_t index, const CaseResult& r) = 0;
+  // The index-th row added, its ceiling found uncertain since (CeilingProvider::revise): the
+  // same case, nothing run again, so no progress line.
+  virtual void revise(std::size_t index, const CaseResult& r) = 0;
   virtual void finish(bool interrupted) = 0; // after the last; throws when it could not write
   virtual void failed() noexcept = 0; // the run ends in failure now (on several ranks: an abort)
 };

@@ -12,6 +12,7 @@ public:
   void open(const RunSetup&) override {}
   void add(const CaseResult&) override {}
   void update(std::size_t, const CaseResult&) override {}
+  void revise(std::size_t, const CaseResult&) override {}
   void finish(bool) override {}
   void failed() noexcept override {}
 };

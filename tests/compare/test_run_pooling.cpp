@@ -412,6 +412,7 @@ struct Rows final : ResultSink {
     rows.at(i) = r;
     ++updates;
   }
+  void revise(std::size_t i, const CaseResult& r) override { rows.at(i) = r; }
   void finish(bool) override {}
   void failed() noexcept override {}
 };

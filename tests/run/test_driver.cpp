@@ -80,7 +80,7 @@ TEST(ExitCode, FollowsTheWorstStatus) {
 
 // Records what the driver handed it; can be made to fail on the n-th add.
 struct RecordingSink : ResultSink {
-  int opened = 0, finished = 0, failures = 0, updates = 0;
+  int opened = 0, finished = 0, failures = 0, updates = 0, revisions = 0;
   bool finished_interrupted = false;
   std::vector<CaseResult> rows;
   int fail_on_add = -1;
@@ -99,6 +99,11 @@ struct RecordingSink : ResultSink {
     rows[index] = r;
     ++updates;
   }
+  void revise(std::size_t index, const CaseResult& r) override {
+    ASSERT_LT(index, rows.size());
+    rows[index] = r;
+    ++revisions;
+  }
   void finish(bool interrupted) override {
     ++finished;
     finished_interrupted = interrupted;
@@ -115,6 +120,27 @@ struct FixedCeiling final : CeilingProvider {
     r.ceiling_level = r.work.bytes > 0 ? "L2" : "no working set";
     r.ceiling = 1000;
     r.ceiling_unit = "GB/s";
+  }
+};
+
+// From its second row on, the ceiling is uncertain (500-2000 GB/s): as when a later row beats a
+// level also when it is measured again (run/ceilings.hpp).
+struct CeilingBeatenAtTheSecondRow final : CeilingProvider {
+  int asked = 0;
+  void attach(CaseResult& r, const std::string&) override {
+    ++asked;
+    r.ceiling_name = "copy bandwidth";
+    r.ceiling_level = "L2";
+    r.ceiling = 1000;
+    r.ceiling_unit = "GB/s";
+    revise(r, "");
+  }
+  bool revise(CaseResult& r, const std::string&) override {
+    if (asked < 2 || r.ceiling_high == 2000)
+      return false;
+    r.ceiling_low = 500;
+    r.ceiling_high = 2000;
+    return true;
   }
 };
 
@@ -147,6 +173,26 @@ Plan host_plan(std::vector<Case> cases) {
     cases[i].index = int(i);
   p.cases = std::move(cases);
   return p;
+}
+
+// A ceiling found uncertain at a later row marks the rows given it before, in the results and
+// where they were written (once each, no progress line: ResultSink::revise), not only the rows
+// from then on: an H200 run marked none of the rows before the one that beat its memory ceiling.
+TEST(Driver, RowsGivenACeilingLaterFoundUncertainAreMarkedWhereWritten) {
+  const Plan plan = host_plan({axpby(5, 7), axpby(3, 4), axpby(4, 4)});
+  RecordingSink sink;
+  CeilingBeatenAtTheSecondRow ceilings;
+  const RunOutcome out = run_experiment(plan, SingleRank(), sink, ceilings, DriverOptions{});
+  ASSERT_EQ(out.results.size(), 3u);
+  ASSERT_EQ(sink.rows.size(), 3u);
+  EXPECT_EQ(sink.revisions, 1); // the first row, after the second's ceiling
+  EXPECT_EQ(sink.updates, 0);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_DOUBLE_EQ(out.results[i].ceiling_low, 500) << i;
+    EXPECT_DOUBLE_EQ(out.results[i].ceiling_high, 2000) << i;
+    EXPECT_DOUBLE_EQ(sink.rows[i].ceiling_high, 2000) << i;
+    EXPECT_DOUBLE_EQ(sink.rows[i].ceiling, 1000) << i;
+  }
 }
 
 // The plan on one rank with MINIAPP_FAULT=spec, as `miniapp run` reads it.
