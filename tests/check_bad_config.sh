@@ -48,7 +48,7 @@ if [[ $message != *"$text"* ]]; then
 fi
 while IFS= read -r also; do
   line="$config:${also%% *}: ${also#* }"
-  if ! printf '%s\n' "$stderr" | grep -qxF -- "$line"; then
+  if ! grep -qxF -- "$line" <<<"$stderr"; then
     echo "FAIL: expected also the line: $line"
     exit 1
   fi

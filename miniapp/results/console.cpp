@@ -206,8 +206,8 @@ void print_results_table(std::ostream& os, const Plan& plan, const std::vector<C
   if (shown.uncertain)
     os << "ceiling uncertain LOW-HIGH: the ceiling's estimates did not agree (within 10% for a "
           "level's bandwidth, 5% for the vendor GEMM), or its level read slower than a farther "
-          "one also when measured again; the % is of the figure in the %ceiling legend (the "
-          "ceilings below say which)\n";
+          "one, or a row beat it by more than 5%, also when measured again; the % is of the "
+          "figure in the %ceiling legend (the ceilings below say which)\n";
   print_energy(os, rows);
 }
 

@@ -55,7 +55,7 @@ device_start() {
   log "host level: ${CPU_LEVEL:-below x86-64-v3} (OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-auto})"
   for b in .carry/cuda/miniapp .carry/cuda/miniapp-bench .carry/gpuhost/miniapp .carry/gpuhost-v3/miniapp; do
     [ -x "$b" ] || continue
-    if ldd "$b" | grep -q "not found"; then log "MISSING libs for $b:"; ldd "$b" | grep "not found" | tee -a "$sum"; fi
+    if grep -q "not found" < <(ldd "$b"); then log "MISSING libs for $b:"; ldd "$b" | grep "not found" | tee -a "$sum"; fi
   done
   [ -x .carry/cuda/miniapp ] && .carry/cuda/miniapp info 2>&1 | tee "$W/info.txt" | tail -8
 }

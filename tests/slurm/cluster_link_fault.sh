@@ -15,7 +15,7 @@ rank_namespace() {
   pid=$(rank_pid "$1" "$2")
   [[ -n $pid ]] || return 1
   for ns in "${namespaces[@]:1}"; do
-    ip netns pids "$ns" | grep -qx "$pid" && echo "$ns" && return 0
+    grep -qx "$pid" < <(ip netns pids "$ns") && echo "$ns" && return 0
   done
   return 1
 }

@@ -169,13 +169,18 @@ cases_done() { # the cases a results.json holds (0 while it is absent or being r
   python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["cases_completed"])' "$1" \
     2>/dev/null || echo 0
 }
-rank_pid() { # rank_pid JOB RANK: the pid of that rank's miniapp, in whichever node's namespace
+# rank_pid JOB RANK: the pid of that rank's miniapp, in whichever node's namespace. (No `| grep -q`
+# under pipefail: grep leaving at its match can end the writer with SIGPIPE, and the pipeline then
+# fails although it matched. A task's environment is larger than one write of `tr`: the rank was
+# not found in one CI run while it ran; tests/structure/pipefail_grep.py.)
+rank_pid() {
   local ns pid
   for ns in "${namespaces[@]:1}"; do
     for pid in $(ip netns pids "$ns"); do
       [[ $(cat "/proc/$pid/comm" 2>/dev/null) == miniapp ]] || continue
-      tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx "SLURM_JOB_ID=$1" || continue
-      tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx "SLURM_PROCID=$2" && echo "$pid" && return
+      grep -qx "SLURM_JOB_ID=$1" < <(tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null) || continue
+      grep -qx "SLURM_PROCID=$2" < <(tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null) && echo "$pid" &&
+        return
     done
   done
 }
@@ -207,7 +212,7 @@ fi
 
 # Network safety: nothing of the test network in the host's namespace, no default route anywhere.
 verify "no link of the cluster in the host's namespace" test "$(host_links)" == "$links_before"
-if ip -o addr show | grep -q ' 10\.77\.0\.'; then fail "the host has an address on the test network"; fi
+if grep -q ' 10\.77\.0\.' < <(ip -o addr show); then fail "the host has an address on the test network"; fi
 host_route=$(ip route get 10.77.0.11 2>&1)
 route_dev=$(sed -n 's/.* dev \([^ ]*\).*/\1/p' <<<"$host_route" | head -n 1)
 if [[ -z $route_dev ]] || grep -qx "$route_dev" <<<"$links_before"; then
