@@ -171,8 +171,8 @@ cases_done() { # the cases a results.json holds (0 while it is absent or being r
 }
 # rank_pid JOB RANK: the pid of that rank's miniapp, in whichever node's namespace. (No `| grep -q`
 # under pipefail: grep leaving at its match can end the writer with SIGPIPE, and the pipeline then
-# fails although it matched. A task's environment is larger than one write of `tr`: the rank was
-# not found in one CI run while it ran; tests/structure/pipefail_grep.py.)
+# fails although it matched; tests/structure/pipefail_grep.py. A task's environment can be larger
+# than one write of `tr`.)
 rank_pid() {
   local ns pid
   for ns in "${namespaces[@]:1}"; do

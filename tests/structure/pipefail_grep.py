@@ -4,8 +4,8 @@
 Under `set -o pipefail` (which most of the project's scripts set, and scripts they source
 inherit), `WRITER | grep -q PATTERN` fails when grep, leaving at its first match, ends the writer
 with SIGPIPE: the pipeline reports a miss where there was a match. Which happens depends on how much
-the writer has left to write and on scheduling: the cluster test once did not find a running rank
-by its environment (`tr ... /proc/PID/environ | grep -qx SLURM_PROCID=1`). Write
+the writer has left to write and on scheduling (the cluster test looked for a rank by its
+environment so: `tr ... /proc/PID/environ | grep -qx SLURM_PROCID=1`). Write
 `grep -q PATTERN < <(WRITER)` instead (the status is grep's alone), or `grep -q PATTERN FILE`.
 
 Scans every *.sh and .ci/run (their code, not comments) under the source directory, build
