@@ -24,6 +24,8 @@
 #include <iostream>
 #include <memory>
 #include <new>
+#include <tuple>
+#include <utility>
 
 namespace miniapp {
 
@@ -339,12 +341,13 @@ private:
     const std::size_t n = std::min(results.size(), locals_.size());
     std::vector<double> revised(n, 0), low(n, 0), high(n, 0);
     for (std::size_t i = 0; i < n; ++i) {
-      CaseResult& local = locals_[i];
-      revised[i] = ceilings_.revise(local, plan_.backend) ? 1 : 0;
-      low[i] = local.ceiling_uncertain() ? local.ceiling_low : local.ceiling;
-      high[i] = local.ceiling_uncertain() ? local.ceiling_high : local.ceiling;
+      revised[i] = ceilings_.revise(locals_[i], plan_.backend) ? 1 : 0;
+      std::tie(low[i], high[i]) = range_part(locals_[i]);
     }
     comm_.reduce(revised, ReduceOp::max);
+    // (the common case, no row revised on any rank: one collective, not three)
+    if (std::none_of(revised.begin(), revised.end(), [](double v) { return v > 0; }))
+      return kOk;
     comm_.reduce(low, ReduceOp::sum);
     comm_.reduce(high, ReduceOp::sum);
     for (std::size_t i = 0; i < n; ++i) {
@@ -356,6 +359,12 @@ private:
         return code;
     }
     return kOk;
+  }
+
+  // A rank's part of a row's ceiling range: its uncertain range, else its ceiling on both ends.
+  static std::pair<double, double> range_part(const CaseResult& local) {
+    return local.ceiling_uncertain() ? std::make_pair(local.ceiling_low, local.ceiling_high)
+                                     : std::make_pair(local.ceiling, local.ceiling);
   }
 
   // Ceiling: the sum over ranks of each rank's own ceiling for its part (no communication).
@@ -381,10 +390,9 @@ private:
     }
     // Uncertain on any rank: the range of the sum, each certain rank adding its own figure.
     const bool uncertain = comm_.reduce(local.ceiling_uncertain() ? 1.0 : 0.0, ReduceOp::max) > 0;
-    const double low = comm_.reduce(local.ceiling_uncertain() ? local.ceiling_low : local.ceiling,
-                                    ReduceOp::sum),
-                 high = comm_.reduce(local.ceiling_uncertain() ? local.ceiling_high : local.ceiling,
-                                     ReduceOp::sum);
+    const auto [low_part, high_part] = range_part(local);
+    const double low = comm_.reduce(low_part, ReduceOp::sum),
+                 high = comm_.reduce(high_part, ReduceOp::sum);
     if (least > 0 && uncertain) {
       r.ceiling_low = low;
       r.ceiling_high = high;

@@ -15,21 +15,9 @@ import pathlib
 import re
 import sys
 
+from family_names import shell_code  # (this folder: the script's own is on sys.path)
+
 PIPE_INTO_QUIET_GREP = re.compile(r"(?<!\|)\|(?!\|)\s*grep\s+(-[A-Za-z]*q[A-Za-z]*\b|--quiet\b|--silent\b)")
-
-
-def code_of(line):
-    """The line without a trailing comment (a # at the start or after a blank, outside quotes)."""
-    quote = None
-    for i, ch in enumerate(line):
-        if quote:
-            if ch == quote:
-                quote = None
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "#" and (i == 0 or line[i - 1].isspace()):
-            return line[:i]
-    return line
 
 
 def main():
@@ -38,8 +26,9 @@ def main():
     files.append(root / ".ci" / "run")
     bad = []
     for path in sorted(files):
-        for n, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
-            if PIPE_INTO_QUIET_GREP.search(code_of(line)):
+        text = path.read_text(errors="replace")
+        for n, (line, code) in enumerate(zip(text.splitlines(), shell_code(text).split("\n")), 1):
+            if PIPE_INTO_QUIET_GREP.search(code):
                 bad.append(f"{path.relative_to(root)}:{n}: {line.strip()}")
     for b in bad:
         print(b)
