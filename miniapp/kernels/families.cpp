@@ -39,6 +39,13 @@ std::uint64_t tile_index_elements(const Case& c) { // six int32 index maps of m 
   return sat_mul(6, sat_mul(size_of(c.m), size_of(c.n)));
 }
 
+// The classic tiled product: a team per TW x TW output tile, two barriers per step of TW along k.
+std::uint64_t matmul_tiled_barriers(const Case& c) {
+  const std::uint64_t tw = std::uint64_t(std::max(1, c.tile));
+  const auto steps = [tw](std::int64_t x) { return (size_of(x) + tw - 1) / tw; };
+  return sat_mul(2, sat_mul(sat_mul(steps(c.m), steps(c.n)), steps(c.k)));
+}
+
 std::vector<std::string> tiled_rb_shapes(bool gpu, Precision p, int tile) {
   return kernels::tiled_rb_shape_names(gpu, p != Precision::int32, p == Precision::float64 ? 8 : 4,
                                        tile);
@@ -78,7 +85,8 @@ std::vector<Family> make_table() {
               VariantRow("tiled").params(kTiledMatmul)
                   .tile(16).tile_min(2).tile_max(32).tile_rule("a tile width between 2 and 32")
                   .tile_search_host({4, 8, 16, 32}).tile_search_gpu({8, 16, 32})
-                  .bench(BenchRow({f32}).tiles({16, 32}).validate_max_n(kCheckedProduct)),
+                  .bench(BenchRow({f32}).tiles({16, 32}).validate_max_n(kCheckedProduct))
+                  .team_barriers(matmul_tiled_barriers),
               VariantRow("tiled_rb").params(kTiledMatmul | bits({Param::shape}))
                   .tile(128).tile_values({64, 128}).tile_rule("tile 64 or 128 (or auto)")
                   .tile_search_host({64, 128}).tile_search_gpu({64, 128})

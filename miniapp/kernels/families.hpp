@@ -61,6 +61,10 @@ struct Variant {
   // The tile shapes compiled for a backend kind (gpu or host), precision and tile, the default
   // first (variants reading Param::shape; nullptr for the others).
   std::vector<std::string> (*shapes)(bool gpu, Precision p, int tile) = nullptr;
+  // The team barriers one launch passes, summed over its teams, where they and not the flops or
+  // bytes can set a host's time (plan/estimate.cpp's barrier term; nullptr: not counted). The
+  // case's tile is the one that runs (never 0).
+  std::uint64_t (*team_barriers)(const Case&) = nullptr;
   bool reads(Param p) const { return (params & unsigned(p)) != 0; }
   // Whether the variant takes this tile (within the generic 1..kMaxTileSide the plan checked).
   bool takes_tile(int tile) const;

@@ -43,6 +43,9 @@ public:
   VariantRow& tile_measured_on_gpu() { return assign(&Variant::tile_measured_on_gpu, true); }
   VariantRow& bench(BenchSpec b) { return assign(&Variant::bench, std::move(b)); }
   VariantRow& shapes(decltype(Variant::shapes) s) { return assign(&Variant::shapes, s); }
+  VariantRow& team_barriers(decltype(Variant::team_barriers) b) {
+    return assign(&Variant::team_barriers, b);
+  }
 };
 
 class FamilyRow : public RowBuilder<FamilyRow, Family> {

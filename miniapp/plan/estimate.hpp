@@ -28,7 +28,10 @@ struct Rates {
   double case_s = 0;    // a case's fixed host work (allocation, a launch of each kind, its row)
   double start_s = 0;   // a process's time outside its cases (start-up, results written)
   double ceiling_s = 0; // one ceiling measured (a memory level, a GEMM shape)
-  std::string source;   // where they come from, for the printout
+  // One team barrier as a host's launch pays it (Variant::team_barriers; 0 on GPUs, where a
+  // barrier stays inside a multiprocessor and the flops or bytes set the time).
+  double barrier_s = 0;
+  std::string source; // where they come from, for the printout
   // Measured over estimated wall time of the earlier runs a calibration comes from (newest last).
   std::vector<double> errors;
 };

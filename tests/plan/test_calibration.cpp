@@ -119,6 +119,23 @@ TEST(Calibration, TinyCasesGiveTheFixedCostNotARate) {
   EXPECT_NEAR(rec.case_s, 0.4 - launches_seconds(p, 2e-3, 1), 1e-12);
 }
 
+// A tiled product's rate is fitted net of its team barriers, and one that is mostly barriers
+// gives none: probe runs at tiles 2-8 had calibrated 1.8 GFLOP/s, which the estimate's barrier
+// term then counted a second time.
+TEST(Calibration, TeamBarriersAreNotTakenForTheRate) {
+  const Plan p = plan_of("name: cal\nbackend: serial\nwarmup: 1\nrepetitions: 10\n"
+                         "validation: {enabled: false}\ncases:\n  - family: matmul\n"
+                         "    variant: tiled\n    n: 512\n    tile: [2, 32]\n");
+  const double flops = 2.0 * 512 * 512 * 512, barrier_s = default_rates("openmp").barrier_s;
+  const double at2 = 2.0 * 256 * 256 * 256 * barrier_s, at32 = 2.0 * 16 * 16 * 16 * barrier_s;
+  const double rate = 3e9; // the flops at 3 GFLOP/s, then the barriers
+  const RunRecord rec =
+      fit_run(p, {{1.0, 0.0, flops / rate + at2}, {1.0, 0.0, flops / rate + at32}}, 0.5, 0, 1);
+  EXPECT_NEAR(rec.gflops, rate * 1e-9, 1e-9); // from tile 32 alone, net of its barriers
+  const RunRecord only2 = fit_run(p, {{1.0, 0.0, flops / rate + at2}}, 0.5, 0, 1);
+  EXPECT_EQ(only2.gflops, 0); // 4.7 s of barriers against 0.09 s of flops: no rate
+}
+
 TEST(Calibration, CeilingsAreCountedOncePerLevelOrShape) {
   const Plan p = plan_of(mixed);
   EXPECT_EQ(ceiling_keys(p, [](const Case& c) { return c.family; }),

@@ -81,6 +81,29 @@ TEST(Estimate, MeasuredHostWorkReplacesTheModelledSetUp) {
   EXPECT_EQ(host_time_id(id).rfind("host:", 0), 0u);
 }
 
+// A host's tiled product at a small tile is bound by its team barriers, not its flops: tile 2 at
+// 1024 ran for minutes on 2 OpenMP threads where the flops alone gave 27.6 s for the whole config.
+TEST(Estimate, AHostTiledProductCountsItsTeamBarriers) {
+  const std::string tiled = "name: est\nbackend: serial\nwarmup: 1\nrepetitions: 10\n"
+                            "validation: {enabled: false}\ncases:\n  - family: matmul\n"
+                            "    variant: tiled\n    n: 512\n    tile: ";
+  Rates with = unit_rates();
+  with.barrier_s = 1e-7;
+  const auto difference = [&](const std::string& tile) {
+    const Plan p = plan_of(tiled + tile + "\n");
+    return estimate_plan(p, with).cases[0].seconds -
+           estimate_plan(p, unit_rates()).cases[0].seconds;
+  };
+  // 256 x 256 teams, 256 steps along k, two barriers a step; 11 launches.
+  EXPECT_NEAR(difference("2"), 11 * 2.0 * 256 * 256 * 256 * 1e-7, 1e-6);
+  EXPECT_NEAR(difference("32"), 11 * 2.0 * 16 * 16 * 16 * 1e-7, 1e-9);
+  EXPECT_DOUBLE_EQ(difference("auto"), 0.0); // the search never keeps the barrier-bound tile
+  const Plan flat = plan_of(matmul);
+  EXPECT_DOUBLE_EQ(estimate_plan(flat, with).seconds, estimate_plan(flat, unit_rates()).seconds);
+  EXPECT_GT(default_rates("openmp").barrier_s, 0.0);
+  EXPECT_EQ(default_rates("cuda").barrier_s, 0.0);
+}
+
 TEST(Estimate, RoundsRepeatTheLaunchesAndRanksShareTheWork) {
   const std::string text = matmul + "validation: {enabled: false}\n";
   const Plan p = plan_of(text);
