@@ -70,7 +70,7 @@ RunRecord fit_run(const Plan& plan, const std::vector<CaseTiming>& cases, double
     }
     if (!p.reference && p.bytes >= kRateBytes) {
       bytes += p.bytes;
-      host += std::max(0.0, p.host - fixed);
+      host += std::max(0.0, p.host - fixed - (plan.settings.validate ? p.kernel : 0.0));
     }
   }
   rec.setup_gbs = bytes > 0 && host > 0 ? bytes / host * 1e-9 : 0;
@@ -80,7 +80,7 @@ RunRecord fit_run(const Plan& plan, const std::vector<CaseTiming>& cases, double
   for (const Part& p : parts)
     if (p.reference && p.flops >= kRateFlops) {
       ref_flops += p.flops;
-      ref_s += std::max(0.0, p.host - fixed - p.bytes / (setup * 1e9));
+      ref_s += std::max(0.0, p.host - fixed - p.bytes / (setup * 1e9) - p.kernel);
     }
   rec.reference_gflops = ref_flops > 0 && ref_s > 0 ? ref_flops / ref_s * 1e-9 : 0;
   rec.gbs = kernel_bytes > 0 && kernel_bytes_s > 0 ? kernel_bytes / kernel_bytes_s * 1e-9 : 0;

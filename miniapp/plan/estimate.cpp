@@ -45,10 +45,10 @@ Rates default_rates(const std::string& backend) {
     r.host_gbs = 2;
     r.reference_gflops = 1;
     // matmul tiled, float32, on 2 OpenMP threads of the development machine (2026-11-30, quiet):
-    // a team of 2 at tile 2 ran 3.4e7 barriers in 4.75 s at 512 and 4.2e6 at tile 4 in 0.80 s
-    // (140 and 190 ns a barrier, the second with its 32 products a step); at 20 GFLOP/s alone
-    // matmul_tiles.yaml was estimated at 27.6 s for a tile-2 case that runs minutes.
-    r.barrier_s = 1.4e-7;
+    // teams of 2 at 1024 ran 2.7e8 barriers in 51.4 s a launch at tile 2 and 3.4e7 in 6.1 s at
+    // tile 4 (190 and 180 ns a barrier, their few products included; 140 ns at 512, tile 2); at
+    // 20 GFLOP/s alone matmul_tiles.yaml was estimated at 27.6 s for a run of 15 minutes.
+    r.barrier_s = 1.9e-7;
     r.source = "built-in model rates for a CPU node";
   }
   return r;
@@ -120,7 +120,10 @@ PlanEstimate estimate_plan(const Plan& plan, const Rates& rates,
     const int launches = std::max(1, s.warmup) + s.repetitions;
     const double timed =
         launches_seconds(plan, kernel, rounds) + std::max(1, rounds) * launches * copies;
-    const double check = s.validate && flops > 0 ? flops / (rates.reference_gflops * 1e9) : 0.0;
+    // Validation: the checked launch (a kernel's time: 51 s of matmul_tiles' tile-2 case was
+    // missing from its estimate), and matmul's host reference product.
+    const double check =
+        s.validate ? kernel + (flops > 0 ? flops / (rates.reference_gflops * 1e9) : 0.0) : 0.0;
     e.seconds = rates.case_s + bytes / (rates.setup_gbs * 1e9) + check + timed;
     if (const auto it = measured_median_s.find(host_time_id(c.id())); it != measured_median_s.end())
       e.seconds = it->second + timed;
