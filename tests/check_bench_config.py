@@ -115,6 +115,8 @@ def test_validates():
         chained = b.get("launches_per_sample", 0)
         expect(chained >= 1 and b["iterations"] >= chained,
                "each sample chained the launches of 2 ms, counted as iterations", b)
+        expect(b.get("host_others", -1) >= 0,
+               "the other work beside the samples is measured (the busy rule's, as the run's)", b)
     expect("ceilings: " in err, "the ceilings measured are printed on stderr", err)
     # `miniapp compare` puts each case of both programs on one line, and notes no difference of
     # warm-up (the config's, recorded in the context).
@@ -130,6 +132,30 @@ def test_validates():
     for r in rows:
         expect(r["valid"] == "true" and "warmup" not in r["notes"] and "timing" not in r["notes"],
                "each case validated in both, with the same warm-up and chained samples", r)
+    # The marks travel from miniapp-bench's counters as from the run's columns: a benchmark with
+    # other work beside it is busy, one with a ceiling range has an uncertain ceiling, the others
+    # none (whatever this machine's load: the counters are set here).
+    busy, uncertain = benchmarks[0]["name"], benchmarks[1]["name"]
+    # (Google Benchmark names a manually timed benchmark CASE_ID/manual_time)
+    busy_name, uncertain_name = (n.removesuffix("/manual_time") for n in (busy, uncertain))
+    for b in doc["benchmarks"]:
+        b["host_others"] = 2.0 if b["name"] == busy else 0.0
+        b.pop("ceiling_low", None)  # (a ceiling this run found uncertain under load)
+        b.pop("ceiling_high", None)
+        if b["name"] == uncertain:
+            b["ceiling_low"], b["ceiling_high"] = 0.5 * b["ceiling"], b["ceiling"]
+    marked_file = os.path.join(TMP, "bench-marked.json")
+    with open(marked_file, "w") as f:
+        json.dump(doc, f)
+    code, out, err = run(MINIAPP, ["compare", marked_file, run_dir, "--format", "csv"])
+    marked = {}
+    for r in csv.DictReader(out.splitlines()):
+        if r["run"] == "1":
+            marked[r["case_id"]] = r["marks"]
+    expect(code == 0 and len(marked) == len(benchmarks), "compare reads the marked file", out, err)
+    for name, marks in marked.items():
+        want = {busy_name: "busy", uncertain_name: "uncertain ceiling"}.get(name, "")
+        expect(marks == want, f"{name}: the marks of its counters", marks, want)
     # Repetitions: each chains the same launches a sample (the first's), so Google Benchmark's
     # equal iteration counts hold; a count set by each repetition's own warm-up aborted it.
     code, doc, err = bench_json(["--benchmark_filter=^(axpby/flat/float32/64x64|matmul/)",

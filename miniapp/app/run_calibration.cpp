@@ -1,7 +1,7 @@
 #include "app/run_calibration.hpp"
 
 #include "app/time_estimate.hpp"
-#include "core/host_load.hpp"
+#include "core/marks.hpp"
 #include "core/process.hpp"
 #include "plan/estimate.hpp"
 #include "run/calibration_store.hpp"
@@ -89,7 +89,7 @@ void record_run_time(std::ostream& os, const Plan& plan, int rounds,
   for (const CaseResult& r : results) {
     if (r.status != Status::ok)
       return;
-    busy = busy || host_busy(r.host_load, int(std::thread::hardware_concurrency()));
+    busy = busy || marks_of(r, int(std::thread::hardware_concurrency())).busy;
   }
   const double outside = std::max(0.0, total - clock.cases_seconds());
   double ceilings = 0, launches = 0;
@@ -112,7 +112,7 @@ void record_run_time(std::ostream& os, const Plan& plan, int rounds,
   std::vector<CaseMedian> medians;
   for (std::size_t i = 0; i < cases.size(); ++i)
     medians.push_back({plan.cases[i].id(), cases[i].kernel_s,
-                       host_busy(results[i].host_load, int(std::thread::hardware_concurrency()))});
+                       marks_of(results[i], int(std::thread::hardware_concurrency())).busy});
   // ... and its host work (plan/estimate.hpp's host_time_id()).
   for (std::size_t i = 0; i < cases.size(); ++i)
     medians.push_back({host_time_id(plan.cases[i].id()), case_host_seconds(plan, cases[i], rounds),

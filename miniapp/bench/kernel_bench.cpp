@@ -1,6 +1,7 @@
 #include "bench/kernel_bench.hpp"
 
 #include "core/communicator.hpp"
+#include "core/host_load.hpp"
 #include "core/timing.hpp"
 #include "kernels/executor.hpp"
 #include "kernels/families.hpp"
@@ -126,6 +127,11 @@ void report_ceiling(benchmark::State& state, Prepared& p, const std::vector<doub
   // GFLOP/s or GB/s as FLOP/s or bytes/s, the unit of the rate counters
   state.counters["ceiling"] = r.ceiling * 1e9;
   state.counters["pct_of_ceiling"] = r.pct_of_ceiling;
+  if (r.ceiling_uncertain()) { // its range, as the run's ceiling_low and ceiling_high
+    state.counters["ceiling_low"] = r.ceiling_low * 1e9;
+    state.counters["ceiling_high"] = r.ceiling_high * 1e9;
+    label += std::string(label.empty() ? "" : "; ") + "(uncertain ceiling)";
+  }
   label += std::string(label.empty() ? "" : "; ") +
            "ceiling: " + (r.ceiling_level.empty() ? "" : r.ceiling_level + " ") + r.ceiling_name +
            ", " + r.ceiling_unit; // read back by `miniapp compare` (results/bench_json.cpp)
@@ -154,10 +160,16 @@ void run_kernel(benchmark::State& state, const std::string& name, const Case& c,
     p.launches_per_sample = chained;
   const int n = p.launches_per_sample;
   std::vector<double> times; // per launch, one a sample
+  const CpuTimes cpu = cpu_times_now();
   while (state.KeepRunningBatch(n)) {
     times.push_back(time_sample(fence, launch, n));
     state.SetIterationTime(times.back() * n);
   }
+  // The other work beside the timed samples (the run's host_others): above a quarter of a CPU
+  // the row is busy (core/host_load.hpp), marked in the label and by `miniapp compare`.
+  const double others = others_cpus(cpu, cpu_times_now());
+  if (others >= 0)
+    state.counters["host_others"] = others;
   state.counters["launches_per_sample"] = n;
   // What tiled_rb chose at launch, as `miniapp run` records it (results' split_k and padded).
   if (const LaunchChoice ran = k.launch_choice(); ran.split_k > 0) {
@@ -170,6 +182,8 @@ void run_kernel(benchmark::State& state, const std::string& name, const Case& c,
   state.counters["bytes/s"] =
       benchmark::Counter(w.bytes, benchmark::Counter::kIsIterationInvariantRate);
   std::string label = p.label;
+  if (case_busy(others, -1, 0))
+    label += std::string(label.empty() ? "" : "; ") + "(busy)";
   if (rules.ceilings && !times.empty())
     report_ceiling(state, p, times, backend, *rules.ceilings, label);
   if (!label.empty())

@@ -342,8 +342,8 @@ Comparison compare_runs(const std::vector<Run>& given, const Options& given_opt)
                              run_name(c, i),
                          case_name(line)});
       if (line.cells[i].marks.busy)
-        notes.push_back({"busy host around the case (1-minute load average above the host's "
-                         "CPUs, so its times include other work) in " +
+        notes.push_back({"busy host around the case (other work beside it, or a 1-minute load "
+                         "average above the host's CPUs, so its times include other work) in " +
                              run_name(c, i),
                          case_name(line)});
       if (row->valid != "true")

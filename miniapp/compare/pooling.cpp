@@ -64,7 +64,7 @@ Row pool_rows(const std::vector<const Row*>& rows) {
   Row out = *rows.front();
   std::vector<double> compute, h2d, d2h, units, total_units, medians, totals;
   bool every_rep = true;
-  double load = -1;
+  double load = -1, others = -1;
   out.time_min = HUGE_VAL;
   out.time_max = 0;
   for (const Row* r : rows) {
@@ -85,6 +85,7 @@ Row pool_rows(const std::vector<const Row*>& rows) {
       out.time_max = std::max(out.time_max, r->time_max);
     }
     load = std::max(load, number_field(*r, "host_load", -1));
+    others = std::max(others, number_field(*r, "host_others", -1));
     // A mark of any run's row is the pooled row's (core/marks.hpp).
     if (r->flag("ceiling_disturbed"))
       out.fields["ceiling_disturbed"] = true;
@@ -122,6 +123,7 @@ Row pool_rows(const std::vector<const Row*>& rows) {
   out.fields["round_total_medians_s"] = total_units;
   out.fields["rounds"] = units.size();
   out.fields["host_load"] = load < 0 ? nlohmann::json() : nlohmann::json(load);
+  out.fields["host_others"] = others < 0 ? nlohmann::json() : nlohmann::json(others);
   return out;
 }
 

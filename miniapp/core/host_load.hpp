@@ -1,8 +1,8 @@
 #pragma once
-// How busy the host is, and the one rule that calls it busy. The run samples the load around
-// every case (run/driver.cpp, the results column host_load); its console table and
-// `miniapp compare` flag the rows, and compare flags runs that started on a busy host, all by
-// host_busy().
+// How busy the host is, and the one rule that calls it busy. The run samples the host around
+// every case (run/driver.cpp, the results columns host_load and host_others); its console table,
+// `miniapp compare` and every other output flag the rows by core/marks.hpp's row_marks, which asks
+// case_busy() here; compare flags runs that started on a busy host by host_busy().
 namespace miniapp {
 
 // The 1-minute load average (/proc/loadavg's first field): the runnable tasks, averaged. < 0 where
@@ -13,5 +13,28 @@ double load_average_1min();
 // alone stays at or below the count), so timings include other work. False when either is
 // unknown (load < 0, cpus <= 0).
 bool host_busy(double load, int cpus);
+
+// CPU seconds at one moment: the host's in use (every CPU's user, nice, system, irq, softirq and
+// steal time in /proc/stat; steal is a virtual machine's CPU given to other guests) and this
+// process's own (all its threads, /proc/self/stat), on the monotonic clock. host_s < 0: unknown.
+struct CpuTimes {
+  double host_s = -1, self_s = 0, wall_s = 0;
+  int cpus = 0;
+};
+CpuTimes cpu_times_now();
+
+// The CPUs other work took between two samples: (the host's CPU seconds less this process's) over
+// the wall seconds, less what the counters' resolution (a clock tick of each CPU and of this
+// process, twice) can hide, never below 0: at least this much other work ran beside the case.
+// < 0: unknown (a sample unknown, or no time between them).
+double others_cpus(const CpuTimes& before, const CpuTimes& after);
+
+// Other work above a quarter of a CPU around a case: a quiet run fills every CPU alone and
+// reads 0-0.1 (its 1-minute load average 2.1-2.6 on 2 CPUs, which the load rule called busy); two
+// busy loops beside a run on 2 CPUs read 1.3. Where others is unknown (< 0: a run on several ranks,
+// whose node-mates are its own ranks, or a row written before host_others was), the load rule:
+// host_busy(load, cpus).
+inline constexpr double kBusyOthersCpus = 0.25;
+bool case_busy(double others, double load, int cpus);
 
 } // namespace miniapp

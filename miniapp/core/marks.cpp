@@ -16,9 +16,10 @@ Marks operator|(Marks a, const Marks& b) {
   return a |= b;
 }
 
-Marks row_marks(double host_load, int host_cpus, bool ceiling_disturbed, double ceiling_high) {
+Marks row_marks(double host_others, double host_load, int host_cpus, bool ceiling_disturbed,
+                double ceiling_high) {
   Marks m;
-  m.busy = host_busy(host_load, host_cpus);
+  m.busy = case_busy(host_others, host_load, host_cpus);
   m.disturbed = ceiling_disturbed;
   m.uncertain = ceiling_high > 0;
   return m;
@@ -26,7 +27,7 @@ Marks row_marks(double host_load, int host_cpus, bool ceiling_disturbed, double 
 
 Marks marks_of(const CaseResult& r, int host_cpus) {
   const bool ceiling = r.ceiling > 0; // a row without a ceiling has none to doubt
-  return row_marks(r.host_load, host_cpus, ceiling && r.ceiling_disturbed,
+  return row_marks(r.host_others, r.host_load, host_cpus, ceiling && r.ceiling_disturbed,
                    ceiling && r.ceiling_uncertain() ? r.ceiling_high : 0);
 }
 
@@ -57,8 +58,9 @@ std::string marks_legend(const Marks& shown) {
     if (on)
       s += (s.empty() ? "" : " ") + std::string(sentence);
   };
-  add(shown.busy, "(busy): the host's 1-minute load average around the case was above its CPUs, "
-                  "so its times include other work.");
+  add(shown.busy, "(busy): other work took more than a quarter of a CPU beside the case (or, "
+                  "where that was not measured, the host's 1-minute load average around it was "
+                  "above its CPUs), so its times include other work.");
   add(shown.disturbed,
       "(disturbed): the row's ceiling, re-checked after the case, had moved by more than its "
       "spread, so the machine changed around the case and its share of the ceiling is in doubt.");

@@ -12,7 +12,7 @@ namespace miniapp {
 struct CaseResult;
 
 struct Marks {
-  bool busy = false;      // the host's 1-minute load around the case was above its CPUs
+  bool busy = false;      // other work ran beside the case (core/host_load.hpp's case_busy)
   bool disturbed = false; // its ceiling, re-checked after the case, had moved (run/ceilings.hpp)
   bool uncertain =
       false; // its ceiling never settled, or its level stayed slower than a farther one
@@ -22,9 +22,11 @@ struct Marks {
 };
 Marks operator|(Marks a, const Marks& b);
 
-// The one rule. host_load < 0 or host_cpus <= 0: busy unknown, not marked (core/host_load.hpp);
-// ceiling_high > 0: the ceiling is uncertain (results' ceiling_low/ceiling_high).
-Marks row_marks(double host_load, int host_cpus, bool ceiling_disturbed, double ceiling_high);
+// The one rule. Busy: core/host_load.hpp's case_busy (host_others, else host_load against
+// host_cpus; both unknown: not marked); ceiling_high > 0: the ceiling is uncertain (results'
+// ceiling_low/ceiling_high).
+Marks row_marks(double host_others, double host_load, int host_cpus, bool ceiling_disturbed,
+                double ceiling_high);
 // A row of this run, on this host.
 Marks marks_of(const CaseResult& r, int host_cpus);
 

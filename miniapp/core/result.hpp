@@ -128,6 +128,9 @@ struct CaseResult {
   // The highest 1-minute load average sampled before and after the case in any round (rank 0's
   // host); < 0 unknown. core/host_load.hpp says when it is busy.
   double host_load = -1;
+  // The most CPUs other work took around the case in any round (core/host_load.hpp's
+  // others_cpus, a lower bound); < 0 unknown (several ranks: node-mates are the run's own).
+  double host_others = -1;
   EnergyUse energy;
   // Threads per team of the timed launches (fitted to the backend where team_size was 0); 0 for
   // variants that launch no teams (flat, mdrange, vendor).

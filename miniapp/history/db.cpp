@@ -355,7 +355,8 @@ std::vector<Point> Database::history_unlocked(const Filter& f) {
 SELECT r.case_id, r.run_id, u.label, u.host, u.device, u.backend, u.start_time, r.rate, r.unit,
        r.pct_of_ceiling, r.status, r.valid, u.experiment,
        json_extract(r.row_json, '$.host_load'), json_extract(u.metadata_json, '$.host_cpus'),
-       json_extract(r.row_json, '$.ceiling_disturbed'), json_extract(r.row_json, '$.ceiling_high')
+       json_extract(r.row_json, '$.ceiling_disturbed'), json_extract(r.row_json, '$.ceiling_high'),
+       json_extract(r.row_json, '$.host_others')
 FROM rows r JOIN runs u ON u.run_id = r.run_id
 ORDER BY r.case_id, u.start_time, u.run_id, r.case_index)sql");
     while (s.step()) {
@@ -373,7 +374,8 @@ ORDER BY r.case_id, u.start_time, u.run_id, r.case_index)sql");
       p.status = s.text(10);
       p.valid = s.text(11);
       // The marks of the row as every other output gives them (compare::marks_of's columns).
-      p.marks = row_marks(s.real(13, -1), int(s.real(14, 0)), s.real(15, 0) == 1, s.real(16, 0));
+      p.marks = row_marks(s.real(17, -1), s.real(13, -1), int(s.real(14, 0)), s.real(15, 0) == 1,
+                          s.real(16, 0));
       if (!run_matches(f, p.run_id, p.label, p.host, p.backend, p.device, s.text(12),
                        p.start_time) ||
           (!f.case_pattern.empty() && !references::glob_match(f.case_pattern, p.case_id)))

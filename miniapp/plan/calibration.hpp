@@ -22,7 +22,7 @@ struct RunRecord {
   double gflops = 0;           // compute-bound kernels
   double ceiling_s = 0;        // seconds per ceiling measured
   double error = 0;            // measured / estimated wall time (the estimate before this run)
-  bool busy = false;           // the host's load was above its CPUs during the run
+  bool busy = false;           // a case of the run was busy (core/marks.hpp)
 };
 
 // What the run measured of one case that ended ok (one rank, host backends).

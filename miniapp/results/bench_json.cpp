@@ -195,10 +195,19 @@ nlohmann::json bench_as_results(const nlohmann::json& doc, const std::string& so
         row["ceiling"] = label.substr(at + 9, comma - at - 9);
         row["ceiling_value"] = number(b, "ceiling") * 1e-9;
         row["ceiling_unit"] = label.substr(comma + 2);
+        if (number(b, "ceiling_high") > 0) { // an uncertain ceiling's range, as the run's
+          row["ceiling_low"] = number(b, "ceiling_low") * 1e-9;
+          row["ceiling_high"] = number(b, "ceiling_high") * 1e-9;
+        }
       }
       rows[id] = row;
     }
     rows[id]["compute_times_s"].push_back(t);
+    // the most other work beside any repetition's samples, the busy rule's (core/host_load.hpp);
+    // absent in files of older builds
+    if (const auto it = b.find("host_others"); it != b.end() && it->is_number())
+      rows[id]["host_others"] =
+          std::max(rows[id].value("host_others", 0.0), std::max(0.0, it->get<double>()));
   }
   nlohmann::json results = nlohmann::json::array();
   for (const auto& id : order) {

@@ -193,9 +193,10 @@ void print_results_table(std::ostream& os, const Plan& plan, const std::vector<C
        << (legend.values[i].empty() ? "" : ", " + legend.values[i]) << ", " << legend.source_text(i)
        << "\n";
   if (shown.busy)
-    os << "busy: the host's 1-minute load average around the case was above its "
+    os << "busy: other work took more than a quarter of a CPU of the host's "
        << std::thread::hardware_concurrency()
-       << " CPUs, so the times include other work (miniapp compare flags the row too)\n";
+       << " beside the case (host_others; with several ranks: the 1-minute load average was above "
+          "the CPUs), so the times include other work (miniapp compare flags the row too)\n";
   if (above)
     os << "%ceiling *: above 100%: the row beat the ceiling of its memory level, or a GEMM row "
           "beat the vendor library (a few percent: timing noise; more: the ceiling's measurement "

@@ -135,7 +135,8 @@ std::vector<ResultField> make_fields() {
   });
   // issue 22 (`miniapp run --rounds N`, run/rounds.hpp): the rounds pooled in the row, each
   // round's median compute and total time (results.json only; compare's unit across runs), and
-  // the highest 1-minute load average sampled around the case (null where unknown).
+  // the highest 1-minute load average sampled around the case (null where unknown; the busy
+  // rule's fallback where host_others is null).
   add("rounds", T::integer,
       [](const CaseResult& r, auto&) { return json(r.round_medians.size()); });
   add("host_load", T::number,
@@ -216,6 +217,10 @@ std::vector<ResultField> make_fields() {
   add("padded", T::boolean, [](const CaseResult& r, auto&) {
     return r.launch.split_k > 0 ? json(r.launch.padded) : json();
   });
+  // issue 41: the CPUs other work took beside the case (core/host_load.hpp; a lower bound), the
+  // busy rule's measure where it is known; null on several ranks.
+  add("host_others", T::number,
+      [](const CaseResult& r, auto&) { return r.host_others < 0 ? json() : json(r.host_others); });
   return f;
 }
 } // namespace

@@ -10,8 +10,8 @@ Marks marks_of(const Row& row, int host_cpus) {
     const auto it = row.fields.find(key);
     return it != row.fields.end() && it->is_number() ? it->get<double>() : missing;
   };
-  return row_marks(number("host_load", -1), host_cpus, row.flag("ceiling_disturbed"),
-                   number("ceiling_high", 0));
+  return row_marks(number("host_others", -1), number("host_load", -1), host_cpus,
+                   row.flag("ceiling_disturbed"), number("ceiling_high", 0));
 }
 
 std::string Run::shape() const {

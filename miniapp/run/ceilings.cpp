@@ -19,7 +19,7 @@ namespace miniapp {
 bool ceiling_moved(double ceiling, double low, double high, double tolerance, double recheck) {
   if (!(recheck > 0) || !(ceiling > 0))
     return false;
-  return std::fabs(recheck - ceiling) > std::max(high - low, tolerance * ceiling);
+  return std::fabs(recheck - ceiling) > std::max(high - low, kRecheckScale * tolerance * ceiling);
 }
 
 CeilingMeasures measures_on(const std::string& backend) {

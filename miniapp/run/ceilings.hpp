@@ -75,9 +75,17 @@ inline constexpr double kVendorTolerance = 0.05;
 CeilingMeasures measures_on(const std::string& backend);
 
 // Whether a ceiling re-checked after a case moved: the re-check differs from the ceiling by more
-// than its spread, the range of the estimates it was taken from, and at least by the tolerance
-// two agreeing estimates may differ by (a re-check <= 0 measured nothing: not moved).
+// than its spread, the range of the estimates it was taken from, and by more than
+// kRecheckScale times the tolerance two agreeing estimates may differ by (a re-check <= 0
+// measured nothing: not moved).
 bool ceiling_moved(double ceiling, double low, double high, double tolerance, double recheck);
+// A re-check is one quick estimate, the ceiling another: their difference has sqrt(2) times the
+// noise of one. With the tolerance alone, three quiet runs of paper_table1 on the 2-core
+// development machine (2026-11-30, no other work beside them: host_others 0) marked 5 of 18 rows
+// disturbed: two L2 and L3 re-checks 10.5% and 10.8% off (the other ten 0.3-10%), and the
+// memory level's three, 24-64% off (it read 34-95 GB/s on this virtual machine from one
+// measurement to the next; those stay marked).
+inline constexpr double kRecheckScale = 1.41421356;
 
 class MeasuredCeilings : public CeilingProvider {
 public:

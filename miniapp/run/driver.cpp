@@ -28,7 +28,6 @@
 #include <utility>
 
 namespace miniapp {
-
 namespace {
 
 class Driver {
@@ -169,11 +168,12 @@ private:
     }
   }
 
-  // A case with the host's load sampled before and after it.
-  CaseResult sampled_case(const Case& c) {
+  CaseResult sampled_case(const Case& c) { // with the host's load, and the other work beside it
     const double before = load_average_1min();
+    const CpuTimes cpu = cpu_times_now();
     CaseResult r = run_case(c);
     r.host_load = std::max(before, load_average_1min());
+    r.host_others = many_ ? -1 : others_cpus(cpu, cpu_times_now());
     return r;
   }
 

@@ -33,6 +33,7 @@ void start_rounds(CaseResult& r) {
 
 void add_round(CaseResult& row, const CaseResult& round) {
   row.host_load = std::max(row.host_load, round.host_load);
+  row.host_others = std::max(row.host_others, round.host_others);
   if (round.status != Status::ok) {
     row.status = round.status;
     row.message = "round " + std::to_string(row.round_medians.size() + 1) + ": " + round.message;

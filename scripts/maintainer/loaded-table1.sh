@@ -53,7 +53,8 @@ def rows(d):
 
 def marks(r, cpus):
     m = []
-    if cpus > 0 and (r.get("host_load") or -1) > cpus:
+    others = r.get("host_others")  # core/host_load.hpp's case_busy
+    if (others > 0.25) if others is not None else (cpus > 0 and (r.get("host_load") or -1) > cpus):
         m.append("busy")
     if r.get("ceiling_disturbed"):
         m.append("disturbed")

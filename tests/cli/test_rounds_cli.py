@@ -77,10 +77,12 @@ class Rounds(unittest.TestCase):
             self.assertEqual(len(r["round_total_medians_s"]), int(ROUNDS))
             self.assertEqual(len(r["compute_times_s"]), int(ROUNDS) * r["repetitions"])
             self.assertGreaterEqual(r["host_load"], 0)
+            self.assertGreaterEqual(r["host_others"], 0)  # one rank: measured (the busy rule's)
         with open(os.path.join(self.dirs["a"], "results.csv")) as f:
             header = f.readline().strip().split(",")
         self.assertIn("rounds", header)
         self.assertIn("host_load", header)
+        self.assertIn("host_others", header)
 
     def test_two_runs_of_one_config_compare_as_no_difference(self):
         # A test at alpha = 0.05 calls about one pair in twenty of one config different (that is

@@ -84,16 +84,17 @@ def test_references():
     # reference columns follow case_id, and only later additions (shape, rounds, host_load,
     # ceiling_level, the energy columns, ceiling_source, team_size_ran, clock_limit,
     # launches_per_sample, ceiling_low, ceiling_high, ceiling_recheck, ceiling_disturbed,
-    # split_k, padded) follow them.
+    # split_k, padded, host_others) follow them.
     keys = list(table[0].keys())
     expect(keys[keys.index("case_id") + 1:][:4] == ["reference", "reference_unit",
                                                       "reference_status", "shape"]
-           and keys[-11:] == ["energy_note", "ceiling_source", "team_size_ran", "clock_limit",
+           and keys[-12:] == ["energy_note", "ceiling_source", "team_size_ran", "clock_limit",
                             "launches_per_sample", "ceiling_low", "ceiling_high",
-                            "ceiling_recheck", "ceiling_disturbed", "split_k", "padded"],
+                            "ceiling_recheck", "ceiling_disturbed", "split_k", "padded",
+                            "host_others"],
            "the reference columns follow case_id, then shape, ..., energy_note, ceiling_source, "
            "team_size_ran, clock_limit, launches_per_sample, ceiling_low, ceiling_high, "
-           "ceiling_recheck, ceiling_disturbed, split_k, padded",
+           "ceiling_recheck, ceiling_disturbed, split_k, padded, host_others",
            keys)
 
     code, out, err = run(["run", SMALL, "--quiet", "--set", "backend=serial", "--output-dir",

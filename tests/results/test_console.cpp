@@ -1,5 +1,6 @@
 // The console results table (results/console.cpp): an in-place axpby row is told apart from the
 // out-of-place one, %ceiling names its ceiling, and a result above its ceiling carries a mark.
+#include "core/host_load.hpp"
 #include "core/marks.hpp"
 #include "kernels/families.hpp"
 #include "results/console.hpp"
@@ -163,16 +164,22 @@ TEST(ConsoleTable, DisturbedAndBusyRowsAreMarkedAndOthersNot) {
 // The one rule of the marks (core/marks.hpp): each from its column, a ratio marked as both its
 // rows, and the texts and legend of none empty.
 TEST(Marks, OneRuleAndItsTexts) {
-  const Marks none = row_marks(0.5, 2, false, 0);
+  const Marks none = row_marks(-1, 0.5, 2, false, 0);
   EXPECT_FALSE(none.any());
   EXPECT_EQ(marks_text(none), "");
   EXPECT_EQ(marks_csv(none), "");
   EXPECT_EQ(marks_legend(none), "");
-  EXPECT_TRUE(row_marks(2.5, 2, false, 0).busy);
-  EXPECT_FALSE(row_marks(2.5, 0, false, 0).busy); // CPUs unknown: not marked
-  EXPECT_FALSE(row_marks(-1, 2, false, 0).busy);  // load unknown
-  const Marks disturbed = row_marks(0, 2, true, 0);
-  const Marks uncertain = row_marks(0, 2, false, 62.6);
+  // Other work measured beside the case decides, whatever the load average: a quiet run that
+  // fills both CPUs reads a load of 2.1-2.6 and others of 0-0.1.
+  EXPECT_FALSE(row_marks(0.1, 2.6, 2, false, 0).busy);
+  EXPECT_TRUE(row_marks(1.3, 0.5, 2, false, 0).busy);
+  EXPECT_FALSE(row_marks(kBusyOthersCpus, 9, 2, false, 0).busy);
+  // Where it was not measured (several ranks, older rows), the load rule.
+  EXPECT_TRUE(row_marks(-1, 2.5, 2, false, 0).busy);
+  EXPECT_FALSE(row_marks(-1, 2.5, 0, false, 0).busy); // CPUs unknown: not marked
+  EXPECT_FALSE(row_marks(-1, -1, 2, false, 0).busy);  // load unknown
+  const Marks disturbed = row_marks(0, 0, 2, true, 0);
+  const Marks uncertain = row_marks(0, 0, 2, false, 62.6);
   EXPECT_EQ(marks_text(disturbed), " (disturbed)");
   EXPECT_EQ(marks_text(uncertain), " (uncertain ceiling)");
   const Marks both = disturbed | uncertain | none;

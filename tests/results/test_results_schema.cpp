@@ -225,6 +225,16 @@ std::string cell_from_end(const std::string& line, std::ptrdiff_t k) {
   const auto cells = split(line);
   return cells.at(cells.size() - std::size_t(k));
 }
+// The cell of `column` in CSV line `row` of `lines` (the header first), counted from the end as
+// cell_from_end does, so that columns appended later move nothing.
+std::string cell_of(const std::vector<std::string>& lines, std::size_t row,
+                    const std::string& column) {
+  const auto header = split(lines.at(0));
+  const auto at = std::find(header.begin(), header.end(), column);
+  if (at == header.end())
+    return "(no column " + column + ")";
+  return cell_from_end(lines.at(row), header.end() - at);
+}
 
 // Issue 41: an uncertain ceiling's range is in both files (ceiling_low, ceiling_high), null where
 // the ceiling is certain, and reads back the same.
@@ -244,9 +254,9 @@ TEST(ResultsSchema, UncertainCeilingRangeInBothFiles) {
   EXPECT_TRUE(w.doc["results"].at(1)["ceiling_low"].is_null());
   EXPECT_TRUE(w.doc["results"].at(1)["ceiling_high"].is_null());
   ASSERT_EQ(w.csv_lines.size(), 3u);
-  EXPECT_EQ(cell_from_end(w.csv_lines[1], 6), "4.2");
-  EXPECT_EQ(cell_from_end(w.csv_lines[1], 5), "62.6");
-  EXPECT_EQ(cell_from_end(w.csv_lines[2], 5), "");
+  EXPECT_EQ(cell_of(w.csv_lines, 1, "ceiling_low"), "4.2");
+  EXPECT_EQ(cell_of(w.csv_lines, 1, "ceiling_high"), "62.6");
+  EXPECT_EQ(cell_of(w.csv_lines, 2, "ceiling_high"), "");
   const compare::Run run = compare::load_run(w.dir);
   ASSERT_EQ(run.rows.size(), 2u);
   EXPECT_EQ(run.rows[0].number("ceiling_high"), 62.6);
@@ -279,10 +289,10 @@ TEST(ResultsSchema, DisturbedCeilingInBothFilesAndReadBackAsAMark) {
   EXPECT_TRUE(w.doc["results"].at(2)["ceiling_disturbed"].is_null());
   EXPECT_TRUE(w.doc["results"].at(2)["ceiling_recheck"].is_null());
   ASSERT_EQ(w.csv_lines.size(), 4u);
-  EXPECT_EQ(cell_from_end(w.csv_lines[1], 4), "8.5");
-  EXPECT_EQ(cell_from_end(w.csv_lines[1], 3), "true");
-  EXPECT_EQ(cell_from_end(w.csv_lines[2], 3), "false");
-  EXPECT_EQ(cell_from_end(w.csv_lines[3], 3), "");
+  EXPECT_EQ(cell_of(w.csv_lines, 1, "ceiling_recheck"), "8.5");
+  EXPECT_EQ(cell_of(w.csv_lines, 1, "ceiling_disturbed"), "true");
+  EXPECT_EQ(cell_of(w.csv_lines, 2, "ceiling_disturbed"), "false");
+  EXPECT_EQ(cell_of(w.csv_lines, 3, "ceiling_disturbed"), "");
   const compare::Run run = compare::load_run(w.dir);
   ASSERT_EQ(run.rows.size(), 3u);
   EXPECT_TRUE(compare::marks_of(run.rows[0], 2).disturbed);
@@ -339,12 +349,13 @@ TEST(ResultsSchema, MatmulRowIsTypedAndExact) {
   EXPECT_EQ(split(w.csv_lines[0]), names);
   // The newest columns (issue 28, then what held the clock down and the launches per sample:
   // issue 26, then an uncertain ceiling's range: issue 41, then tiled_rb's launch choice: issue
-  // 44), appended after the energy columns (issue 26).
-  EXPECT_EQ(
-      std::vector<std::string>(names.end() - 11, names.end()),
-      (std::vector<std::string>{"energy_note", "ceiling_source", "team_size_ran", "clock_limit",
-                                "launches_per_sample", "ceiling_low", "ceiling_high",
-                                "ceiling_recheck", "ceiling_disturbed", "split_k", "padded"}));
+  // 44, then the other work beside the case: issue 41), appended after the energy columns (issue
+  // 26).
+  EXPECT_EQ(std::vector<std::string>(names.end() - 12, names.end()),
+            (std::vector<std::string>{"energy_note", "ceiling_source", "team_size_ran",
+                                      "clock_limit", "launches_per_sample", "ceiling_low",
+                                      "ceiling_high", "ceiling_recheck", "ceiling_disturbed",
+                                      "split_k", "padded", "host_others"}));
   // Columns are appended: the references (issue 17), shape (issue 12), then the rounds and the
   // host's load (issue 22).
   const auto shape_at = std::find(names.begin(), names.end(), "shape");
@@ -514,12 +525,12 @@ TEST(ResultsSchema, EnergyColumnsInBothFiles) {
                 "energy_j", "power_w", "rate_per_watt", "rate_per_watt_unit", "energy_window_s",
                 "energy_counter", "energy_note", "ceiling_source", "team_size_ran", "clock_limit",
                 "launches_per_sample", "ceiling_low", "ceiling_high", "ceiling_recheck",
-                "ceiling_disturbed", "split_k", "padded"}));
-  EXPECT_EQ(cell_from_end(w.csv_lines[1], 17), "0.25"); // energy_j
-  EXPECT_EQ(cell_from_end(w.csv_lines[2], 17), "");
-  EXPECT_EQ(cell_from_end(w.csv_lines[2], 11), "no energy counter: no powercap package zones");
-  EXPECT_EQ(cell_from_end(w.csv_lines[1], 8), "power cap"); // clock_limit
-  EXPECT_EQ(cell_from_end(w.csv_lines[2], 8), "");
+                "ceiling_disturbed", "split_k", "padded", "host_others"}));
+  EXPECT_EQ(cell_of(w.csv_lines, 1, "energy_j"), "0.25");
+  EXPECT_EQ(cell_of(w.csv_lines, 2, "energy_j"), "");
+  EXPECT_EQ(cell_of(w.csv_lines, 2, "energy_note"), "no energy counter: no powercap package zones");
+  EXPECT_EQ(cell_of(w.csv_lines, 1, "clock_limit"), "power cap");
+  EXPECT_EQ(cell_of(w.csv_lines, 2, "clock_limit"), "");
   const compare::Run run = compare::load_run(w.dir);
   ASSERT_EQ(run.rows.size(), 2u);
   EXPECT_EQ(run.rows[0].fields["power_w"], 500.0);

@@ -660,11 +660,14 @@ namespace miniapp {
 namespace {
 
 // Issue 41: a re-check moves a ceiling when it differs from it by more than the spread of the
-// estimates the ceiling came from, and at least by the tolerance two agreeing estimates may differ.
+// estimates the ceiling came from, and by more than sqrt(2) times the tolerance two agreeing
+// estimates may differ by (a re-check is one noisy estimate against another: quiet runs of this
+// machine read L2 and L3 re-checks up to 10.8% off).
 TEST(CeilingMoved, ByMoreThanItsSpreadAndItsTolerance) {
-  EXPECT_FALSE(ceiling_moved(100, 95, 100, 0.10, 91)); // within 10%
-  EXPECT_TRUE(ceiling_moved(100, 95, 100, 0.10, 89));
-  EXPECT_TRUE(ceiling_moved(100, 95, 100, 0.10, 111)); // above: the ceiling was measured low
+  EXPECT_FALSE(ceiling_moved(100, 95, 100, 0.10, 91));
+  EXPECT_FALSE(ceiling_moved(100, 95, 100, 0.10, 89.2)); // 10.8%: within sqrt(2) x 10%
+  EXPECT_TRUE(ceiling_moved(100, 95, 100, 0.10, 85));
+  EXPECT_TRUE(ceiling_moved(100, 95, 100, 0.10, 115)); // above: the ceiling was measured low
   EXPECT_FALSE(ceiling_moved(100, 60, 100, 0.10, 65)); // within a wide spread
   EXPECT_FALSE(ceiling_moved(100, 95, 100, 0.10, 0));  // nothing re-checked
   EXPECT_FALSE(ceiling_moved(0, 0, 0, 0.10, 50));      // no ceiling
