@@ -127,9 +127,18 @@ void record_run_time(std::ostream& os, const Plan& plan, int rounds,
       seconds += cases[i].ceiling_s;
       key_busy = key_busy || medians[i].busy;
     }
-  if (!plan.settings.reuse_ceilings)
-    for (const auto& [key, time] : ceilings_by_key)
+  if (!plan.settings.reuse_ceilings) {
+    double all = 0;
+    bool all_busy = false;
+    for (const auto& [key, time] : ceilings_by_key) {
       medians.push_back({ceiling_time_id(key), time.first, time.second});
+      all += time.first;
+      all_busy = all_busy || time.second;
+    }
+    // ... and all of them together, for a plan with the same ceilings (app/time_estimate.hpp)
+    if (const std::string id = plan_ceilings_time_id(plan); !id.empty() && all > 0)
+      medians.push_back({id, all, all_busy});
+  }
   store_calibration(calibration_path(), calibration_machine_key(plan.backend), rec, medians);
 }
 

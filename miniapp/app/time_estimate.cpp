@@ -40,6 +40,18 @@ int plan_ceilings(const Plan& plan) {
   return int(ceiling_keys(plan, ceiling_key_of(plan)).size());
 }
 
+std::string plan_ceilings_time_id(const Plan& plan) {
+  const auto key_of = ceiling_key_of(plan);
+  std::map<std::string, int> cases;
+  for (const Case& c : plan.cases)
+    if (const std::string key = key_of(c); !key.empty())
+      ++cases[key];
+  std::string id = "ceilings:";
+  for (const auto& [key, n] : cases)
+    id += (id.size() > 9 ? "," : "") + key + "x" + std::to_string(n);
+  return cases.empty() || id.size() > kCaseIdChars ? "" : id;
+}
+
 PlanEstimate estimate_time(const Plan& plan, const Rates& rates, const std::string& backend,
                            const std::string& db, const std::string& host, int rounds,
                            bool this_host_runs) {
@@ -61,10 +73,14 @@ PlanEstimate estimate_time(const Plan& plan, const Rates& rates, const std::stri
     measured = here;
   for (const auto& [id, seconds] : from_db)
     measured[id] = seconds;
-  // Each ceiling at the time this host's last run of it took (busy or not, as a case's kernel
-  // time), else the calibration's time per ceiling.
+  // The ceilings at the time this host's last run with the same ones took (busy or not, as a
+  // case's kernel time), else each at the time the last run of it took, else the calibration's
+  // time per ceiling.
   std::vector<double> ceilings;
-  if (!plan.settings.reuse_ceilings)
+  const auto same = here.find(plan_ceilings_time_id(plan));
+  if (!plan.settings.reuse_ceilings && same != here.end() && same->second > 0)
+    ceilings = {same->second};
+  else if (!plan.settings.reuse_ceilings)
     for (const std::string& key : ceiling_keys(plan, ceiling_key_of(plan))) {
       const auto it = here.find(ceiling_time_id(key));
       ceilings.push_back(it != here.end() ? it->second : 0);

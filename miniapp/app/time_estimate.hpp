@@ -19,6 +19,12 @@ std::function<std::string(const Case&)> ceiling_key_of(const Plan& plan);
 // The ceilings a run of the plan measures on this host: distinct memory levels of its cases'
 // working sets, and distinct GEMM shapes.
 int plan_ceilings(const Plan& plan);
+// The id under which a run keeps the seconds all its ceilings took ("ceilings:L2x3,L3x2,memoryx1":
+// each key and how many cases it judges, which set the re-checks), for the next estimate of a
+// plan with the same ones; "" where the id would be longer than a kept id may be. Kept per key
+// alone, a level measured at a run's first streaming case carried every level's measurement and
+// that run's re-checks: paper_table1's ceilings were estimated at 3.0 s for 1.0-1.1 s.
+std::string plan_ceilings_time_id(const Plan& plan);
 
 // A case's kernel time is measured where an earlier run has its id: this host's runs of one rank
 // (run/calibration_store.hpp: this_host_runs, for a run on this host), then the history database

@@ -204,5 +204,26 @@ TEST_F(CaseMedians, TheEstimateTakesAStoredTimeForTheSameCaseOnOneRank) {
   EXPECT_FALSE(two_ranks.cases[1].measured);
 }
 
+// A run keeps the time all its ceilings took under its plan's ceilings id (each key and the cases
+// it judges), and the next estimate of a plan with the same takes it before the times kept per
+// key: those came from whichever run had the key last, and a level measured at a run's first
+// streaming case carried every level's measurement (paper_table1: 3.0 s for 1.0-1.1 s).
+TEST_F(CaseMedians, APlanWithTheSameCeilingsTakesTheirTimeTogether) {
+  const Plan p = plan_of(two_matmuls);
+  const std::string id = plan_ceilings_time_id(p);
+  EXPECT_EQ(id, "ceilings:float32 gemm 512x512x512x2");
+  const Rates rates = default_rates("openmp");
+  const std::string key = calibration_machine_key(p.backend);
+  ASSERT_TRUE(store(key, {{ceiling_time_id("float32 gemm 512x512x512"), 9.0, false}}));
+  EXPECT_DOUBLE_EQ(estimate_time(p, rates, p.backend, "", "").ceilings_s, 9.0);
+  ASSERT_TRUE(store(key, {{id, 1.5, false}}));
+  EXPECT_DOUBLE_EQ(estimate_time(p, rates, p.backend, "", "").ceilings_s, 1.5);
+  // A plan judged by the same ceiling in another number of cases: the time kept per key.
+  const Plan one = plan_of("name: est\nbackend: serial\nvalidation: {enabled: false}\ncases:\n"
+                           "  - family: matmul\n    variant: flat\n    n: 512\n");
+  EXPECT_EQ(plan_ceilings_time_id(one), "ceilings:float32 gemm 512x512x512x1");
+  EXPECT_DOUBLE_EQ(estimate_time(one, rates, one.backend, "", "").ceilings_s, 9.0);
+}
+
 } // namespace
 } // namespace miniapp
