@@ -3,6 +3,9 @@
 // every case (run/driver.cpp, the results columns host_load and host_others); its console table,
 // `miniapp compare` and every other output flag the rows by core/marks.hpp's row_marks, which asks
 // case_busy() here; compare flags runs that started on a busy host by host_busy().
+#include <set>
+#include <string>
+
 namespace miniapp {
 
 // The 1-minute load average (/proc/loadavg's first field): the runnable tasks, averaged. < 0 where
@@ -14,19 +17,27 @@ double load_average_1min();
 // unknown (load < 0, cpus <= 0).
 bool host_busy(double load, int cpus);
 
-// CPU seconds at one moment: the host's in use (every CPU's user, nice, system, irq, softirq and
-// steal time in /proc/stat; steal is a virtual machine's CPU given to other guests) and this
-// process's own (all its threads, /proc/self/stat), on the monotonic clock. host_s < 0: unknown.
+// CPU seconds at one moment: the run's CPUs' in use (the union of its threads' affinity masks, or
+// every CPU where those are unknown; user, nice, system, irq, softirq and steal time in
+// /proc/stat; steal is a virtual machine's CPU given to other guests) and this process's own (all
+// its threads, /proc/self/stat), on the monotonic clock; cpus: how many CPUs that was. host_s < 0:
+// unknown.
 struct CpuTimes {
   double host_s = -1, self_s = 0, wall_s = 0;
   int cpus = 0;
 };
 CpuTimes cpu_times_now();
+// The same on the CPUs given (every CPU where empty).
+CpuTimes cpu_times_on(const std::set<int>& cpus);
+// A CPU list as the kernel writes it ("0-3,8,10-11") added to `cpus`; false where it is not one
+// (or names a CPU past 65535).
+bool parse_cpu_list(const std::string& list, std::set<int>& cpus);
 
-// The CPUs other work took between two samples: (the host's CPU seconds less this process's) over
-// the wall seconds, less what the counters' resolution (a clock tick of each CPU and of this
-// process, twice) can hide, never below 0: at least this much other work ran beside the case.
-// < 0: unknown (a sample unknown, or no time between them).
+// The CPUs other work took between two samples: (the run's CPUs' CPU seconds less this process's)
+// over the wall seconds, less what the counters' resolution (a clock tick of each CPU and of this
+// process, twice) can hide, never below 0: at least this much other work ran beside the case on
+// the CPUs the run may use (a job's neighbours on other CPUs of a shared node are not counted).
+// < 0: unknown (a sample unknown, the CPUs changed between them, or no time between them).
 double others_cpus(const CpuTimes& before, const CpuTimes& after);
 
 // Other work above a quarter of a CPU around a case: a quiet run fills every CPU alone and

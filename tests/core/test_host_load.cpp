@@ -8,6 +8,8 @@
 #include <atomic>
 #include <chrono>
 #include <ctime>
+#include <sched.h>
+#include <set>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -74,6 +76,47 @@ TEST(HostLoad, AnotherProcessesWorkIsOthers) {
   const double others = others_cpus(before, after);
   const double tick = 1.0 / double(sysconf(_SC_CLK_TCK));
   EXPECT_GE(others * (after.wall_s - before.wall_s), 0.3 - 2 * (before.cpus + 2) * tick);
+}
+
+TEST(HostLoad, CpuListsAsTheKernelWritesThem) {
+  std::set<int> cpus;
+  ASSERT_TRUE(parse_cpu_list("0-3,8,10-11", cpus));
+  EXPECT_EQ(cpus, (std::set<int>{0, 1, 2, 3, 8, 10, 11}));
+  for (const char* bad : {"", "x", "3-1", "-2", "1,,2", "0-70000", "1 2"}) {
+    std::set<int> none;
+    EXPECT_FALSE(parse_cpu_list(bad, none)) << bad;
+  }
+}
+
+// Work is counted on the CPUs it is asked about: a child pinned to one CPU spinning there for 0.3 s
+// of CPU is at least that much on that CPU (on a node shared with other jobs the run is asked
+// about its own CPUs only).
+TEST(HostLoad, OtherWorkIsCountedOnTheCpusAskedAbout) {
+  const long online = sysconf(_SC_NPROCESSORS_ONLN);
+  if (online < 2)
+    GTEST_SKIP() << "one CPU";
+  const int last = int(online - 1);
+  const CpuTimes before = cpu_times_on({last});
+  ASSERT_EQ(before.cpus, 1);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(last, &one);
+    if (sched_setaffinity(0, sizeof one, &one) != 0)
+      _exit(1);
+    const double start = process_cpu_seconds();
+    while (process_cpu_seconds() - start < 0.3)
+      ;
+    _exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the child could not be pinned";
+  const CpuTimes after = cpu_times_on({last});
+  const double tick = 1.0 / double(sysconf(_SC_CLK_TCK));
+  EXPECT_GE(others_cpus(before, after) * (after.wall_s - before.wall_s), 0.3 - 2 * 3 * tick);
 }
 
 } // namespace
