@@ -77,14 +77,16 @@ PlanEstimate estimate_time(const Plan& plan, const Rates& rates, const std::stri
   // case's kernel time), else each at the time the last run of it took, else the calibration's
   // time per ceiling.
   std::vector<double> ceilings;
-  const auto same = here.find(plan_ceilings_time_id(plan));
-  if (!plan.settings.reuse_ceilings && same != here.end() && same->second > 0)
-    ceilings = {same->second};
-  else if (!plan.settings.reuse_ceilings)
-    for (const std::string& key : ceiling_keys(plan, ceiling_key_of(plan))) {
-      const auto it = here.find(ceiling_time_id(key));
-      ceilings.push_back(it != here.end() ? it->second : 0);
-    }
+  if (!plan.settings.reuse_ceilings) {
+    if (const auto same = here.find(plan_ceilings_time_id(plan));
+        same != here.end() && same->second > 0)
+      ceilings = {same->second};
+    else
+      for (const std::string& key : ceiling_keys(plan, ceiling_key_of(plan))) {
+        const auto it = here.find(ceiling_time_id(key));
+        ceilings.push_back(it != here.end() ? it->second : 0);
+      }
+  }
   PlanEstimate e = estimate_plan(plan, rates, measured, rounds, ceilings);
   for (std::size_t i = 0; i < e.cases.size() && i < plan.cases.size(); ++i)
     if (e.cases[i].measured)

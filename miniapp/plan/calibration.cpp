@@ -29,7 +29,6 @@ RunRecord fit_run(const Plan& plan, const std::vector<CaseTiming>& cases, double
   RunRecord rec;
   rec.start_s = std::max(0.0, outside_s);
   rec.ceiling_s = 0;
-  const double barrier_s = default_rates(plan.backend).barrier_s;
   struct Part {
     double bytes, flops, host, kernel;
     double barriers_s; // of the kernel, the model's time for its team barriers
@@ -45,8 +44,7 @@ RunRecord fit_run(const Plan& plan, const std::vector<CaseTiming>& cases, double
     p.flops =
         family(c.family).rate == Rate::gflops ? 2.0 * double(c.m) * double(c.n) * double(c.k) : 0.0;
     p.kernel = t.kernel_s;
-    const Variant& v = family(c.family).variant(c.variant);
-    p.barriers_s = v.team_barriers && c.tile > 0 ? double(v.team_barriers(c)) * barrier_s : 0.0;
+    p.barriers_s = team_barrier_seconds(c, 1, default_rates(plan.backend).barrier_s);
     p.reference = p.flops > 0 && plan.settings.validate;
     p.host = case_host_seconds(plan, t, rounds);
     rec.ceiling_s += t.ceiling_s;

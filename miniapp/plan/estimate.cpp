@@ -73,6 +73,15 @@ double launches_seconds(const Plan& plan, double kernel, int rounds) {
   return std::max(1, rounds) * (warmup + launched);
 }
 
+double team_barrier_seconds(const Case& c, int ranks, double barrier_s) {
+  const Variant& v = family(c.family).variant(c.variant);
+  if (!v.team_barriers || c.tile_auto)
+    return 0;
+  Case at_tile = c;
+  at_tile.tile = c.tile > 0 ? c.tile : v.tile;
+  return double(v.team_barriers(at_tile)) / std::max(1, ranks) * barrier_s;
+}
+
 std::vector<std::string> ceiling_keys(const Plan& plan,
                                       const std::function<std::string(const Case&)>& key) {
   std::set<std::string> keys;
@@ -106,12 +115,7 @@ PlanEstimate estimate_plan(const Plan& plan, const Rates& rates,
         f.rate == Rate::gflops ? 2.0 * double(c.m) * double(c.n) * double(c.k) / ranks : 0.0;
     CaseEstimate e;
     double kernel = flops / (rates.gflops * 1e9) + (flops > 0 ? 0.0 : bytes / (rates.gbs * 1e9));
-    const Variant& v = f.variant(c.variant);
-    if (v.team_barriers && !c.tile_auto) { // an autotuned tile is never the barrier-bound one
-      Case at_tile = c;
-      at_tile.tile = c.tile > 0 ? c.tile : v.tile;
-      kernel += double(v.team_barriers(at_tile)) / ranks * rates.barrier_s;
-    }
+    kernel += team_barrier_seconds(c, plan.ranks, rates.barrier_s);
     if (const auto it = measured_median_s.find(c.id()); it != measured_median_s.end()) {
       kernel = it->second;
       e.measured = true;

@@ -60,6 +60,11 @@ PlanEstimate estimate_plan(const Plan& plan, const Rates& rates,
                            const std::map<std::string, double>& measured_median_s = {},
                            int rounds = 1, const std::vector<double>& ceilings = {});
 
+// The model's seconds of a launch's team barriers (Variant::team_barriers at the tile that runs,
+// one rank's share) at `barrier_s` each; 0 for variants without them and for an autotuned tile
+// (the search never keeps the barrier-bound widths). The estimate adds them; a calibration fits
+// its rates net of them.
+double team_barrier_seconds(const Case& c, int ranks, double barrier_s);
 // The seconds of a case's warm-up and timed launches, `kernel_s` a launch (core/timing.hpp's
 // rules).
 double launches_seconds(const Plan& plan, double kernel_s, int rounds);
