@@ -8,7 +8,7 @@
 #include "config/yaml_strict.hpp"
 #include "parallel/device_map.hpp"
 #include "parallel/mpi_env.hpp"
-#include "core/backends.hpp"
+#include "core/backend_names.hpp"
 #include "core/sinks.hpp"
 #include "kernels/families.hpp"
 #include "run/stop_after_case.hpp"

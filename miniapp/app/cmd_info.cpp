@@ -7,7 +7,7 @@
 #include "core/text.hpp"
 #include "app/commands.hpp"
 
-#include "core/compat.hpp"
+#include "core/backend_names.hpp"
 #include "config/limits.hpp"
 #include "kernels/tile_index_case.hpp"
 #include "core/host_isa.hpp"
@@ -15,7 +15,6 @@
 #include "core/size_math.hpp"
 #include "results/console.hpp"
 #include "results/metadata.hpp"
-#include "core/backends.hpp"
 #include "core/device_info.hpp"
 #include "core/energy.hpp"
 
@@ -32,7 +31,7 @@ int cmd_info(const MpiEnv& mpi) {
   if (mpi.rank() != 0)
     return kOk;
   std::cout << "miniapp " << version() << " (git " << git_revision() << ")\n"
-            << "Kokkos version:          " << compat::kokkos_version_string() << "\n"
+            << "Kokkos version:          " << built_kokkos_version() << "\n"
             << "backends compiled in:    " << join(compiled_backends(), ", ") << "\n"
             << "default execution space: " << default_backend() << "\n";
   for (const auto& b : compiled_backends()) {

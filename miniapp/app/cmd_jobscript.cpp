@@ -15,7 +15,7 @@
 #include "plan/plan.hpp"
 #include "results/references.hpp"
 #include "core/files.hpp"
-#include "core/backends.hpp"
+#include "core/backend_names.hpp"
 
 #include <algorithm>
 

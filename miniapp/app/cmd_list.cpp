@@ -13,7 +13,7 @@
 #include "jobs/system_profile.hpp"
 #include "kernels/families.hpp"
 #include "plan/plan.hpp"
-#include "core/backends.hpp"
+#include "core/backend_names.hpp"
 
 #include <algorithm>
 #include <filesystem>

@@ -24,7 +24,7 @@
 #include "results/console.hpp"
 #include "results/metadata.hpp"
 #include "results/results_writer.hpp"
-#include "core/backends.hpp"
+#include "core/backend_names.hpp"
 #include "core/environment.hpp"
 #include "run/ceilings.hpp"
 #include "core/device_info.hpp"

@@ -8,7 +8,7 @@
 #include "app/prepare_job.hpp"
 
 #include "config/config.hpp"
-#include "core/backends.hpp"
+#include "core/backend_names.hpp"
 #include "jobs/study.hpp"
 #include "plan/grid.hpp"
 

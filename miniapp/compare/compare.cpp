@@ -1,7 +1,7 @@
 #include "compare/compare.hpp"
 #include "compare/notes.hpp"
 
-#include "core/backends.hpp"
+#include "core/backend_names.hpp"
 #include "core/host_isa.hpp"
 #include "core/sinks.hpp"
 #include "core/text.hpp"

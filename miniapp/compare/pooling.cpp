@@ -1,6 +1,6 @@
 #include "compare/pooling.hpp"
 
-#include "core/backends.hpp"
+#include "core/backend_names.hpp"
 #include "core/case_fields.hpp"
 #include "core/host_load.hpp"
 #include "core/result.hpp"

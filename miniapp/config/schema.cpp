@@ -2,7 +2,7 @@
 
 #include "config/config.hpp"
 #include "config/limits.hpp"
-#include "core/backends.hpp"
+#include "core/backend_names.hpp"
 #include "core/case_fields.hpp"
 #include "kernels/families.hpp"
 

@@ -2,7 +2,7 @@
 
 #include "config/limits.hpp"
 #include "core/text.hpp"
-#include "core/backends.hpp"
+#include "core/backend_names.hpp"
 
 #include <algorithm>
 

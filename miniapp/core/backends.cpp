@@ -64,6 +64,10 @@ std::vector<std::string> compiled_backends() {
   return names;
 }
 
+std::string built_kokkos_version() {
+  return compat::kokkos_version_string();
+}
+
 std::string default_backend() {
   std::string name = Kokkos::DefaultExecutionSpace::name();
   std::transform(name.begin(), name.end(), name.begin(),

@@ -1,7 +1,7 @@
 #include "jobs/system_profile.hpp"
 #include "jobs/sbatch_guard.hpp"
 #include "core/environment.hpp"
-#include "core/backends.hpp"
+#include "core/backend_names.hpp"
 
 #include "config/limits.hpp"
 #include "config/schema.hpp"

@@ -1,6 +1,6 @@
 #include "plan/estimate.hpp"
 
-#include "core/timing.hpp"
+#include "core/timing_rule.hpp"
 #include "kernels/families.hpp"
 
 #include <algorithm>

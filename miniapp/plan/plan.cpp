@@ -9,7 +9,7 @@
 #include "plan/sweep.hpp"
 #include "core/case_fields.hpp"
 #include "core/size_math.hpp"
-#include "core/backends.hpp"
+#include "core/backend_names.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 #include "report/scaling.hpp"
 
-#include "core/backends.hpp"
+#include "core/backend_names.hpp"
 #include "core/text.hpp"
 #include "report/html_report.hpp"
 #include "compare/pooling.hpp"

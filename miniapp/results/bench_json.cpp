@@ -4,7 +4,7 @@
 // ceiling is each row's ceiling, as `miniapp run` records its own, unless the row carries its own
 // (miniapp-bench --miniapp-config: the ceiling the run attaches to the same case).
 #include "results/run.hpp"
-#include "core/backends.hpp"
+#include "core/backend_names.hpp"
 #include "kernels/families.hpp"
 
 #include <algorithm>

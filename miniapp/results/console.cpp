@@ -2,7 +2,7 @@
 #include "core/case_fields.hpp"
 #include "core/sinks.hpp"
 #include "core/text.hpp"
-#include "core/backends.hpp"
+#include "core/backend_names.hpp"
 
 #include "core/device_info.hpp"
 #include "core/energy.hpp"

@@ -3,7 +3,7 @@
 // results table in results/row.cpp.
 #include "results/run.hpp"
 #include "config/limits.hpp"
-#include "core/backends.hpp"
+#include "core/backend_names.hpp"
 #include "core/files.hpp"
 #include "core/input_file.hpp"
 #include "results/row.hpp"

@@ -1,6 +1,6 @@
 #include "results/run.hpp"
 
-#include "core/backends.hpp"
+#include "core/backend_names.hpp"
 
 namespace miniapp {
 namespace compare {

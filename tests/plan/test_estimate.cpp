@@ -2,9 +2,11 @@
 // model's, and Slurm's time formats in seconds.
 #include "app/time_estimate.hpp"
 #include "config/config.hpp"
-#include "core/timing.hpp"
+#include "core/timing_rule.hpp"
 #include "plan/estimate.hpp"
 #include "plan/plan.hpp"
+
+#include "plan_of.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,12 +14,6 @@
 
 namespace miniapp {
 namespace {
-
-Plan plan_of(const std::string& text, int ranks = 1) {
-  PlanLimits limits;
-  limits.ranks = ranks;
-  return make_plan(config::parse_config("t.yaml", text, {}), limits);
-}
 
 const std::string matmul = "name: est\nbackend: serial\nwarmup: 1\nrepetitions: 10\n"
                            "cases:\n  - family: matmul\n    variant: flat\n    n: 512\n";
