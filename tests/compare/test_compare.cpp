@@ -5,6 +5,8 @@
 #include "compare/tables.hpp"
 #include "core/files.hpp"
 
+#include "compare/has_warning.hpp"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -90,13 +92,6 @@ const Line& line_of(const Comparison& c, const std::string& family) {
     if (l.family == family)
       return l;
   throw std::runtime_error("no line for " + family);
-}
-
-bool has_warning(const Comparison& c, const std::string& text) {
-  for (const auto& w : c.warnings)
-    if (w.find(text) != std::string::npos)
-      return true;
-  return false;
 }
 
 TEST(Compare, RatiosAndPrimaryRates) {
@@ -313,10 +308,9 @@ TEST(Compare, FlagsAHostRunWhoseBlasRanOlderKernels) {
   axpby["metadata"]["host_blas"] = prescott;
   Options apart;
   apart.pool = false;
-  const Comparison c =
-      compare_runs({run_from_json(fast, "a"), run_from_json(slow, "b"), run_from_json(gpu, "c"),
-                    run_from_json(axpby, "d")},
-                   apart);
+  const Comparison c = compare_runs({run_from_json(fast, "a"), run_from_json(slow, "b"),
+                                     run_from_json(gpu, "c"), run_from_json(axpby, "d")},
+                                    apart);
   std::size_t flagged = 0;
   for (const auto& w : c.warnings)
     if (w.find("OpenBLAS runs its Prescott kernels") != std::string::npos) {

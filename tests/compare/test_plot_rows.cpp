@@ -48,7 +48,7 @@ Run run_of(const std::string& backend, const std::vector<nlohmann::json>& rows) 
 }
 
 // Run A the baseline; B 4x faster on both shared cases and alone in a third.
-std::vector<Run> two_runs() {
+std::vector<Run> baseline_and_faster() {
   return {run_of("openmp", {result("axpby", 1024, 1e-3), result("matmul", 256, 10e-3)}),
           run_of("cuda", {result("axpby", 1024, 0.25e-3), result("matmul", 256, 2.5e-3),
                           result("axpby", 2048, 1e-3)})};
@@ -63,7 +63,7 @@ const nlohmann::json& row_of(const nlohmann::json& table, int run, const std::st
 }
 
 TEST(PlotTable, OneRowPerRunAndCaseWithTheJoinsNumbers) {
-  const nlohmann::json t = plot_table(two_runs(), 0, false);
+  const nlohmann::json t = plot_table(baseline_and_faster(), 0, false);
   EXPECT_EQ(t["measure"], "kernel");
   ASSERT_EQ(t["runs"].size(), 2u);
   EXPECT_EQ(t["runs"][1]["label"], "cuda on D");
@@ -97,7 +97,7 @@ TEST(PlotTable, OneRowPerRunAndCaseWithTheJoinsNumbers) {
   EXPECT_TRUE(row_of(t, 0, "axpby", 1024)["speedup"].is_null()); // the baseline's own rows
   EXPECT_TRUE(row_of(t, 1, "axpby", 2048)["speedup"].is_null()); // no baseline row to join
 
-  const nlohmann::json flipped = plot_table(two_runs(), 1, false);
+  const nlohmann::json flipped = plot_table(baseline_and_faster(), 1, false);
   EXPECT_NEAR(row_of(flipped, 0, "axpby", 1024)["speedup"].get<double>(), 0.25, 1e-12);
 }
 

@@ -2,13 +2,15 @@
 // driver), and `miniapp compare` pooling runs of one experiment and testing with the round as
 // the unit (compare/pooling.hpp): the t distribution against closed forms, Welch's test on
 // log times, which runs pool, the `*` / `~` / `?` marks, the spread and busy rows.
-#include "core/backends.hpp"
+#include "core/backend_names.hpp"
 #include "core/communicator.hpp"
 #include "compare/tables.hpp"
 #include "compare/pooling.hpp"
 #include "run/driver.hpp"
 #include "run/rounds.hpp"
 #include "timed_samples.hpp"
+
+#include "compare/has_warning.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -74,8 +76,8 @@ TEST(RunPooling, CoefficientOfVariation) {
 }
 
 // A results row of axpby 256x256 with its repetitions and rounds (as `miniapp run` writes it).
-nlohmann::json row(const std::vector<double>& reps, const std::vector<double>& rounds,
-                   double host_load = 0.5) {
+nlohmann::json pooled_row(const std::vector<double>& reps, const std::vector<double>& rounds,
+                          double host_load = 0.5) {
   std::vector<double> sorted = reps;
   std::sort(sorted.begin(), sorted.end());
   const double median = sorted[sorted.size() / 2];
@@ -129,16 +131,16 @@ std::vector<double> reps_of(const std::vector<double>& rounds) {
   return out;
 }
 
-Run with_rounds(const std::string& source, const std::string& hash, const std::string& label,
-                const std::vector<double>& rounds, double load = 0.5) {
-  return run_of(source, hash, label, row(reps_of(rounds), rounds, load));
+Run pooled_run(const std::string& source, const std::string& hash, const std::string& label,
+               const std::vector<double>& rounds, double load = 0.5) {
+  return run_of(source, hash, label, pooled_row(reps_of(rounds), rounds, load));
 }
 
 TEST(RunPooling, RunsOfOneExperimentOnOneMachinePool) {
   const std::vector<compare::Run> given = {
-      with_rounds("a1", "h16", "tile 16", {1e-3}), with_rounds("b", "h2", "tile 2", {4e-3, 4.1e-3}),
-      with_rounds("a2", "h16", "tile 16", {1.1e-3, 0.9e-3}),
-      run_of("c", "", "no hash", row({1e-3, 1e-3}, {})), // a lone CSV: never pooled
+      pooled_run("a1", "h16", "tile 16", {1e-3}), pooled_run("b", "h2", "tile 2", {4e-3, 4.1e-3}),
+      pooled_run("a2", "h16", "tile 16", {1.1e-3, 0.9e-3}),
+      run_of("c", "", "no hash", pooled_row({1e-3, 1e-3}, {})), // a lone CSV: never pooled
   };
   const Pooling p = pool_runs(given, 2);
   ASSERT_EQ(p.runs.size(), 3u);
@@ -172,18 +174,11 @@ const Cell& cell(const Comparison& c, std::size_t run) {
   return c.lines.at(0).cells.at(run);
 }
 
-bool has_warning(const Comparison& c, const std::string& text) {
-  for (const auto& w : c.warnings)
-    if (w.find(text) != std::string::npos)
-      return true;
-  return false;
-}
-
 // Three rounds each: a 4x difference is `*`; rounds that scatter around the same time are `~`.
 TEST(RunPooling, RoundsAreTheUnitWithThreeOrMoreOnEachSide) {
-  const compare::Run fast = with_rounds("t16", "h16", "tile 16", {1.0e-3, 1.1e-3, 0.95e-3});
-  const compare::Run slow = with_rounds("t2", "h2", "tile 2", {4.0e-3, 4.3e-3, 3.9e-3});
-  const compare::Run again = with_rounds("t16b", "h16", "tile 16 again", {0.9e-3, 1.15e-3, 1.0e-3});
+  const compare::Run fast = pooled_run("t16", "h16", "tile 16", {1.0e-3, 1.1e-3, 0.95e-3});
+  const compare::Run slow = pooled_run("t2", "h2", "tile 2", {4.0e-3, 4.3e-3, 3.9e-3});
+  const compare::Run again = pooled_run("t16b", "h16", "tile 16 again", {0.9e-3, 1.15e-3, 1.0e-3});
   const Comparison c = compare_runs({fast, slow, again}, {});
   ASSERT_EQ(c.runs.size(), 3u);
   EXPECT_EQ(cell(c, 1).test, compare::Test::rounds);
@@ -205,8 +200,8 @@ TEST(RunPooling, RoundsAreTheUnitWithThreeOrMoreOnEachSide) {
 // Two runs of one round each, repetitions disjoint: the runs differ, the configs may not. `?`
 // and one warning that the run-to-run spread is unknown; never `*`.
 TEST(RunPooling, FewerRoundsLeaveTheSpreadUnknown) {
-  const compare::Run a = with_rounds("a", "h16", "tile 16", {1.0e-3});
-  const compare::Run b = with_rounds("b", "h2", "tile 2", {2.0e-3});
+  const compare::Run a = pooled_run("a", "h16", "tile 16", {1.0e-3});
+  const compare::Run b = pooled_run("b", "h2", "tile 2", {2.0e-3});
   const Comparison c = compare_runs({a, b}, {});
   EXPECT_EQ(cell(c, 1).test, compare::Test::repetitions);
   EXPECT_LT(cell(c, 1).p_value, kAlpha);
@@ -217,13 +212,13 @@ TEST(RunPooling, FewerRoundsLeaveTheSpreadUnknown) {
   EXPECT_NE(to_markdown(c).find("0.50x ? (p "), std::string::npos) << to_markdown(c);
   EXPECT_EQ(to_markdown(c).find("x *"), std::string::npos);
   // Runs that agree within their repetitions stay `~`.
-  const Comparison same = compare_runs({a, with_rounds("a2", "h2", "other", {1.0e-3})}, {});
+  const Comparison same = compare_runs({a, pooled_run("a2", "h2", "other", {1.0e-3})}, {});
   EXPECT_STREQ(mark(cell(same, 1)), "~");
   // Three plain runs of each config pooled: three rounds a side, the test across runs.
-  const Comparison pooled = compare_runs({a, with_rounds("a2", "h16", "tile 16", {1.1e-3}), b,
-                                          with_rounds("a3", "h16", "tile 16", {0.95e-3}),
-                                          with_rounds("b2", "h2", "tile 2", {2.1e-3}),
-                                          with_rounds("b3", "h2", "tile 2", {1.9e-3})},
+  const Comparison pooled = compare_runs({a, pooled_run("a2", "h16", "tile 16", {1.1e-3}), b,
+                                          pooled_run("a3", "h16", "tile 16", {0.95e-3}),
+                                          pooled_run("b2", "h2", "tile 2", {2.1e-3}),
+                                          pooled_run("b3", "h2", "tile 2", {1.9e-3})},
                                          {});
   ASSERT_EQ(pooled.runs.size(), 2u);
   EXPECT_EQ(cell(pooled, 1).test, compare::Test::rounds);
@@ -239,8 +234,8 @@ Run with_id(Run r, const std::string& id) {
 // gave variance 0 and p = 0: `*`. A run given again (its directory twice, a copy, or the same run
 // through --db) is one run, counted once, with a warning that says so.
 TEST(RunPooling, ARunGivenAgainIsCountedOnce) {
-  const compare::Run a = with_id(with_rounds("a", "h16", "tile 16", {1.0e-3}), "vm-1");
-  const compare::Run b = with_id(with_rounds("b", "h2", "tile 2", {0.98e-3}), "vm-2");
+  const compare::Run a = with_id(pooled_run("a", "h16", "tile 16", {1.0e-3}), "vm-1");
+  const compare::Run b = with_id(pooled_run("b", "h2", "tile 2", {0.98e-3}), "vm-2");
   compare::Run a_copy = a;
   a_copy.source = "copy-of-a";
   const Pooling p = pool_runs({a, a_copy, a, b, b, b}, 4);
@@ -275,7 +270,7 @@ TEST(RunPooling, ARunGivenAgainIsCountedOnce) {
 // Issue 42: 1-thread, 2-thread and 2-rank runs sharing a --label pooled into one side shown as
 // "1x1", without a word. Each setup is a side of its own, and a warning names them.
 TEST(RunPooling, RunsOfOtherRanksThreadsOrDeviceAreNotPooled) {
-  compare::Run one = with_rounds("t1", "h", "mine", {1e-3}), one_again = one;
+  compare::Run one = pooled_run("t1", "h", "mine", {1e-3}), one_again = one;
   compare::Run two_threads = one, two_ranks = one, other_device = one;
   one.threads = one_again.threads = 1;
   one.ranks = one_again.ranks = two_threads.ranks = other_device.ranks = 1;
@@ -304,8 +299,8 @@ TEST(RunPooling, RunsOfOtherRanksThreadsOrDeviceAreNotPooled) {
 // Three rounds a side, but one side's rounds all alike: its noise is unknown, so the rounds
 // decide nothing and the warning says why.
 TEST(RunPooling, RoundsThatNeverVaryDecideNothing) {
-  const Comparison c = compare_runs({with_rounds("a", "h16", "tile 16", {1.0e-3, 1.0e-3, 1.0e-3}),
-                                     with_rounds("b", "h2", "tile 2", {0.98e-3, 0.98e-3, 0.98e-3})},
+  const Comparison c = compare_runs({pooled_run("a", "h16", "tile 16", {1.0e-3, 1.0e-3, 1.0e-3}),
+                                     pooled_run("b", "h2", "tile 2", {0.98e-3, 0.98e-3, 0.98e-3})},
                                     {});
   EXPECT_NE(cell(c, 1).test, compare::Test::rounds);
   EXPECT_NE(cell(c, 1).p_value, 0);
@@ -314,8 +309,8 @@ TEST(RunPooling, RoundsThatNeverVaryDecideNothing) {
 }
 
 TEST(RunPooling, BusyRowsAreFlagged) {
-  const compare::Run a = with_rounds("a", "h16", "tile 16", {1.0e-3}, 0.4);
-  const compare::Run b = with_rounds("b", "h2", "tile 2", {2.0e-3}, 3.5); // 2 CPUs
+  const compare::Run a = pooled_run("a", "h16", "tile 16", {1.0e-3}, 0.4);
+  const compare::Run b = pooled_run("b", "h2", "tile 2", {2.0e-3}, 3.5); // 2 CPUs
   const Comparison c = compare_runs({a, b}, {});
   EXPECT_FALSE(cell(c, 0).marks.busy);
   EXPECT_TRUE(cell(c, 1).marks.busy);
@@ -327,7 +322,7 @@ TEST(RunPooling, BusyRowsAreFlagged) {
 // the markdown, the CSV, the warnings and the portability table, with its range; a comparison
 // whose rows are all certain shows no mark and no legend.
 TEST(RunPooling, RowsOfUncertainCeilingsAreMarked) {
-  nlohmann::json r = row(reps_of({1.0e-3}), {1.0e-3});
+  nlohmann::json r = pooled_row(reps_of({1.0e-3}), {1.0e-3});
   r["ceiling"] = "copy bandwidth";
   r["ceiling_value"] = 200.0;
   r["ceiling_unit"] = "GB/s";
@@ -356,7 +351,7 @@ TEST(RunPooling, RowsOfUncertainCeilingsAreMarked) {
       << csv;
 
   const Comparison none =
-      compare_runs({certain, run_of("c", "h2", "other", row(reps_of({2e-3}), {2e-3}))}, {});
+      compare_runs({certain, run_of("c", "h2", "other", pooled_row(reps_of({2e-3}), {2e-3}))}, {});
   EXPECT_EQ(to_markdown(none).find("uncertain"), std::string::npos) << to_markdown(none);
 }
 

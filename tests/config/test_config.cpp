@@ -5,7 +5,7 @@
 #include "config/config.hpp"
 #include "config/yaml_strict.hpp"
 #include "config/limits.hpp"
-#include "core/backends.hpp"
+#include "core/backend_names.hpp"
 #include "kernels/families.hpp"
 #include "plan/plan.hpp"
 #include "under_sanitizer.hpp"
@@ -26,14 +26,14 @@
 namespace miniapp {
 namespace {
 
-Plan plan_of(const std::string& text, const std::vector<std::string>& overrides = {}) {
+Plan plan_from(const std::string& text, const std::vector<std::string>& overrides = {}) {
   return make_plan(config::parse_config("test.yaml", text, overrides));
 }
 
 // The error message ("file:line:col: message") of a config that must be refused.
 std::string error_of(const std::string& text, const std::vector<std::string>& overrides = {}) {
   try {
-    plan_of(text, overrides);
+    plan_from(text, overrides);
   } catch (const config::ConfigError& e) {
     return e.what();
   }
@@ -50,12 +50,12 @@ std::vector<std::string> ids(const Plan& p) {
 const std::string head = "name: t\n";
 
 TEST(Sweep, CartesianProductCountsEveryCombination) {
-  const Plan p = plan_of(head + "cases:\n"
-                                "  - family: axpby\n"
-                                "    variant: [flat, mdrange, team]\n"
-                                "    m: [8, 16]\n"
-                                "    n: [32, 64, 128, 256]\n"
-                                "    alpha: [1, 2]\n");
+  const Plan p = plan_from(head + "cases:\n"
+                                  "  - family: axpby\n"
+                                  "    variant: [flat, mdrange, team]\n"
+                                  "    m: [8, 16]\n"
+                                  "    n: [32, 64, 128, 256]\n"
+                                  "    alpha: [1, 2]\n");
   EXPECT_EQ(p.cases.size(), 3u * 2u * 4u * 2u);
   const auto v = ids(p);
   EXPECT_EQ(std::set<std::string>(v.begin(), v.end()).size(), v.size()) << "duplicate cases";
@@ -64,8 +64,8 @@ TEST(Sweep, CartesianProductCountsEveryCombination) {
 }
 
 TEST(Sweep, OrderIsVariantMajorThenSizes) {
-  const Plan p = plan_of(head + "cases:\n  - family: axpby\n    variant: [flat, team]\n"
-                                "    n: [8, 16]\n");
+  const Plan p = plan_from(head + "cases:\n  - family: axpby\n    variant: [flat, team]\n"
+                                  "    n: [8, 16]\n");
   ASSERT_EQ(p.cases.size(), 4u);
   EXPECT_EQ(p.cases[0].variant, "flat");
   EXPECT_EQ(p.cases[0].n, 8);
@@ -76,14 +76,14 @@ TEST(Sweep, OrderIsVariantMajorThenSizes) {
 }
 
 TEST(Sweep, MissingVariantMeansEveryVariantOfTheFamily) {
-  const Plan p = plan_of(head + "cases:\n  - family: matmul\n    n: 32\n");
+  const Plan p = plan_from(head + "cases:\n  - family: matmul\n    n: 32\n");
   ASSERT_EQ(p.cases.size(), 4u);
   EXPECT_EQ(p.cases[0].variant, "flat");
   EXPECT_EQ(p.cases[1].variant, "tiled");
   EXPECT_EQ(p.cases[2].variant, "tiled_rb");
   EXPECT_EQ(p.cases[3].variant, "vendor");
   // The implicit variant list stands where `variant` does in the order: before the sizes.
-  const Plan q = plan_of(head + "cases:\n  - family: axpby\n    n: [8, 16]\n");
+  const Plan q = plan_from(head + "cases:\n  - family: axpby\n    n: [8, 16]\n");
   ASSERT_EQ(q.cases.size(), 6u);
   EXPECT_EQ(q.cases[0].variant, "flat");
   EXPECT_EQ(q.cases[1].variant, "flat");
@@ -92,9 +92,9 @@ TEST(Sweep, MissingVariantMeansEveryVariantOfTheFamily) {
 }
 
 TEST(Sweep, ZipPairsListsElementByElement) {
-  const Plan p = plan_of(head + "cases:\n  - family: matmul\n    variant: flat\n"
-                                "    zip:\n      m: [8, 16, 32]\n      n: [9, 17, 33]\n"
-                                "      k: [10, 18, 34]\n");
+  const Plan p = plan_from(head + "cases:\n  - family: matmul\n    variant: flat\n"
+                                  "    zip:\n      m: [8, 16, 32]\n      n: [9, 17, 33]\n"
+                                  "      k: [10, 18, 34]\n");
   ASSERT_EQ(p.cases.size(), 3u);
   for (int i = 0; i < 3; ++i) {
     EXPECT_EQ(p.cases[i].m, 8 << i);
@@ -104,9 +104,9 @@ TEST(Sweep, ZipPairsListsElementByElement) {
 }
 
 TEST(Sweep, ZipIsOneDimensionOfTheProduct) {
-  const Plan p = plan_of(head + "cases:\n  - family: axpby\n    variant: [flat, team]\n"
-                                "    precision: [float32, float64]\n"
-                                "    zip:\n      m: [8, 16]\n      n: [32, 64]\n");
+  const Plan p = plan_from(head + "cases:\n  - family: axpby\n    variant: [flat, team]\n"
+                                  "    precision: [float32, float64]\n"
+                                  "    zip:\n      m: [8, 16]\n      n: [32, 64]\n");
   EXPECT_EQ(p.cases.size(), 2u * 2u * 2u);
   for (const auto& c : p.cases)
     EXPECT_EQ(c.n, c.m * 4) << c.id();
@@ -114,9 +114,9 @@ TEST(Sweep, ZipIsOneDimensionOfTheProduct) {
 
 TEST(Sweep, VariantsThatIgnoreTileCollapse) {
   // flat and vendor have no tile: the tile sweep gives them one case each.
-  const Plan p = plan_of(head + "cases:\n  - family: matmul\n"
-                                "    variant: [flat, tiled, vendor]\n    n: 64\n"
-                                "    tile: [2, 4, 8, 16, 32]\n");
+  const Plan p = plan_from(head + "cases:\n  - family: matmul\n"
+                                  "    variant: [flat, tiled, vendor]\n    n: 64\n"
+                                  "    tile: [2, 4, 8, 16, 32]\n");
   EXPECT_EQ(p.cases.size(), 1u + 5u + 1u);
   const auto flat = std::count_if(p.cases.begin(), p.cases.end(),
                                   [](const Case& c) { return c.variant == "flat"; });
@@ -128,33 +128,33 @@ TEST(Sweep, VariantsThatIgnoreTileCollapse) {
 
 TEST(Sweep, AlphaBetaSweepCollapsesForMatmulButNotForAxpby) {
   const std::string sweep = "    n: 16\n    alpha: [1, 2, 3]\n";
-  EXPECT_EQ(plan_of(head + "cases:\n  - family: matmul\n    variant: flat\n" + sweep).cases.size(),
-            1u);
-  EXPECT_EQ(plan_of(head + "cases:\n  - family: axpby\n    variant: flat\n" + sweep).cases.size(),
+  EXPECT_EQ(
+      plan_from(head + "cases:\n  - family: matmul\n    variant: flat\n" + sweep).cases.size(), 1u);
+  EXPECT_EQ(plan_from(head + "cases:\n  - family: axpby\n    variant: flat\n" + sweep).cases.size(),
             3u);
 }
 
 TEST(Sweep, SeedSweepKeepsEverySeedOfRandomInputs) {
-  const Plan p = plan_of(head + "cases:\n  - family: axpby\n    variant: flat\n    n: 16\n"
-                                "    seed: [1, 2, 3]\n");
+  const Plan p = plan_from(head + "cases:\n  - family: axpby\n    variant: flat\n    n: 16\n"
+                                  "    seed: [1, 2, 3]\n");
   ASSERT_EQ(p.cases.size(), 3u);
   EXPECT_EQ(p.cases[2].seed, 3u);
   // iota inputs do not use the seed: one case.
-  EXPECT_EQ(plan_of(head + "cases:\n  - family: axpby\n    variant: flat\n    n: 16\n"
-                           "    init: iota\n    seed: [1, 2, 3]\n")
+  EXPECT_EQ(plan_from(head + "cases:\n  - family: axpby\n    variant: flat\n    n: 16\n"
+                             "    init: iota\n    seed: [1, 2, 3]\n")
                 .cases.size(),
             1u);
 }
 
 TEST(Sweep, IdenticalEntriesRunOnce) {
   const std::string c = "  - family: axpby\n    variant: flat\n    n: 16\n";
-  EXPECT_EQ(plan_of(head + "cases:\n" + c + c).cases.size(), 1u);
+  EXPECT_EQ(plan_from(head + "cases:\n" + c + c).cases.size(), 1u);
 }
 
 TEST(Sweep, DefaultsAreFilledIn) {
-  const Plan p = plan_of(head + "cases:\n  - family: matmul\n    variant: tiled\n    n: 24\n"
-                                "  - family: tile_index\n    n: 9\n"
-                                "  - family: tile_average\n    variant: leader\n    n: 9\n");
+  const Plan p = plan_from(head + "cases:\n  - family: matmul\n    variant: tiled\n    n: 24\n"
+                                  "  - family: tile_index\n    n: 9\n"
+                                  "  - family: tile_average\n    variant: leader\n    n: 9\n");
   ASSERT_EQ(p.cases.size(), 3u);
   EXPECT_EQ(p.cases[0].m, 24);
   EXPECT_EQ(p.cases[0].k, 24);
@@ -182,26 +182,26 @@ std::vector<std::string> tiled_rb_shapes(const Plan& p, int tile, Precision prec
 const std::string rb_case = head + "cases:\n  - family: matmul\n    variant: tiled_rb\n    n: 64\n";
 
 TEST(Shapes, IdsNameAShapeOnlyWhereTheConfigGivesOne) {
-  const Plan plain = plan_of(rb_case);
+  const Plan plain = plan_from(rb_case);
   ASSERT_EQ(plain.cases.size(), 1u);
   EXPECT_EQ(plain.cases[0].id(), "matmul/tiled_rb/float32/64x64x64/tile=128");
   EXPECT_EQ(plain.cases[0].shape, "");
   const std::string first = tiled_rb_shapes(plain, 128, Precision::float32).front();
-  const Plan named = plan_of(rb_case + "    shape: \"" + first + "\"\n");
+  const Plan named = plan_from(rb_case + "    shape: \"" + first + "\"\n");
   EXPECT_EQ(named.cases[0].id(), "matmul/tiled_rb/float32/64x64x64/tile=128/shape=" + first);
   EXPECT_EQ(named.cases[0].shape, first);
-  const Plan searched = plan_of(rb_case + "    shape: auto\n");
+  const Plan searched = plan_from(rb_case + "    shape: auto\n");
   EXPECT_TRUE(searched.cases[0].shape_auto);
   EXPECT_EQ(searched.cases[0].id(), "matmul/tiled_rb/float32/64x64x64/tile=128/shape=auto");
   // The other matmul variants read no shape: a swept variant list collapses it away.
-  const Plan swept = plan_of(head + "cases:\n  - family: matmul\n    n: 64\n    shape: auto\n");
+  const Plan swept = plan_from(head + "cases:\n  - family: matmul\n    n: 64\n    shape: auto\n");
   ASSERT_EQ(swept.cases.size(), 4u);
   for (const Case& c : swept.cases)
     EXPECT_EQ(c.id().find("/shape=auto") != std::string::npos, c.variant == "tiled_rb") << c.id();
 }
 
 TEST(Shapes, EveryListedNameIsTakenAndAListSweeps) {
-  const Plan plain = plan_of(rb_case);
+  const Plan plain = plan_from(rb_case);
   for (Precision pr : {Precision::float32, Precision::float64})
     for (int tile : {64, 128}) {
       const auto names = tiled_rb_shapes(plain, tile, pr);
@@ -209,10 +209,10 @@ TEST(Shapes, EveryListedNameIsTakenAndAListSweeps) {
       std::string list;
       for (const auto& n : names)
         list += (list.empty() ? "" : ", ") + std::string("\"") + n + "\"";
-      const Plan p = plan_of(head + "precision: " + to_string(pr) +
-                             "\ncases:\n  - family: matmul\n    variant: tiled_rb\n    n: 64\n"
-                             "    tile: " +
-                             std::to_string(tile) + "\n    shape: [" + list + ", auto]\n");
+      const Plan p = plan_from(head + "precision: " + to_string(pr) +
+                               "\ncases:\n  - family: matmul\n    variant: tiled_rb\n    n: 64\n"
+                               "    tile: " +
+                               std::to_string(tile) + "\n    shape: [" + list + ", auto]\n");
       ASSERT_EQ(p.cases.size(), names.size() + 1);
       for (size_t i = 0; i < names.size(); ++i)
         EXPECT_EQ(p.cases[i].shape, names[i]);
@@ -221,7 +221,7 @@ TEST(Shapes, EveryListedNameIsTakenAndAListSweeps) {
 }
 
 TEST(Shapes, AnUnknownNameIsRefusedAtItsPositionWithTheValidNames) {
-  const Plan plain = plan_of(rb_case);
+  const Plan plain = plan_from(rb_case);
   const std::string e = error_of(rb_case + "    tile: 64\n    shape: 7x7/1x1\n");
   EXPECT_EQ(e.rfind("test.yaml:7:12: unknown shape '7x7/1x1' for matmul tiled_rb float32", 0), 0u)
       << e;
@@ -233,7 +233,7 @@ TEST(Shapes, AnUnknownNameIsRefusedAtItsPositionWithTheValidNames) {
                 .find("unknown shape '" + other + "'"),
             std::string::npos);
   // With 'tile: auto' a name of either tile is taken (the search keeps to the tiles that have it).
-  EXPECT_EQ(plan_of(rb_case + "    tile: auto\n    shape: \"" + other + "\"\n").cases.size(), 1u);
+  EXPECT_EQ(plan_from(rb_case + "    tile: auto\n    shape: \"" + other + "\"\n").cases.size(), 1u);
   EXPECT_NE(error_of(head + "cases:\n  - family: axpby\n    n: 8\n    shape: auto\n")
                 .find("test.yaml:5:12: shape applies to matmul only"),
             std::string::npos);
@@ -244,27 +244,27 @@ TEST(Shapes, AnUnknownNameIsRefusedAtItsPositionWithTheValidNames) {
 // host kernel takes any team size with its shape.
 TEST(Shapes, AFixedTeamSizeWithAShapeIsRefusedOnGpusOnly) {
   const std::string text = rb_case + "    team_size: 64\n    shape: auto\n";
-  if (is_gpu_backend(plan_of(rb_case).backend))
+  if (is_gpu_backend(plan_from(rb_case).backend))
     EXPECT_NE(error_of(text).find("test.yaml:7:12: on a GPU a shape sets the team size"),
               std::string::npos)
         << error_of(text);
   else
-    EXPECT_EQ(plan_of(text).cases.at(0).team_size, 64);
+    EXPECT_EQ(plan_from(text).cases.at(0).team_size, 64);
 }
 
 TEST(Overrides, ReplaceScalarsListsAndNestedKeys) {
   const std::string text = head + "repetitions: 10\ncases:\n  - family: axpby\n"
                                   "    variant: flat\n    n: 16\n";
-  const Plan p = plan_of(text, {"repetitions=3", "cases.0.n=[8, 32]", "validation.rtol=1e-3",
-                                "output.formats=[json]", "cases.0.variant=[flat, team]"});
+  const Plan p = plan_from(text, {"repetitions=3", "cases.0.n=[8, 32]", "validation.rtol=1e-3",
+                                  "output.formats=[json]", "cases.0.variant=[flat, team]"});
   EXPECT_EQ(p.settings.repetitions, 3);
   EXPECT_DOUBLE_EQ(p.settings.rtol, 1e-3);
   EXPECT_EQ(p.settings.formats, std::vector<std::string>{"json"});
   EXPECT_EQ(p.cases.size(), 4u);
   // Later overrides win; the hash changes with the overrides.
-  EXPECT_EQ(plan_of(text, {"repetitions=3", "repetitions=4"}).settings.repetitions, 4);
-  EXPECT_NE(plan_of(text).config_hash, p.config_hash);
-  EXPECT_EQ(plan_of(text).config_hash, plan_of(text).config_hash);
+  EXPECT_EQ(plan_from(text, {"repetitions=3", "repetitions=4"}).settings.repetitions, 4);
+  EXPECT_NE(plan_from(text).config_hash, p.config_hash);
+  EXPECT_EQ(plan_from(text).config_hash, plan_from(text).config_hash);
 }
 
 TEST(Overrides, AreCheckedLikeTheFileAndPlacedInTheirText) {
@@ -488,7 +488,7 @@ TEST(Hostile, ValuesAreRangeCheckedAgainstThePrecision) {
 
 TEST(Hostile, SetOnOneOfTwoAliasedCasesChangesOnlyThatOne) {
   const std::string text = head + "cases:\n  - &c {family: axpby, variant: flat, n: 8}\n  - *c\n";
-  const Plan p = plan_of(text, {"cases.1.n=16"});
+  const Plan p = plan_from(text, {"cases.1.n=16"});
   ASSERT_EQ(p.cases.size(), 2u);
   EXPECT_EQ(p.cases[0].n, 8);
   EXPECT_EQ(p.cases[1].n, 16);
@@ -661,14 +661,15 @@ TEST(ConfigErrors, NoErrorFollowsFromAnother) {
 
 // Notes, not silence: what a config asks that changes nothing is said once, never an error.
 TEST(ConfigNotes, UnreadValuesDuplicatesAndIdleOverrides) {
-  const auto unread = plan_of("name: x\ncases:\n  - {family: matmul, variant: flat, n: 64, "
-                              "tile: [4, 8, 16]}\n");
+  const auto unread = plan_from("name: x\ncases:\n  - {family: matmul, variant: flat, n: 64, "
+                                "tile: [4, 8, 16]}\n");
   EXPECT_EQ(unread.cases.size(), 1u);
   ASSERT_EQ(unread.notes.size(), 1u) << ::testing::PrintToString(unread.notes);
   EXPECT_EQ(unread.notes[0].rfind("test.yaml:3:51: note: matmul flat does not read tile", 0), 0u)
       << unread.notes[0];
   // A repeated value: a duplicate no unread value explains.
-  const auto twice = plan_of("name: x\ncases:\n  - {family: axpby, variant: flat, n: [64, 64]}\n");
+  const auto twice =
+      plan_from("name: x\ncases:\n  - {family: axpby, variant: flat, n: [64, 64]}\n");
   EXPECT_EQ(twice.cases.size(), 1u);
   ASSERT_EQ(twice.notes.size(), 1u) << ::testing::PrintToString(twice.notes);
   EXPECT_NE(twice.notes[0].find("note: cases[0] gives axpby/flat/float32/64x64"), std::string::npos)
@@ -676,14 +677,14 @@ TEST(ConfigNotes, UnreadValuesDuplicatesAndIdleOverrides) {
   // A --set of what the file holds, and one that changes it.
   const std::string file = "name: x\nrepetitions: 10\ncases:\n  - {family: axpby, variant: flat, "
                            "n: 64}\n";
-  const auto idle = plan_of(file, {"repetitions=10"});
+  const auto idle = plan_from(file, {"repetitions=10"});
   ASSERT_EQ(idle.notes.size(), 1u) << ::testing::PrintToString(idle.notes);
   EXPECT_EQ(
       idle.notes[0].rfind("--set[1] 'repetitions=10': note: 'repetitions' already holds 10", 0), 0u)
       << idle.notes[0];
-  EXPECT_TRUE(plan_of(file, {"repetitions=5"}).notes.empty());
+  EXPECT_TRUE(plan_from(file, {"repetitions=5"}).notes.empty());
   // A case that reads all it is given has nothing to say.
-  EXPECT_TRUE(plan_of(file).notes.empty());
+  EXPECT_TRUE(plan_from(file).notes.empty());
 }
 
 TEST(ConfigErrors, ReportedUpToTheLimit) {

@@ -10,6 +10,8 @@
 #include "plan/plan.hpp"
 #include "run/calibration_store.hpp"
 
+#include "plan_of.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -23,12 +25,6 @@ namespace miniapp {
 namespace {
 
 namespace fs = std::filesystem;
-
-Plan plan_of(const std::string& text) {
-  PlanLimits limits;
-  limits.ranks = 1;
-  return make_plan(config::parse_config("t.yaml", text, {}), limits);
-}
 
 // Two axpby cases (4096^2 and 2048^2 float32), a tiny one, and a validated matmul.
 const std::string mixed = "name: cal\nbackend: serial\nwarmup: 2\nrepetitions: 10\ncases:\n"

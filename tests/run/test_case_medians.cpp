@@ -8,6 +8,8 @@
 #include "plan/plan.hpp"
 #include "run/calibration_store.hpp"
 
+#include "plan_of.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -149,12 +151,6 @@ TEST_F(CaseMedians, TheFullestFileStaysUnderItsSizeBound) {
   for (std::size_t m = 0; m < kCaseMedianMachines; ++m)
     EXPECT_EQ(load_case_medians(path, key(m)).size(), kCaseMedians) << m;
   EXPECT_EQ(load_calibration(path, key(kCaseMedianMachines - 1)).size(), kCalibrationRuns);
-}
-
-Plan plan_of(const std::string& text, int ranks = 1) {
-  PlanLimits limits;
-  limits.ranks = ranks;
-  return make_plan(config::parse_config("t.yaml", text, {}), limits);
 }
 
 const std::string two_matmuls = "name: est\nbackend: serial\nwarmup: 1\nrepetitions: 10\n"
