@@ -13,8 +13,8 @@
 
 namespace miniapp {
 
-// Seconds since this process started (exec, libraries and Kokkos included; /proc/self/stat); 0
-// where that cannot be read.
+// Seconds since this program started: since its exec, the loader, MPI and Kokkos included, not
+// what the process ran before it exec'd miniapp.
 double seconds_since_process_start();
 
 class RunClock final : public ResultSink, public CeilingProvider {
