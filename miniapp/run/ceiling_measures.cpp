@@ -61,7 +61,8 @@ namespace {
 // Calls `with` with one estimate of the vendor GEMM at the shape and precision of `of`: GFLOP/s
 // of the best sample of about 0.1 s of launches.
 template <class F>
-auto with_vendor_estimate(const Case& of, const std::string& backend, const F& with) {
+auto with_vendor_estimate(const Case& of, const std::string& backend, double warmup_s,
+                          const F& with) {
   Case v = of;
   v.variant = family(of.family).ceiling_variant;
   v.print = false;
@@ -70,9 +71,11 @@ auto with_vendor_estimate(const Case& of, const std::string& backend, const F& w
   k->upload();
   const auto fence = [&] { k->fence(); };
   const auto launch = [&] { k->run(); };
-  // Two untimed launches (library handle, heuristics), then estimates of about 0.1 s of timed
-  // samples each; samples chain launches as the case's do (core/timing.hpp).
-  const double one = summarize(time_launches(fence, launch, 2, 1)).median;
+  // Two untimed launches (library handle, heuristics) and `warmup_s` of them, then estimates of
+  // about 0.1 s of timed samples each; samples chain launches as the case's do (core/timing.hpp).
+  const double one = summarize(time_launches(
+                                   fence, launch, 2, 1, [] { return true; }, warmup_s))
+                         .median;
   const int reps = reps_for(one * launches_per_sample(one, kernel_sample_seconds), 0.1, 10, 2000);
   // Each estimate is the best sample of its batch (as a level's bandwidth): a median over a batch
   // that another process interrupted read 4 GFLOP/s where the vendor case itself ran at 180.
@@ -87,13 +90,14 @@ auto with_vendor_estimate(const Case& of, const std::string& backend, const F& w
 } // namespace
 
 StableEstimate measure_vendor_gemm(const Case& of, const std::string& backend) {
-  return with_vendor_estimate(of, backend, [](const std::function<double()>& estimate) {
-    return estimate_until_stable(estimate, kVendorTolerance);
-  });
+  return with_vendor_estimate(of, backend, warmup_seconds,
+                              [](const std::function<double()>& estimate) {
+                                return estimate_until_stable(estimate, kVendorTolerance);
+                              });
 }
 
 double measure_vendor_gemm_once(const Case& of, const std::string& backend) {
-  return with_vendor_estimate(of, backend,
+  return with_vendor_estimate(of, backend, kRecheckWarmupSeconds,
                               [](const std::function<double()>& estimate) { return estimate(); });
 }
 
