@@ -43,8 +43,8 @@ def case_name(benchmark_name):
 
 
 def test_names():
-    code, out, err = run(BENCH, ["--miniapp-config", CONFIG, "--benchmark_list_tests=true"])
-    expect(code == 0, "miniapp-bench --miniapp-config lists its benchmarks", code, out, err)
+    code, out, bench_err = run(BENCH, ["--miniapp-config", CONFIG, "--benchmark_list_tests=true"])
+    expect(code == 0, "miniapp-bench --miniapp-config lists its benchmarks", code, out, bench_err)
     names = [case_name(line) for line in out.split()]
     run_dir = os.path.join(TMP, "run")
     code, out, err = run(MINIAPP, ["run", CONFIG, "--quiet", "--output-dir", run_dir])
@@ -54,7 +54,8 @@ def test_names():
     expect(len(ids) == 11, "the config expands to 11 cases", ids)
     expect(not any("auto" in i for i in ids), "the run records the tiles the autotuner chose", ids)
     expect(names == ids, "the benchmark names are the run's case ids, in its order",
-           "\n".join(names), "\n".join(ids))
+           "\n".join(names), "\n".join(ids), "miniapp-bench said:\n" + bench_err,
+           "miniapp run said:\n" + err)
     # --miniapp-set reaches the config: one size less, two names less
     code, out, err = run(BENCH, ["--miniapp-config", CONFIG, "--miniapp-set", "cases.0.n=[64]",
                                  "--benchmark_list_tests=true"])
