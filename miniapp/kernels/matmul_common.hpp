@@ -36,6 +36,10 @@ KOKKOS_INLINE_FUNCTION void fragments(const T* first, int step, T* out) {
   }
 }
 
+// Threads of a team that walks one row of a matrix (the padded copies and the split-K sums of the
+// GPU kernel): 8 warps (4 on AMD's 64-wide wavefronts) along a row, a row a team.
+inline constexpr int row_team_size = 256;
+
 template <class T, int TWc>
 struct RowFragments {
   static constexpr int V = Fragment<T>::width;

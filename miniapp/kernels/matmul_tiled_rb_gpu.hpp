@@ -409,15 +409,20 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
   Kokkos::parallel_for("miniapp::matmul::tiled_rb", policy, body);
   compat::fit_scratch_carveout<Policy>(body, threads, bytes); // from the next launch on
   if (splits > 1) { // the parts' sums into C, in part order (the same result every run)
-    const std::int64_t size = std::int64_t(M) * N;
+    // A team per row of C, as copy_zero_padded: no index division per element.
+    using RowPolicy = Kokkos::TeamPolicy<Exec>;
+    const std::size_t size = std::size_t(M) * N;
     Kokkos::parallel_for(
-        "miniapp::matmul::tiled_rb",
-        Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, size),
-        KOKKOS_LAMBDA(std::int64_t at) {
-          T sum = partials[at];
-          for (int p = 1; p < splits; ++p)
-            sum += partials[p * size + at];
-          C(at / N, at % N) = sum;
+        "miniapp::matmul::tiled_rb", RowPolicy(exec, M, row_team_size),
+        KOKKOS_LAMBDA(const typename RowPolicy::member_type& team) {
+          const int r = team.league_rank();
+          const T* row = partials + std::size_t(r) * N;
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, N), [&](int c) {
+            T sum = row[c];
+            for (int p = 1; p < splits; ++p)
+              sum += row[p * size + c];
+            C(r, c) = sum;
+          });
         });
   }
 }

@@ -137,9 +137,10 @@ shape_ratios() {
 # benchmarks at tile 128 are the register-blocked product's).
 SHAPES_FILTER='/float(32|64)/[0-9x]+/tile=128(/|$)'
 ncu_gemm() { # $1 precision, $2 shape ("" = the default), $3 file tag, then more run options
+  # (the product kernel: its policy alone has LaunchBounds, not the padded copies or split-K sums)
   local prec=$1 shape=$2 tag=$3
   shift 3
-  timeout 100 ncu --kernel-name-base demangled -k regex:TeamPolicy --launch-count 1 \
+  timeout 100 ncu --kernel-name-base demangled -k regex:LaunchBounds --launch-count 1 \
     --section LaunchStats --section Occupancy --section SchedulerStats --section WarpStateStats \
     --section SpeedOfLight \
     --metrics l1tex__t_bytes_pipe_lsu_mem_local_op_ld.sum,l1tex__t_bytes_pipe_lsu_mem_local_op_st.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__sass_thread_inst_executed_op_dfma_pred_on.sum,smsp__inst_executed.sum,smsp__inst_executed_op_shared_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum \

@@ -2,7 +2,8 @@
 """The curve of scripts/gpu-run.sh sizes: each `miniapp run` row of tests/gpu/gemm_sizes*.yaml
 against the vendor GEMM of its own shape (same run), with what the defaults chose (shape, split-K
 parts) and, given miniapp-bench JSON of the same cases, run against bench; then each odd size's
-share against that of its nearest multiple of 128 (issue 44: within 5 points from 2048 up).
+share against that of its nearest multiple of 128 in every dimension (issue 44: within 5 points
+from 2048 up, square or not).
   gemm_sizes_table.py RUN_DIR [RUN_DIR...] [--bench BENCH.json]"""
 import json
 import sys
@@ -31,14 +32,15 @@ for r in rows:
     print(f"| {r['precision']} | {r['m']}x{r['n']}x{r['k']} | {r['gflops'] / 1e3:.2f} | "
           f"{pct:.1f}% | {c / 1e3 if c else float('nan'):.2f} | {r.get('shape') or '-'} | "
           f"{r.get('split_k') or '-'} | {r.get('padded')} | {r.get('valid')} | {agree} |")
-print("odd sizes against their nearest multiple of 128 (squares from 2048 up):")
-for (prec, (m, n, k)), pct in sorted(share.items()):
-    if not (m == n == k) or m < 2048 or m % 128 == 0:
+print("odd sizes against their nearest multiple of 128 (each dimension rounded; all from 2048 up):")
+for (prec, size), pct in sorted(share.items()):
+    if min(size) < 2048 or all(d % 128 == 0 for d in size):
         continue
-    near = round(m / 128) * 128
-    ref = share.get((prec, (near, near, near)))
+    near = tuple(round(d / 128) * 128 for d in size)
+    ref = share.get((prec, near))
     if ref is None or pct is None:
         continue
     gap = ref - pct
-    print(f"  {prec} {m}: {pct:.1f}% against {ref:.1f}% at {near}: {gap:+.1f} points "
-          f"({'within' if gap <= 5 else 'OUTSIDE'} 5)")
+    name = lambda s: "x".join(map(str, s)) if len(set(s)) > 1 else str(s[0])
+    print(f"  {prec} {name(size)}: {pct:.1f}% against {ref:.1f}% at {name(near)}: {gap:+.1f} "
+          f"points ({'within' if gap <= 5 else 'OUTSIDE'} 5)")
