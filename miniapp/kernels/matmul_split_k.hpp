@@ -20,7 +20,24 @@ namespace miniapp::kernels {
 //     tiles) 78.3% unsplit, 80.2% in 4
 // Before (parts added into C with atomic adds, enough to fill both teams of every SM): 1024
 // 59.1%, 512 53.4%, float64 1024 31.7%.
+// One team a multiprocessor (float64): a last wave takes a whole tile's time however few teams it
+// holds, so the parts are those that make the fewest tile-times, ceil(tiles x parts / sms) /
+// parts, where that is at least a tenth fewer than unsplit (the parts' sums cost a few percent).
+// H200, 2026-11-30: float64 5000x2100x3500 (680 tiles, 6 waves, the last 20 teams) read 35.1% of
+// DGEMM against 43.9% at 4992x2048x3456 (624 tiles, 5 waves); 2049x3000x4097 (408 tiles, 4 waves)
+// 37.9% against 42.9%. Two teams a multiprocessor (float32): the rule above, measured; a last wave
+// of at most one team a multiprocessor runs each team alone, faster, so the count of waves
+// overstates what splitting gains there (5003: 7 waves against 6.25 in 4 parts, 80.2% against
+// 78.3%).
 inline constexpr int split_k_depth = 64;
+inline int split_k_for_waves(int tiles, int deepest, int slots) {
+  const auto waves = [&](int parts) { return (std::int64_t(tiles) * parts + slots - 1) / slots; };
+  int best = 1; // compared as waves(p) / p against waves(best) / best
+  for (int parts = 2; parts <= 4 && parts <= deepest; ++parts)
+    if (waves(parts) * best < waves(best) * parts)
+      best = parts;
+  return 10 * waves(best) <= 9 * waves(1) * best ? best : 1; // at least a tenth fewer
+}
 inline int split_k_for(int tiles, int K, int sms, int teams) {
   const int deepest = K / split_k_depth;
   if (tiles <= 0 || deepest < 2)
@@ -28,6 +45,8 @@ inline int split_k_for(int tiles, int K, int sms, int teams) {
   int parts = 1;
   if (2 * tiles <= sms)
     parts = sms / tiles;
+  else if (teams <= 1)
+    parts = split_k_for_waves(tiles, deepest, sms);
   else if (const int slots = sms * teams; tiles > slots && tiles - slots <= slots / 4)
     parts = 4;
   return parts < deepest ? parts : deepest;

@@ -139,8 +139,10 @@ TEST(MatmulHostShapes, PackedPanelsAtEdgesWithStridesAndSharedTeams) {
 }
 
 // Split-K on GPUs (kernels/matmul_tiled_rb_gpu.hpp): parts where the tiles fill at most half
-// the multiprocessors (one team each), or leave a last wave at most a quarter full after one
-// whole wave (4 parts); each part at least split_k_depth of K deep.
+// the multiprocessors (one team each); with two teams a multiprocessor, where they leave a last
+// wave at most a quarter full after one whole wave (4 parts); with one, the parts that make the
+// fewest waves of a part's depth, if at least a tenth fewer; each part at least split_k_depth of
+// K deep.
 TEST(MatmulGpuSplitK, PartsFillTheMultiprocessorsOrTheLastWave) {
   EXPECT_EQ(split_k_for(64, 1024, 132, 2), 2); // 1024 float32 on 132 SMs: one team an SM
   EXPECT_EQ(split_k_for(64, 1024, 132, 1), 2); // float64
@@ -152,7 +154,11 @@ TEST(MatmulGpuSplitK, PartsFillTheMultiprocessorsOrTheLastWave) {
   EXPECT_EQ(split_k_for(289, 2056, 132, 2), 4);  // 2049: 25 tiles past one wave of 264
   EXPECT_EQ(split_k_for(330, 4096, 132, 2), 4);  // 66 past: a quarter of the wave
   EXPECT_EQ(split_k_for(331, 4096, 132, 2), 1);  // more than a quarter
-  EXPECT_EQ(split_k_for(289, 2056, 132, 1), 1);  // float64 at 2049: three waves of 132
+  EXPECT_EQ(split_k_for(289, 2056, 132, 1), 4);  // float64 at 2049: 3 waves, 9 of a quarter
+  EXPECT_EQ(split_k_for(680, 3500, 132, 1), 4);  // float64 5000x2100x3500: 6 waves, 21 quarters
+  EXPECT_EQ(split_k_for(576, 3072, 132, 1), 2);  // float64 3072: 5 waves, 9 halves (a tenth)
+  EXPECT_EQ(split_k_for(624, 3456, 132, 1), 1);  // 5 waves, 19 quarters: not a tenth fewer
+  EXPECT_EQ(split_k_for(4096, 8192, 132, 1), 1); // float64 8192: 32 waves, 125 quarters
   EXPECT_EQ(split_k_for(1089, 4104, 132, 2), 1); // 4097: five waves
   EXPECT_EQ(split_k_for(289, 192, 132, 2), 3);   // K / 64 limits 4 to 3
   EXPECT_EQ(split_k_for(9, 127, 132, 2), 1);     // too shallow for two parts of 64
@@ -191,6 +197,8 @@ TEST(MatmulGpuChoice, SplitAndPaddingRecordedForTheDefaultShape) {
   // float64 reads no 16-byte runs from global memory: never padded
   expect_choice(default_gpu_choice<double>(1024, 1024, 1024), 2, false);
   expect_choice(default_gpu_choice<double>(4097, 4097, 4097), 1, false);
+  // float64, one team an SM: 680 tiles make 6 waves whole, 21 of a quarter's depth in 4 parts
+  expect_choice(default_gpu_choice<double>(5000, 2100, 3500), 4, false);
 }
 
 // Parts of whole k-tiles, none empty: 3 parts asked of K = 24 in k-tiles of 16 run as 2 of 16.
