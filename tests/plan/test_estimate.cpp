@@ -129,6 +129,22 @@ TEST(Estimate, AGpuCaseLastsTheSpanUnlessTheRunAddsNoLaunches) {
   EXPECT_GT(b, host); // the copies to and from the device
 }
 
+// On a GPU the host work an earlier run measured holds the case's timed copies to and from the
+// device (its wall time less its launches), so they are not added to it again.
+TEST(Estimate, MeasuredHostWorkOnAGpuHoldsItsCopies) {
+  Plan p = plan_of(matmul + "validation: {enabled: false}\n");
+  p.backend = "cuda"; // another build's plan: the estimate reads the name
+  const std::string id = p.cases[0].id();
+  const PlanEstimate host = estimate_plan(p, unit_rates(), {{id, 0.0}, {host_time_id(id), 7.0}});
+  EXPECT_DOUBLE_EQ(host.cases[0].seconds, 7.0 + launches_seconds(p, 0.0, 1));
+  // Modelled, the set-up has no copies in it: 11 launches' uploads and downloads of the case's
+  // 3 MB at 1 GB/s are added.
+  const PlanEstimate modelled = estimate_plan(p, unit_rates(), {{id, 0.0}});
+  const double bytes = 3.0 * 512 * 512 * sizeof(float);
+  EXPECT_NEAR(modelled.cases[0].seconds,
+              bytes / 1e9 + launches_seconds(p, 0.0, 1) + 11 * 2 * bytes / 1e9, 1e-9);
+}
+
 TEST(Estimate, SlurmTimesInSeconds) {
   EXPECT_EQ(slurm_time_seconds("5"), 300);
   EXPECT_EQ(slurm_time_seconds("05:30"), 330);
