@@ -178,20 +178,18 @@ double time_once(const Case& c, const std::string& backend) {
       .median;
 }
 
-// A cached choice is timed once more before it is used: its entry's time far from this one says
-// the entry is not this machine's measurement (edited, or the machine changed under one key), so
-// "" only when they agree, or when other work ran beside the search (the entry's host_others):
-// then its time says nothing of what the machine does, and the entry, whose choice is one the
-// search could make (check_autotune_entry), is used as it is. A search of the 32^3 tiled float64
-// product by miniapp-bench under a load of about 7 on 2 CPUs was searched again by the
-// `miniapp run` after it, which chose another tile, so the two named the case differently. (A
-// timing here beside other work is only slower, which kMostSlower allows for.) Other processes on
-// the cores only slow a timing, and on an oversubscribed host a lot (openmp cases under a load of
-// 25 on 2 CPUs timed over 100x their search's best), so an entry may be faster than now by up to
-// kMostSlower; and the search itself may have run on a loaded host (a 32^3 matmul's search, timed
-// at a load of 8, recorded a time over 10x its quiet one, and the re-search chose another tile), so
-// it may be slower by up to kMostFaster. An edited entry (1e5x off, a millionth, 1e300) is outside
-// both.
+// A cached choice is timed once more before it is used. An entry's time far from this one says
+// the entry is not this machine's measurement (edited: 1e5x off, a millionth, 1e300; or the
+// machine changed under one key): the reason is returned, and the case is searched again. How
+// far is far: other processes only slow a timing, and on an oversubscribed host a lot (openmp
+// cases under a load of 25 on 2 CPUs timed over 100x their search's best), so the entry may be
+// faster than now by up to kMostSlower; a search on a loaded host records slow times (a 32^3
+// matmul's search at a load of 8 recorded over 10x its quiet one), so it may be slower by up to
+// kMostFaster. An entry searched beside other work (its host_others above kBusyOthersCpus) is used
+// whatever its time, with `busy` set: its time says nothing of what the machine does, and its
+// choice is one the search could make (check_autotune_entry). Before, miniapp-bench's search of a
+// 32^3 tiled float64 product under a load of about 7 on 2 CPUs was searched again by the `miniapp
+// run` after it, which chose another tile, so the two named the case differently.
 constexpr double kMostSlower = 10000, kMostFaster = 1000;
 std::string far_from_now(const nlohmann::json& entry, const Case& choice,
                          const std::string& backend, bool& busy) {
@@ -248,7 +246,7 @@ Case autotune(const Case& c, const std::string& backend, const std::string& devi
       bool busy = false;
       const std::string far = far_from_now(cache[key], best, backend, busy);
       if (busy)
-        best.tuning += " (its time not checked: other work ran beside the search)";
+        best.tuning += " (its time, far from now's, not trusted: other work ran beside the search)";
       if (far.empty())
         return best;
       warn("ignoring the autotune cache entry '" + key + "' (" + far + "); searching again");
