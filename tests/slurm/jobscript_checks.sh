@@ -292,6 +292,23 @@ else
   fail "a warning before the rank started: $(cat "$scratch/usr1.out")"
 fi
 
+# A launcher that ends with a signal's status: srun's can be the TERM it sent the surviving rank
+# (143) though the first rank died of SIGKILL (seen once in CI on the local cluster), so the script
+# names neither rank, only that a rank was ended by a signal, and the job exits 3.
+generate term --system generic-cpu
+mkdir -p "$scratch/term-bin" && printf '#!/bin/bash\nexit 143\n' >"$scratch/term-bin/srun" &&
+  printf '#!/bin/bash\n' >"$scratch/term-bin/module" && chmod +x "$scratch"/term-bin/*
+status=0
+(cd "$scratch" && env -u MINIAPP PATH="$scratch/term-bin:$PATH" SLURM_JOB_ID=8 SLURM_NTASKS=2 \
+  SLURM_CPUS_PER_TASK=1 SLURM_NTASKS_PER_NODE=2 SLURM_JOB_NODELIST=n1 timeout 60 bash term.sh \
+  >term.out 2>&1) || status=$?
+if ((status == 3)) && grep -q "a rank was ended by a signal and the launcher ended the others (the launcher's status: signal 15, TERM)" \
+  "$scratch/term.out" && grep -q "FAILED: runtime or resource error (exit 3)" "$scratch/term.out"; then
+  pass "a launcher ended by a signal: exit 3, saying a rank was ended by one (signal 15, TERM)"
+else
+  fail "a launcher ended by a signal: exit $status: $(cat "$scratch/term.out")"
+fi
+
 # Every shipped profile loads and yields a script that passes shellcheck.
 for profile in "$src"/jobscripts/systems/*.yaml; do
   generate "profile-$(basename "$profile" .yaml)" --system "$profile" "${gpu_build[@]}" || true
