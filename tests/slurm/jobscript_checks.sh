@@ -309,6 +309,22 @@ else
   fail "a launcher ended by a signal: exit $status: $(cat "$scratch/term.out")"
 fi
 
+# docs/jobs.md shows the script its quickstart command writes, word for word (it once kept a wait
+# block two changes old): that command, run again, writes the same text, paths aside.
+mkdir -p "$scratch/doc" && ln -sfn "$src/configs" "$scratch/doc/configs"
+(cd "$scratch/doc" && "$MINIAPP" jobscript configs/quickstart.yaml --system generic-gpu \
+  --time 00:20:00 --ranks-per-node 4 --exclusive --hint nomultithread \
+  --miniapp /opt/miniapp-cuda/bin/miniapp --output-dir runs/quickstart-%j -o quickstart.sh 2>/dev/null)
+sed -e "s#$scratch/doc#/home/me/miniapp#g" -e "s#$src#/home/me/miniapp#g" \
+  "$scratch/doc/quickstart.sh" >"$scratch/doc/made.sh"
+awk '/^\$ sbatch quickstart.sh$/ { f = 1; next } f == 1 && /^```bash$/ { f = 2; next }
+  f == 2 && /^```$/ { exit } f == 2' "$src/docs/jobs.md" >"$scratch/doc/shown.sh"
+if [[ -s $scratch/doc/shown.sh ]] && diff -u "$scratch/doc/shown.sh" "$scratch/doc/made.sh" >"$scratch/doc/diff"; then
+  pass "docs/jobs.md's example script is what its command writes"
+else
+  fail "docs/jobs.md's example script differs from what its command writes: $(head -n 40 "$scratch/doc/diff")"
+fi
+
 # Every shipped profile loads and yields a script that passes shellcheck.
 for profile in "$src"/jobscripts/systems/*.yaml; do
   generate "profile-$(basename "$profile" .yaml)" --system "$profile" "${gpu_build[@]}" || true
