@@ -273,11 +273,20 @@ refuse 2 'p10.yaml:4:11: modules\[0\] has the control character 0x1b at offset 3
 # Slurm's time-limit warning that reaches a rank srun has not yet started kills it (SIGUSR1 ends a
 # process without a handler): the job stops "before the time limit", says that no case ran, and
 # waits to be recorded TIMEOUT. The srun stub dies of USR1 as that task did.
+# run_stubbed NAME SRUN [WRAPPER...]: the generated NAME.sh as a one-rank Slurm job runs it, with
+# an srun whose body is SRUN and a module that does nothing; its output in NAME.out. (In a subshell:
+# it ends with exec.)
+run_stubbed() {
+  local name=$1 body=$2
+  shift 2
+  mkdir -p "$scratch/$name-bin" && printf '#!/bin/bash\n%s\n' "$body" >"$scratch/$name-bin/srun" &&
+    printf '#!/bin/bash\n' >"$scratch/$name-bin/module" && chmod +x "$scratch/$name-bin"/*
+  cd "$scratch" && exec env -u MINIAPP PATH="$scratch/$name-bin:$PATH" SLURM_JOB_ID=7 SLURM_NTASKS=1 \
+    SLURM_CPUS_PER_TASK=1 SLURM_NTASKS_PER_NODE=1 SLURM_JOB_NODELIST=n1 "$@" bash "$name.sh" \
+    >"$name.out" 2>&1
+}
 generate usr1 --system generic-cpu
-mkdir -p "$scratch/bin" && printf '#!/bin/bash\ntrap "exit 138" USR1\ntouch "%s/launched"\nwhile :; do sleep 0.1; done\n' \
-  "$scratch" >"$scratch/bin/srun" && printf '#!/bin/bash\n' >"$scratch/bin/module" && chmod +x "$scratch"/bin/*
-(cd "$scratch" && exec env -u MINIAPP PATH="$scratch/bin:$PATH" SLURM_JOB_ID=7 SLURM_NTASKS=1 \
-  SLURM_CPUS_PER_TASK=1 SLURM_NTASKS_PER_NODE=1 SLURM_JOB_NODELIST=n1 setsid bash usr1.sh >usr1.out 2>&1) &
+(run_stubbed usr1 "trap 'exit 138' USR1; touch '$scratch/launched'; while :; do sleep 0.1; done" setsid) &
 job=$!
 for _ in $(seq 300); do [[ -e $scratch/launched ]] && break; sleep 0.1; done
 kill -USR1 "$job" || true
@@ -296,12 +305,8 @@ fi
 # (143) though the first rank died of SIGKILL (seen once in CI on the local cluster), so the script
 # names neither rank, only that a rank was ended by a signal, and the job exits 3.
 generate term --system generic-cpu
-mkdir -p "$scratch/term-bin" && printf '#!/bin/bash\nexit 143\n' >"$scratch/term-bin/srun" &&
-  printf '#!/bin/bash\n' >"$scratch/term-bin/module" && chmod +x "$scratch"/term-bin/*
 status=0
-(cd "$scratch" && env -u MINIAPP PATH="$scratch/term-bin:$PATH" SLURM_JOB_ID=8 SLURM_NTASKS=2 \
-  SLURM_CPUS_PER_TASK=1 SLURM_NTASKS_PER_NODE=2 SLURM_JOB_NODELIST=n1 timeout 60 bash term.sh \
-  >term.out 2>&1) || status=$?
+(run_stubbed term 'exit 143' timeout 60) || status=$?
 if ((status == 3)) && grep -q "a rank was ended by a signal and the launcher ended the others (the launcher's status: signal 15, TERM)" \
   "$scratch/term.out" && grep -q "FAILED: runtime or resource error (exit 3)" "$scratch/term.out"; then
   pass "a launcher ended by a signal: exit 3, saying a rank was ended by one (signal 15, TERM)"
