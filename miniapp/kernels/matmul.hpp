@@ -33,18 +33,24 @@ template <class S, class Exec, class VA, class VB, class VC>
 int matmul_tiled_rb_shape(const Exec& exec, const VA& A, const VB& B, const VC& C) {
   using T = typename VC::non_const_value_type;
   const bool vec = vector_loads_for<T> && vector_loads_fit<T>(A, B);
+  int head = 0; // rows of C before a split tail (split_k_tail), all of K in one launch
   int splits = tiled_rb_gpu_choice(C.extent(0), C.extent(1), A.extent(1), S::BM, S::BN, S::BK,
-                                   S::Teams, 0, multiprocessors(exec))
+                                   S::Teams, 0, multiprocessors(exec), &head)
                    .split_k; // (A and B as given: padded already where they are)
   T* partials = splits > 1 ? kernel_workspace<T, typename Exec::memory_space, 1>(
-                                 std::size_t(splits) * C.extent(0) * C.extent(1))
+                                 std::size_t(splits) * (C.extent(0) - head) * C.extent(1))
                            : nullptr;
   if (!partials)
-    splits = 1; // (no memory for the parts: one team a tile)
+    splits = 1, head = 0; // (no memory for the parts: one team a tile)
   auto with = [&](auto vec_c, auto full_c) {
-    matmul_tiled_rb_pipelined<S::BM, S::BN, S::BK, S::TM, S::TN, S::Teams, S::KU, S::Mode,
-                              decltype(vec_c)::value, decltype(full_c)::value>(exec, A, B, C,
-                                                                               splits, partials);
+    auto launch = [&](int parts, T* sums, int row_begin, int row_end) {
+      matmul_tiled_rb_pipelined<S::BM, S::BN, S::BK, S::TM, S::TN, S::Teams, S::KU, S::Mode,
+                                decltype(vec_c)::value, decltype(full_c)::value>(
+          exec, A, B, C, parts, sums, row_begin, row_end);
+    };
+    if (head > 0)
+      launch(1, nullptr, 0, head);
+    launch(splits, partials, head, -1);
   };
   using Yes = std::true_type;
   using No = std::false_type;
@@ -62,7 +68,8 @@ int matmul_tiled_rb_shape(const Exec& exec, const VA& A, const VB& B, const VC& 
 // them; `shape` picks one ("" = the list's first, its default). GPUs: matmul_tiled_rb_pipelined
 // with the shape's thread grid (the general kernel when the user fixes another team size).
 // Host: matmul_tiled_rb_host, one thread per team unless the user fixes the team size.
-// Returns what the launch chose (split-K parts and padding on GPUs; one part, unpadded, else).
+// Returns what the launch chose (split-K parts and padding on GPUs; on host backends one part,
+// and whether A and B ran as the shared zero-padded panels).
 template <class Exec, class VA, class VB, class VC>
 LaunchChoice matmul_tiled_rb(const Exec& exec, const VA& A, const VB& B, const VC& C, int tile,
                              int team_size = 0, const std::string& shape = "") {
@@ -75,7 +82,7 @@ LaunchChoice matmul_tiled_rb(const Exec& exec, const VA& A, const VB& B, const V
   if constexpr (host) {
     auto run = [&](auto s) {
       using S = decltype(s);
-      matmul_tiled_rb_host<S::BM, S::BN, S::TM, S::TN>(exec, A, B, C, team_size);
+      ran.padded = matmul_tiled_rb_host<S::BM, S::BN, S::TM, S::TN>(exec, A, B, C, team_size);
     };
     found = tile == 64 ? host_shapes_t<Elem, 64>::visit(shape, run)
                        : host_shapes_t<Elem, 128>::visit(shape, run);

@@ -132,14 +132,18 @@ struct GpuShapes<int, Tile> {
 // seventeen registers) spilled and ran at a third of 6 x TN on the dev machine; left out.
 // With AVX-512 (thirty-two 64-byte registers) a 64-byte row is one register: 6 x TN would keep
 // only six sums, too few FMAs in flight to hide their latency. The AVX-512 list leads with rows of
-// two registers. Measured on the 2-core dev machine (AMD EPYC, AVX-512; miniapp-bench, float32,
-// 1024, 2 threads, one process): 6 x 2TN 191 GFLOP/s, 12 x 2TN 126, 6 x TN 130, 4 x TN 88,
-// OpenBLAS SGEMM 171.
+// two registers, twelve of them (24 registers of sums). Measured with A and B packed once per
+// product (miniapp-bench, one process, against OpenBLAS as SkylakeX in it): on the GPU machine's
+// 16 Xeon cores (2026-11-30, 16 threads) 12 x 2TN read 0.98 / 0.91 of SGEMM at 1024 / 2048 and
+// 0.82 / 0.92 of DGEMM, 6 x 2TN 0.93 / 0.84 and 0.70 / 0.83 (the packed-in-the-tile kernel of
+// 2026-11-27 gave 12 x 2TN the lead too: 1.07 / 0.80 against 0.94 / 0.73); on the 2-core dev
+// machine (AMD EPYC) 12 x 2TN 193-195 GFLOP/s at 2048 against 197-198 for 6 x 2TN, OpenBLAS 210.
+// (Before packing, on the dev machine: 6 x 2TN 191 GFLOP/s, 12 x 2TN 126.)
 template <class T, int Tile>
 struct HostShapes {
   static constexpr int TN = int(64 / sizeof(T));
 #if defined(__AVX512F__) && !defined(__CUDACC__) && !defined(__HIPCC__)
-  using type = ShapeList<HostShape<Tile, Tile, 6, 2 * TN>, HostShape<Tile, Tile, 12, 2 * TN>,
+  using type = ShapeList<HostShape<Tile, Tile, 12, 2 * TN>, HostShape<Tile, Tile, 6, 2 * TN>,
                          HostShape<Tile, Tile, 6, TN>, HostShape<Tile, Tile, 4, TN>>;
 #else
   using type = ShapeList<HostShape<Tile, Tile, 6, TN>, HostShape<Tile, Tile, 4, TN>>;

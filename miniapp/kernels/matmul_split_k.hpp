@@ -52,6 +52,47 @@ inline int split_k_for(int tiles, int K, int sms, int teams) {
   return parts < deepest ? parts : deepest;
 }
 
+// The tail of a product whose tiles fill some whole waves of teams and a last one only in part,
+// with two teams a multiprocessor or more (float32): the rows of tiles that fit in the whole
+// waves (the head) run as one launch over all of K, the rows after them (the tail) as a second
+// launch that splits K into the parts (2 to 8, each at least split_k_tail_depth deep) that make
+// the fewest waves of a part's depth, where the two launches' waves, ceil(head / slots) +
+// ceil(tail x parts / slots) / parts, are at least a tenth fewer than the product's unsplit.
+// Why: a last wave of more teams than multiprocessors lasts a whole tile's time however few it
+// holds, and split-K over the whole product overstated the gain (5003 above: the head splits
+// too). H200, 2026-11-30, TFLOP/s before -> after in two runs of the same configs (% of cuBLAS
+// SGEMM of the same shape in the same run): 2049x3000x4097 (408 tiles for 264 slots: 11 rows
+// whole, 144 tiles in 7 parts) 34.3 -> 40.3 (80.5% -> 93.5%); 5000x2100x3500 (31 rows, 153 tiles
+// in 5) 39.1 -> 43.3 (95.1% -> 104.9%); 4097 (32 rows, a row of 33 tiles in 8) 42.2 -> 45.4;
+// 3072 (22 rows, 48 tiles in 5) 43.4 -> 48.5; 2560 (13 rows, 140 in 7) 38.3 -> 44.0. The tail
+// compared with itself unsplit took 3500 (18 rows, then 280 tiles in 8: 3.125 waves against 3
+// unsplit) from 45.3 to 41.7, hence the whole product's waves (99.5% of SGEMM again). The gains
+// measured were about 60% of the waves': a last wave of one team a multiprocessor runs each team
+// alone, faster. Stream-K proper (every team an equal share of all tiles' k-tiles) would need no
+// head.
+inline constexpr int split_k_tail_depth = 4 * split_k_depth;
+struct TailSplit {
+  int head_tile_rows = 0; // 0: no tail split
+  int parts = 1;
+};
+inline TailSplit split_k_tail(int tiles_m, int tiles_n, int K, int sms, int teams) {
+  const std::int64_t slots = std::int64_t(sms) * teams, tiles = std::int64_t(tiles_m) * tiles_n;
+  if (teams < 2 || tiles_n <= 0 || tiles <= slots || tiles % slots == 0)
+    return {};
+  const int head = int(tiles / slots * slots / tiles_n);
+  const std::int64_t head_tiles = std::int64_t(head) * tiles_n, tail = tiles - head_tiles;
+  const auto waves = [&](std::int64_t n) { return (n + slots - 1) / slots; };
+  int best = 1; // the fewest waves of a part's depth: waves(tail * p) / p
+  for (int parts = 2; parts <= 8 && parts <= K / split_k_tail_depth; ++parts)
+    if (waves(tail * parts) * best < waves(tail * best) * parts)
+      best = parts;
+  // In waves of a whole tile's depth, times best: head and tail against the product unsplit
+  const std::int64_t split = waves(head_tiles) * best + waves(tail * best);
+  if (head == 0 || best == 1 || 10 * split > 9 * waves(tiles) * best)
+    return {};
+  return {head, best};
+}
+
 // The depth of each of `parts` parts of K: whole bk-deep k-tiles (K itself for one part).
 inline int split_k_chunk(int parts, int K, int bk) {
   return parts > 1 ? (K + parts * bk - 1) / (parts * bk) * bk : K;
@@ -74,15 +115,25 @@ inline bool whole_tiles(std::int64_t M, std::int64_t N, std::int64_t K, int bm, 
 // bytes (vec_width elements) at a time, and contiguous operands that are not whole tiles, or whose
 // K or N is not whole 16-byte runs, are padded (matmul_padded.hpp), K then to whole k-tiles.
 // matmul_tiled_rb runs this choice, so the value recorded is the one that ran (save where the
-// workspace cannot be allocated: then unpadded, or one part, and the launch says so).
+// workspace cannot be allocated: then unpadded, or one part, and the launch says so). Where only
+// the tail splits (split_k_tail), split_k is the tail's parts and *head_rows (if given) the rows
+// of C before it; else *head_rows is 0.
 inline LaunchChoice tiled_rb_gpu_choice(std::int64_t M, std::int64_t N, std::int64_t K, int bm,
-                                        int bn, int bk, int teams, int vec_width, int sms) {
+                                        int bn, int bk, int teams, int vec_width, int sms,
+                                        int* head_rows = nullptr) {
   LaunchChoice c;
   c.padded = vec_width > 0 &&
              (!whole_tiles(M, N, K, bm, bn, bk) || K % vec_width != 0 || N % vec_width != 0);
   const std::int64_t k = c.padded ? (K + bk - 1) / bk * bk : K;
-  const int tiles = int((M + bm - 1) / bm * ((N + bn - 1) / bn));
-  c.split_k = split_k_parts(split_k_for(tiles, int(k), sms, teams), int(k), bk);
+  const int tiles_m = int((M + bm - 1) / bm), tiles_n = int((N + bn - 1) / bn);
+  c.split_k = split_k_parts(split_k_for(tiles_m * tiles_n, int(k), sms, teams), int(k), bk);
+  TailSplit tail;
+  if (c.split_k == 1)
+    tail = split_k_tail(tiles_m, tiles_n, int(k), sms, teams);
+  if (tail.head_tile_rows > 0)
+    c.split_k = split_k_parts(tail.parts, int(k), bk);
+  if (head_rows)
+    *head_rows = c.split_k > 1 ? tail.head_tile_rows * bm : 0;
   return c;
 }
 

@@ -169,11 +169,14 @@ template <class V>
 using T_of = typename V::non_const_value_type;
 
 // Full: A's rows, B's columns and K are multiples of BM, BN and BK (tiles_are_whole), so no load
-// of the kernel falls past the operands. partials: splits x M x N elements (splits > 1 only).
+// of the kernel falls past the operands. The launch computes C's rows [row_begin, row_end) (-1:
+// to C's last row; row_begin a multiple of BM). partials: splits x (its rows) x N elements
+// (splits > 1 only).
 template <int BM, int BN, int BK, int TM, int TN, int Teams, int KU, int Mode, bool Vec, bool Full,
           class Exec, class VA, class VB, class VC>
 void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const VC& C,
-                               int splits = 1, T_of<VC>* partials = nullptr) {
+                               int splits = 1, T_of<VC>* partials = nullptr, int row_begin = 0,
+                               int row_end = -1) {
   using T = typename VC::non_const_value_type;
   using Cfg = PipelinedBlocking<BM, BN, BK, TM, TN>;
   constexpr int GR = Cfg::GR, GC = Cfg::GC, threads = Cfg::threads;
@@ -185,11 +188,12 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
   using Load = PipelinedLoads<T, BM, BN, BK, threads, Vec>;
   using Policy = Kokkos::TeamPolicy<Exec, Kokkos::LaunchBounds<threads, Teams>>;
   using Member = typename Policy::member_type;
-  const int M = C.extent(0), N = C.extent(1), K = A.extent(1);
-  const int tiles_n = (N + BN - 1) / BN;
-  const int tiles = ((M + BM - 1) / BM) * tiles_n;
+  // M: the end of this launch's rows (rows past it are never stored, as rows past C's)
+  const int M = row_end < 0 ? int(C.extent(0)) : row_end, N = C.extent(1), K = A.extent(1);
+  const int rows = M - row_begin, tiles_n = (N + BN - 1) / BN;
+  const int tiles = ((rows + BM - 1) / BM) * tiles_n;
   // Split-K: `splits` teams a tile, each over k_chunk of K (whole k-tiles), each part's sums
-  // stored into `partials` (splits x M x N), then added into C by a second launch
+  // stored into `partials` (splits x rows x N), then added into C by a second launch
   // (split_k_for, kernels/matmul_split_k.hpp, says when it pays).
   const int k_chunk = split_k_chunk(splits, K, BK);
   splits = split_k_parts(splits, K, BK); // none empty (K 0: one, its sums all zero)
@@ -203,7 +207,7 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
   auto body = KOKKOS_LAMBDA(const Member& team) {
     T* smem = static_cast<T*>(team.team_scratch(0).get_shmem_aligned(bytes - 16, 16));
     const int tile = team.league_rank() % tiles, part = team.league_rank() / tiles;
-    const int row0 = (tile / tiles_n) * BM, col0 = (tile % tiles_n) * BN;
+    const int row0 = row_begin + (tile / tiles_n) * BM, col0 = (tile % tiles_n) * BN;
     const int k_begin = part * k_chunk, k_end = at_most(K, k_begin + k_chunk);
     const int rank = team.team_rank(), warp = rank / 32, lane = rank % 32;
     // The warp's 4 x 8 block of threads with lanes interleaved in pairs of rows: lane l is row
@@ -397,7 +401,7 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
         const int c = col0 + (j / V) * GC * V + tx * V + j % V;
         if (r < M && c < N) {
           if (splits > 1)
-            partials[(std::size_t(part) * M + r) * N + c] = acc[i][j];
+            partials[(std::size_t(part) * rows + r - row_begin) * N + c] = acc[i][j];
           else
             C(r, c) = acc[i][j];
         }
@@ -411,12 +415,12 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
   if (splits > 1) { // the parts' sums into C, in part order (the same result every run)
     // A team per row of C, as copy_zero_padded: no index division per element.
     using RowPolicy = Kokkos::TeamPolicy<Exec>;
-    const std::size_t size = std::size_t(M) * N;
+    const std::size_t size = std::size_t(rows) * N;
     Kokkos::parallel_for(
-        "miniapp::matmul::tiled_rb", RowPolicy(exec, M, row_team_size),
+        "miniapp::matmul::tiled_rb", RowPolicy(exec, rows, row_team_size),
         KOKKOS_LAMBDA(const typename RowPolicy::member_type& team) {
-          const int r = team.league_rank();
-          const T* row = partials + std::size_t(r) * N;
+          const int r = row_begin + team.league_rank();
+          const T* row = partials + std::size_t(team.league_rank()) * N;
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, N), [&](int c) {
             T sum = row[c];
             for (int p = 1; p < splits; ++p)

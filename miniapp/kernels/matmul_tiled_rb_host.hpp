@@ -3,6 +3,7 @@
 // thread blocks of sums in vector registers; labelled miniapp::matmul::tiled_rb.
 #include "kernels/launch_limits.hpp"
 #include "kernels/matmul_common.hpp"
+#include "kernels/matmul_padded.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -58,9 +59,10 @@ KOKKOS_INLINE_FUNCTION void host_vector_store(T* p, const V& v) {
 }
 
 // One team's packed operands in team scratch (level 1: on host backends ordinary, cache-resident
-// memory), 64-byte aligned: A's tile rows, (GR * TM) x KC with rows KC apart, then B's GC = BN / TN
-// micro-panels of KC x TN, each contiguous. KC: a float micro-panel of 32 floats (two AVX-512 or
-// four AVX2 vectors a row) is 32 KiB, most of a 48 KiB L1d; a double one (16 doubles) too.
+// memory), 64-byte aligned: A's GR micro-panels of TM x KC (pack_a_micro_panel), then B's
+// GC = BN / TN micro-panels of KC x TN, each contiguous. KC: a float micro-panel of 32 floats (two
+// AVX-512 or four AVX2 vectors a row) is 32 KiB, most of a 48 KiB L1d; a double one (16 doubles)
+// too. The shared panels of matmul_tiled_rb_host_shared_panels have the same KC, GR and layout.
 template <class T, int BM, int BN, int TM, int TN>
 struct HostPanels {
   static constexpr int KC = 256;
@@ -75,13 +77,22 @@ struct HostPanels {
   }
 };
 
-// dst[0, kc): the n elements of src, then zeros (a row of A's panel; n = 0 past the matrix).
-template <class T>
-KOKKOS_INLINE_FUNCTION void pack_row(T* dst, const T* src, int n, int kc) {
-  for (int k = 0; k < n; ++k)
-    dst[k] = src[k];
-  for (int k = n; k < kc; ++k)
-    dst[k] = T(0);
+// A TM x KC micro-panel of A, column by column: element (i, k) at k * TM + i, so that a block's
+// k step broadcasts TM consecutive elements (one stream, not TM rows KC apart); zeros in the rows
+// past the `valid` ones and the columns past kc. `a` is A's row of the micro-panel's first row, at
+// column k0.
+template <int TM, class T>
+KOKKOS_INLINE_FUNCTION void pack_a_micro_panel(T* dst, const T* a, std::size_t lda, int valid,
+                                               int kc) {
+  for (int i = 0; i < TM; ++i) {
+    const T* src = a + std::size_t(i) * lda;
+    if (i < valid)
+      for (int k = 0; k < kc; ++k)
+        dst[k * TM + i] = src[k];
+    else
+      for (int k = 0; k < kc; ++k)
+        dst[k * TM + i] = T(0);
+  }
 }
 
 // A KC x TN micro-panel of B: row k of it is B(k, col .. col + TN), zeros past the `valid`
@@ -129,27 +140,55 @@ KOKKOS_INLINE_FUNCTION void store_sums(T* c, const V (&sums)[NV], int valid) {
     c[j] = part[j];
 }
 
-// The host shape of tiled_rb, packed (the GotoBLAS loop order within a team): K is walked in
-// chunks of KC; for each chunk the team copies its tile's KC x BN slice of B into contiguous
-// KC x TN micro-panels, one per column block, and its BM x KC slice of A into a contiguous
-// panel with rows KC apart, both in team scratch; then each thread walks TM x TN blocks, rows
-// fastest, keeping a block's sums in registers: TM rows of TN / L vectors of L lanes (6 x 2
-// AVX-512 or 6 x 2 AVX2 vectors of sums), per k broadcasting TM elements of A and loading TN / L
-// vectors of B. Why pack: read in place, a block's KC x TN piece of B is KC rows a leading
+// One TM x TN block of C over one chunk of kc k steps, its sums in registers: TM rows of TN / L
+// vectors of L lanes (6 x 2 AVX-512 or 6 x 2 AVX2 vectors of sums), per k broadcasting TM
+// elements of A and loading TN / L vectors of B. `a`: the block's TM x KC micro-panel of A
+// (pack_a_micro_panel), `b`: its KC x TN micro-panel of B (pack_micro_panel). The sums start at
+// zero in the first chunk and are read back from C in the others, so every element of C sums its
+// k terms in order (exact validation unchanged); only the sums that fall inside C are stored.
+template <int TM, int TN, class V, class T>
+KOKKOS_INLINE_FUNCTION void host_block(T* c_block, std::size_t ldc, const T* a, const T* b, int kc,
+                                       bool first, int valid_rows, int valid_cols) {
+  constexpr int L = int(sizeof(V) / sizeof(T)), NV = TN / L;
+  V acc[TM][NV];
+  for (int i = 0; i < TM; ++i)
+    for (int j = 0; j < NV; ++j)
+      acc[i][j] = V{};
+  if (!first)
+    for (int i = 0; i < valid_rows; ++i)
+      load_sums<NV, L>(acc[i], c_block + i * ldc, valid_cols);
+  for (int k = 0; k < kc; ++k) {
+    V bv[NV];
+    for (int j = 0; j < NV; ++j)
+      host_vector_load(bv[j], b + k * TN + j * L);
+    for (int i = 0; i < TM; ++i) {
+      const T ai = a[k * TM + i]; // broadcast by the vector product
+      for (int j = 0; j < NV; ++j)
+        acc[i][j] += ai * bv[j];
+    }
+  }
+  for (int i = 0; i < valid_rows; ++i)
+    store_sums<NV, L>(c_block + i * ldc, acc[i], valid_cols);
+}
+
+// The host shape of tiled_rb with its packing in the team (the GotoBLAS loop order within a
+// team): K is walked in chunks of KC; for each chunk the team copies its tile's KC x BN slice of
+// B into contiguous KC x TN micro-panels, one per column block, and its BM x KC slice of A into
+// TM x KC micro-panels, both in team scratch; then each thread walks TM x TN blocks (host_block),
+// rows fastest. Why pack: read in place, a block's KC x TN piece of B is KC rows a leading
 // dimension apart; with a power-of-two N those rows fall into a few cache sets, so the piece
 // neither stays in L1 nor the tile's panel in L2, and every block re-reads B from L3 or memory
 // (what limited the unpacked kernel at 2048 on 16 cores). Packed, a 32 KiB micro-panel stays in
-// L1 for the whole column of blocks and A's panel in L2 for the whole tile; B and A are read
-// from memory once per tile and chunk. The packed panels are zero past the matrix (columns past
-// N, rows past M or the tile), so every block runs the vector micro-kernel; only the sums that
-// fall inside C are stored. The sums go to C after the first chunk and are read back for the next,
-// so every element of C sums its k terms in order (exact validation unchanged).
+// L1 for the whole column of blocks and A's panel in L2 for the whole tile. The packed panels are
+// zero past the matrix (columns past N, rows past M or the tile), so every block runs the vector
+// micro-kernel. Every tile packs its own panels: A is copied once per column of tiles and B once
+// per row of tiles; matmul_tiled_rb_host packs them once for all tiles where it can.
 template <int BM, int BN, int TM, int TN, class Exec, class VA, class VB, class VC>
-void matmul_tiled_rb_host(const Exec& exec, const VA& A, const VB& B, const VC& C, int team_size) {
+void matmul_tiled_rb_host_team_packed(const Exec& exec, const VA& A, const VB& B, const VC& C,
+                                      int team_size) {
   using T = typename VC::non_const_value_type;
   using V = host_vector_t<T, TN>;
-  constexpr int L = int(sizeof(V) / sizeof(T)), NV = TN / L;
-  static_assert(TN % L == 0, "a block row is whole vectors");
+  static_assert(TN % int(sizeof(V) / sizeof(T)) == 0, "a block row is whole vectors");
   static_assert(BN % TN == 0, "a tile row is whole blocks");
   using Policy = Kokkos::TeamPolicy<Exec>;
   using Member = typename Policy::member_type;
@@ -176,10 +215,11 @@ void matmul_tiled_rb_host(const Exec& exec, const VA& A, const VB& B, const VC& 
       const int kc = k0 + KC < K ? KC : K - k0;
       if (k0 > 0)
         team.team_barrier(); // every block is done with the previous chunk's panels
-      for (int r = rank; r < GR * TM; r += nthreads) // rows past the tile or M: zeros
-        pack_row(a_pack + std::size_t(r) * KC,
-                 r < rows ? a_ptr + std::size_t(row0 + r) * lda + k0 : a_ptr, r < rows ? kc : 0,
-                 kc);
+      for (int rb = rank; rb < GR; rb += nthreads) // rows past the tile or M: zeros
+        pack_a_micro_panel<TM>(a_pack + std::size_t(rb) * TM * KC,
+                               a_ptr + std::size_t(row0 + (rb * TM < rows ? rb * TM : 0)) * lda +
+                                   k0,
+                               lda, rows - rb * TM, kc);
       for (int g = rank; g < GC; g += nthreads)
         pack_micro_panel<TN>(b_pack + std::size_t(g) * KC * TN, b_ptr + std::size_t(k0) * ldb, ldb,
                              col0 + g * TN, cols - g * TN, kc);
@@ -189,35 +229,99 @@ void matmul_tiled_rb_host(const Exec& exec, const VA& A, const VB& B, const VC& 
         const int r0 = rb * TM, c0 = g * TN;   // within the tile
         if (r0 >= rows || c0 >= cols)
           continue;
-        const int valid_rows = rows - r0 < TM ? rows - r0 : TM;
-        const int valid_cols = cols - c0 < TN ? cols - c0 : TN;
-        T* c_block = c_ptr + std::size_t(row0 + r0) * ldc + col0 + c0;
-        V acc[TM][NV];
-        for (int i = 0; i < TM; ++i)
-          for (int j = 0; j < NV; ++j)
-            acc[i][j] = V{};
-        if (k0 > 0)
-          for (int i = 0; i < valid_rows; ++i)
-            load_sums<NV, L>(acc[i], c_block + i * ldc, valid_cols);
-        const T* a = a_pack + std::size_t(r0) * KC;
-        const T* b = b_pack + std::size_t(g) * KC * TN;
-        for (int k = 0; k < kc; ++k) {
-          V bv[NV];
-          for (int j = 0; j < NV; ++j)
-            host_vector_load(bv[j], b + k * TN + j * L);
-          for (int i = 0; i < TM; ++i) {
-            const T ai = a[i * KC + k]; // broadcast by the vector product
-            for (int j = 0; j < NV; ++j)
-              acc[i][j] += ai * bv[j];
-          }
-        }
-        for (int i = 0; i < valid_rows; ++i)
-          store_sums<NV, L>(c_block + i * ldc, acc[i], valid_cols);
+        host_block<TM, TN, V>(c_ptr + std::size_t(row0 + r0) * ldc + col0 + c0, ldc,
+                              a_pack + std::size_t(rb) * TM * KC, b_pack + std::size_t(g) * KC * TN,
+                              kc, k0 == 0, rows - r0 < TM ? rows - r0 : TM,
+                              cols - c0 < TN ? cols - c0 : TN);
       }
     }
   };
   launch_with_scratch<Policy>("miniapp::matmul::tiled_rb", exec, league, body, 1, team_size,
                               Panels::bytes, 1);
+}
+
+// The host shape of tiled_rb: A and B packed once for the whole product into workspace (per K
+// chunk, A's TM x KC micro-panels and B's KC x TN ones, zero past the matrix), then a team per
+// tile of GR x (BN / TN) blocks (GR * TM rows, BN columns) walks its blocks as the team-packed
+// kernel does, reading the shared panels in place. Why: packing in every tile copied A once per
+// column of tiles and B once per row of tiles, 2 * M * N * K / 128 elements at tile 128; packed
+// once, M * K + K * N. Measured on the 2-core development VM (float32 2048, 2 threads,
+// miniapp-bench, OpenBLAS as SkylakeX in the same process at 198-213 GFLOP/s): packing in the
+// tile, 149-159 GFLOP/s; the same kernel with the copies left out (wrong sums, for the time
+// only) 209-210, A's alone 175-178, B's alone 183-186. Returns false, having done nothing, where
+// the workspace cannot be allocated or there is one tile (nothing to share): the caller then runs
+// the team-packed kernel.
+template <int BM, int BN, int TM, int TN, class Exec, class VA, class VB, class VC>
+bool matmul_tiled_rb_host_shared_panels(const Exec& exec, const VA& A, const VB& B, const VC& C,
+                                        int team_size) {
+  using T = typename VC::non_const_value_type;
+  using V = host_vector_t<T, TN>;
+  using Panels = HostPanels<T, BM, BN, TM, TN>;
+  constexpr int KC = Panels::KC, GR = Panels::GR, GC = BN / TN, blocks = GR * GC;
+  const int M = C.extent(0), N = C.extent(1), K = A.extent(1);
+  const int row_blocks = (M + TM - 1) / TM, col_blocks = (N + TN - 1) / TN;
+  const int chunks = (K + KC - 1) / KC;
+  const int tiles_m = (row_blocks + GR - 1) / GR, tiles_n = (col_blocks + GC - 1) / GC;
+  if (K == 0 || tiles_m * tiles_n < 2)
+    return false;
+  const std::size_t a_panel = std::size_t(TM) * KC, b_panel = std::size_t(KC) * TN;
+  const std::size_t a_elements = std::size_t(chunks) * row_blocks * a_panel;
+  T* a_pack = kernel_workspace<T, typename Exec::memory_space, 0>(
+      a_elements + std::size_t(chunks) * col_blocks * b_panel);
+  if (!a_pack)
+    return false;
+  T* b_pack = a_pack + a_elements;
+  const std::size_t lda = A.stride(0), ldb = B.stride(0), ldc = C.stride(0);
+  const T* a_ptr = A.data();
+  const T* b_ptr = B.data();
+  T* c_ptr = C.data();
+  using Range = Kokkos::RangePolicy<Exec>;
+  // A by row block, its chunks in turn (a thread reads its TM rows from start to end); B by chunk,
+  // its column blocks in turn (a thread reads whole rows of the chunk).
+  Kokkos::parallel_for(
+      "miniapp::matmul::tiled_rb", Range(exec, 0, row_blocks * chunks), KOKKOS_LAMBDA(int w) {
+        const int rb = w / chunks, p = w % chunks, kc = p * KC + KC < K ? KC : K - p * KC;
+        pack_a_micro_panel<TM>(a_pack + (std::size_t(p) * row_blocks + rb) * a_panel,
+                               a_ptr + std::size_t(rb) * TM * lda + std::size_t(p) * KC, lda,
+                               M - rb * TM, kc);
+      });
+  Kokkos::parallel_for(
+      "miniapp::matmul::tiled_rb", Range(exec, 0, chunks * col_blocks), KOKKOS_LAMBDA(int w) {
+        const int p = w / col_blocks, g = w % col_blocks, kc = p * KC + KC < K ? KC : K - p * KC;
+        pack_micro_panel<TN>(b_pack + (std::size_t(p) * col_blocks + g) * b_panel,
+                             b_ptr + std::size_t(p) * KC * ldb, ldb, g * TN, N - g * TN, kc);
+      });
+  using Policy = Kokkos::TeamPolicy<Exec>;
+  auto body = KOKKOS_LAMBDA(const typename Policy::member_type& team) {
+    const int rb0 = (team.league_rank() / tiles_n) * GR, g0 = (team.league_rank() % tiles_n) * GC;
+    const int rank = team.team_rank(), nthreads = team.team_size();
+    for (int p = 0; p < chunks; ++p) {
+      const int kc = p * KC + KC < K ? KC : K - p * KC;
+      for (int blk = rank; blk < blocks; blk += nthreads) { // a block stays with one thread
+        const int g = g0 + blk / GR, rb = rb0 + blk % GR;   // rows fastest, as above
+        if (rb >= row_blocks || g >= col_blocks)
+          continue;
+        const int r0 = rb * TM, c0 = g * TN;
+        host_block<TM, TN, V>(c_ptr + std::size_t(r0) * ldc + c0, ldc,
+                              a_pack + (std::size_t(p) * row_blocks + rb) * a_panel,
+                              b_pack + (std::size_t(p) * col_blocks + g) * b_panel, kc, p == 0,
+                              M - r0 < TM ? M - r0 : TM, N - c0 < TN ? N - c0 : TN);
+      }
+    }
+  };
+  launch_with_scratch<Policy>("miniapp::matmul::tiled_rb", exec, tiles_m * tiles_n, body, 1,
+                              team_size, 0);
+  return true;
+}
+
+// Host tiled_rb: the shared panels where it can, else each tile packs its own. Returns whether
+// the product ran on the shared, zero-padded copies.
+template <int BM, int BN, int TM, int TN, class Exec, class VA, class VB, class VC>
+bool matmul_tiled_rb_host(const Exec& exec, const VA& A, const VB& B, const VC& C, int team_size) {
+  if (matmul_tiled_rb_host_shared_panels<BM, BN, TM, TN>(exec, A, B, C, team_size))
+    return true;
+  matmul_tiled_rb_host_team_packed<BM, BN, TM, TN>(exec, A, B, C, team_size);
+  return false;
 }
 
 } // namespace miniapp::kernels

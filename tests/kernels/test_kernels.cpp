@@ -76,6 +76,9 @@ const std::vector<std::array<std::int64_t, 3>> gpu_unsplit_edge_sizes = {{2049, 
 // 132 SMs hold at once in float32, so the last wave would be nearly empty: split-K in 4 parts
 // (split_k_for), on zero-padded copies of A and B (kernels/matmul_padded.hpp).
 const std::array<std::int64_t, 3> gpu_split_tail_size = {2049, 2049, 256};
+// GPUs only, float32 tile 128: 23 x 16 tiles, 104 past one wave of 264: the 16 rows of tiles that
+// fill it run over all of K, the last 7 in 2 parts of K (split_k_tail).
+const std::array<std::int64_t, 3> gpu_split_rows_after_waves_size = {2944, 2048, 512};
 
 std::vector<std::array<std::int64_t, 3>> register_blocked_sizes_for(const std::string& backend) {
   auto sizes = register_blocked_sizes;
@@ -102,8 +105,8 @@ TEST_P(Kernels, MatmulTiledRegisterBlocked) {
     for (auto [m, n, k] : register_blocked_sizes_for(backend()))
       expect_valid(make("matmul", "tiled_rb", m, n, k, tile), backend());
     if (backend() == "cuda" || backend() == "hip") {
-      const auto [m, n, k] = gpu_split_tail_size;
-      expect_valid(make("matmul", "tiled_rb", m, n, k, tile), backend());
+      for (auto [m, n, k] : {gpu_split_tail_size, gpu_split_rows_after_waves_size})
+        expect_valid(make("matmul", "tiled_rb", m, n, k, tile), backend());
     }
   }
 }

@@ -1,11 +1,12 @@
 // Every host shape of tiled_rb (kernels/matmul_shapes.hpp), not only the default the family
 // tests run: each element type, both tiles, sizes that leave edge blocks in M and N, a tile
 // height that is not a multiple of TM, and K over several of the host kernel's K chunks (the
-// sums go to C and come back between chunks). The host kernel packs A and B into zero-padded
-// panels per K chunk: sizes below put a partial vector in the last column block, fewer rows than
-// TM, K at, just past and one short of a chunk, operands with leading dimensions wider than the
-// matrix (subviews), and teams of several threads that pack together. Small integer inputs keep
-// every sum exact in float32, so the result must equal the integer reference exactly.
+// sums go to C and come back between chunks). The host kernels pack A and B into zero-padded
+// panels per K chunk (once for the product where it has several tiles, else in the team): sizes
+// below put a partial vector in the last column block, fewer rows than TM, K at, just past and one
+// short of a chunk, operands with leading dimensions wider than the matrix (subviews), and teams of
+// several threads that pack together. Small integer inputs keep every sum exact in float32, so the
+// result must equal the integer reference exactly.
 #include "kernels/matmul.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -28,9 +29,14 @@ auto leading(const Matrix& wide, int m, int n) {
   return Kokkos::subview(wide, std::make_pair(0, m), std::make_pair(0, n));
 }
 
+// Which host kernel runs: matmul_tiled_rb's choice (the shared panels wherever there are two
+// tiles or more), or the team-packed kernel it falls back to where the shared panels' workspace
+// cannot be allocated, run directly.
+enum class HostKernel { chosen, team_packed };
+
 template <class T>
 void expect_every_shape_exact(int tile, const std::vector<Product>& sizes, int team_size = 0,
-                              int pad = 0) {
+                              int pad = 0, HostKernel kernel = HostKernel::chosen) {
   using Host = Kokkos::DefaultHostExecutionSpace;
   using Matrix = Kokkos::View<T**, Kokkos::LayoutRight, Host>;
   for (auto [m, n, k] : sizes) {
@@ -57,7 +63,22 @@ void expect_every_shape_exact(int tile, const std::vector<Product>& sizes, int t
       Kokkos::deep_copy(wide_c, T(-12345)); // no kernel result: every element must be written
       typename decltype(A)::const_type a = A;
       typename decltype(B)::const_type b = B;
-      matmul_tiled_rb(Host(), a, b, C, tile, team_size, shape);
+      auto run = [&, m = m, n = n](auto s) { // (structured bindings: captured by copy, C++17)
+        using S = decltype(s);
+        if (kernel == HostKernel::team_packed) {
+          matmul_tiled_rb_host_team_packed<S::BM, S::BN, S::TM, S::TN>(Host(), a, b, C, team_size);
+          return;
+        }
+        // The shared panels wherever the product has two tiles of GR x (BN / TN) blocks or more
+        // (the last tile is a block or more).
+        const int block_rows = (S::BM + S::TM - 1) / S::TM * S::TM;
+        const bool shared = m > block_rows || n > S::BN;
+        EXPECT_EQ(matmul_tiled_rb(Host(), a, b, C, tile, team_size, shape).padded, shared)
+            << "shape " << shape << " tile " << tile << " " << m << "x" << n;
+      };
+      const bool found = tile == 64 ? host_shapes_t<T, 64>::visit(shape, run)
+                                    : host_shapes_t<T, 128>::visit(shape, run);
+      ASSERT_TRUE(found) << shape;
       Host().fence();
       int bad = 0;
       for (int i = 0; i < m; ++i)
@@ -138,6 +159,17 @@ TEST(MatmulHostShapes, PackedPanelsAtEdgesWithStridesAndSharedTeams) {
   }
 }
 
+// The team-packed kernel, which runs where the shared panels' workspace cannot be allocated, at
+// sizes of several tiles (matmul_tiled_rb gives it only products of one tile).
+TEST(MatmulHostShapes, TeamPackedKernelExactAtSeveralTiles) {
+  const int threads = Kokkos::DefaultHostExecutionSpace().concurrency();
+  for (int tile : {64, 128}) {
+    expect_every_shape_exact<float>(tile, edge_sizes, 0, 0, HostKernel::team_packed);
+    expect_every_shape_exact<double>(tile, panel_sizes, threads, 5, HostKernel::team_packed);
+    expect_every_shape_exact<int>(tile, edge_sizes, 0, 16, HostKernel::team_packed);
+  }
+}
+
 // Split-K on GPUs (kernels/matmul_tiled_rb_gpu.hpp): parts where the tiles fill at most half
 // the multiprocessors (one team each); with two teams a multiprocessor, where they leave a last
 // wave at most a quarter full after one whole wave (4 parts); with one, the parts that make the
@@ -169,13 +201,15 @@ TEST(MatmulGpuSplitK, PartsFillTheMultiprocessorsOrTheLastWave) {
 // The choice of the GPU kernel's default shape (tile 128) that the result row records
 // (split_k, padded): from tiled_rb_gpu_choice, the function matmul_tiled_rb runs, for a device of
 // 132 multiprocessors (an H200).
+// *head_rows: the rows of C before a split tail (split_k_tail), 0 where none.
 template <class T>
-LaunchChoice default_gpu_choice(std::int64_t m, std::int64_t n, std::int64_t k) {
+LaunchChoice default_gpu_choice(std::int64_t m, std::int64_t n, std::int64_t k,
+                                int* head_rows = nullptr) {
   LaunchChoice c{-1, false};
   gpu_shapes_t<T, 128>::visit("", [&](auto s) {
     using S = decltype(s);
     c = tiled_rb_gpu_choice(m, n, k, S::BM, S::BN, S::BK, S::Teams,
-                            vector_loads_for<T> ? Fragment<T>::width : 0, 132);
+                            vector_loads_for<T> ? Fragment<T>::width : 0, 132, head_rows);
   });
   return c;
 }
@@ -185,13 +219,44 @@ void expect_choice(LaunchChoice got, int split_k, bool padded) {
   EXPECT_EQ(got.padded, padded);
 }
 
+// The tail's split (split_k_tail): the rows of tiles that fit in whole waves run over all of K,
+// the rest in the parts that make the fewest waves of a part's depth, where the product's waves
+// are then at least a tenth fewer.
+TEST(MatmulGpuSplitK, TailAfterTheWholeWavesSplits) {
+  auto expect_tail = [](TailSplit got, int head, int parts) {
+    EXPECT_EQ(got.head_tile_rows, head);
+    EXPECT_EQ(got.parts, parts);
+  };
+  // float32 2049x3000x4097, padded: 17 x 24 tiles, 264 slots: 11 rows whole, 144 tiles in 7 parts
+  // (1008 parts: 4 waves of a seventh's depth against one whole)
+  expect_tail(split_k_tail(17, 24, 4104, 132, 2), 11, 7);
+  expect_tail(split_k_tail(33, 33, 4104, 132, 2), 32, 8); // 4097: a row of 33 tiles after 32
+  expect_tail(split_k_tail(40, 17, 3504, 132, 2), 31, 5); // 5000x2100x3500: 153 tiles after 31
+  expect_tail(split_k_tail(23, 16, 512, 132, 2), 16, 2);  // K / 256 limits the parts to 2
+  expect_tail(split_k_tail(32, 32, 4096, 132, 2), 0, 1);  // 4096: 256 tiles gain nothing split
+  // 3500, padded: 18 rows (504 tiles, 2 waves), then 280 tiles in 8 parts (9 waves of an eighth):
+  // 3.125 waves against 3 unsplit
+  expect_tail(split_k_tail(28, 28, 3504, 132, 2), 0, 1);
+  expect_tail(split_k_tail(31, 31, 3968, 132, 2), 0, 1); // 3968: 3 + 5/7 waves against 4
+  expect_tail(split_k_tail(24, 11, 4096, 132, 2), 0, 1); // 264 tiles: whole waves
+  expect_tail(split_k_tail(16, 16, 4096, 132, 2), 0, 1); // fewer tiles than slots
+  expect_tail(split_k_tail(17, 24, 4104, 132, 1), 0, 1); // one team an SM: split_k_for's rule
+  expect_tail(split_k_tail(17, 24, 300, 132, 2), 0, 1);  // too shallow for two parts of 256
+  expect_tail(split_k_tail(1, 300, 4096, 132, 2), 0, 1); // no whole row of tiles in the waves
+}
+
 TEST(MatmulGpuChoice, SplitAndPaddingRecordedForTheDefaultShape) {
   expect_choice(default_gpu_choice<float>(1024, 1024, 1024), 2, false); // 64 tiles, 132 SMs
   expect_choice(default_gpu_choice<float>(512, 512, 512), 8, false);
   expect_choice(default_gpu_choice<float>(4096, 4096, 4096), 1, false);
-  expect_choice(default_gpu_choice<float>(4097, 4097, 4097), 1, true); // five waves
+  int head = -1;
+  expect_choice(default_gpu_choice<float>(4097, 4097, 4097, &head), 8, true); // four waves, a row
+  EXPECT_EQ(head, 4096);
+  expect_choice(default_gpu_choice<float>(2049, 3000, 4097, &head), 7, true);
+  EXPECT_EQ(head, 11 * 128);
   // 2049: padded (K to 2056), 289 tiles, 25 past one wave of 264: 4 parts of K
-  expect_choice(default_gpu_choice<float>(2049, 2049, 2049), 4, true);
+  expect_choice(default_gpu_choice<float>(2049, 2049, 2049, &head), 4, true);
+  EXPECT_EQ(head, 0);                                                  // the whole product split
   expect_choice(default_gpu_choice<float>(4096, 4096, 4002), 1, true); // K not whole 16 bytes
   expect_choice(default_gpu_choice<float>(1024, 1024, 0), 1, false);
   // float64 reads no 16-byte runs from global memory: never padded
