@@ -97,20 +97,25 @@ validated_configs() {
 # Racecheck (shared-memory hazards between the threads of a team) over a run of every kernel that
 # uses team scratch, once each at odd sizes (partial tiles at every edge), within $1 seconds. The
 # config's `shape: auto` cases search every compiled shape: an empty autotune cache makes them.
+# Arguments after the config go to compute-sanitizer (e.g. a kernel filter and a launch count:
+# only those launches are instrumented, the rest run at full speed).
 racecheck() {
-  local cfg=${2:-tests/gpu/racecheck_team_scratch.yaml}
-  log "== compute-sanitizer racecheck: team-scratch kernels ($cfg)"
+  local limit=$1 cfg=${2:-tests/gpu/racecheck_team_scratch.yaml}
+  shift $(($# < 2 ? $# : 2))
+  log "== compute-sanitizer racecheck: team-scratch kernels ($cfg${*:+; $*})"
+  local out # (.txt, -run: one a config)
+  out="$W/racecheck-$(basename "$cfg" .yaml)"
   rm -rf "$W/racecheck-cache"
-  MINIAPP_CACHE_DIR="$W/racecheck-cache" timeout "$1" compute-sanitizer --tool racecheck \
-    --racecheck-report hazard --error-exitcode 99 --print-limit 20 \
+  MINIAPP_CACHE_DIR="$W/racecheck-cache" timeout "$limit" compute-sanitizer --tool racecheck \
+    --racecheck-report hazard --error-exitcode 99 --print-limit 20 "$@" \
     .carry/cuda/miniapp run "$cfg" \
-    --output-dir "$W/racecheck-run" > "$W/racecheck.txt" 2>&1
+    --output-dir "$out-run" > "$out.txt" 2>&1
   log "racecheck exit $? (0: clean; 99: hazards; 124: timed out; 4: validation failed)"
   # The cases that ended ok counted, every other one named ("[i/N] case: ..."), and racecheck's
   # summary and hazards.
-  log "cases ok: $(grep -cE '^\[[0-9]+/[0-9]+\].*: ok' "$W/racecheck.txt")"
-  grep -E "^\[[0-9]+/[0-9]+\]" "$W/racecheck.txt" | grep -vE ": ok" | head -20 | tee -a "$sum"
-  grep -E "RACECHECK SUMMARY|ERROR SUMMARY|Race reported|[Hh]azard" "$W/racecheck.txt" | head -20 |
+  log "cases ok: $(grep -cE '^\[[0-9]+/[0-9]+\].*: ok' "$out.txt")"
+  grep -E "^\[[0-9]+/[0-9]+\]" "$out.txt" | grep -vE ": ok" | head -20 | tee -a "$sum"
+  grep -E "RACECHECK SUMMARY|ERROR SUMMARY|Race reported|[Hh]azard" "$out.txt" | head -20 |
     tee -a "$sum"
 }
 # miniapp-bench on CUDA: $1 the output name under $W (.json and .txt), $2 the minimum time per
