@@ -52,12 +52,16 @@ inline int split_k_for(int tiles, int K, int sms, int teams) {
   return parts < deepest ? parts : deepest;
 }
 
-// The tail of a product whose tiles fill some whole waves of teams and a last one only in part,
-// with two teams a multiprocessor or more (float32): the rows of tiles that fit in the whole
-// waves (the head) run as one launch over all of K, the rows after them (the tail) as a second
-// launch that splits K into the parts (2 to 8, each at least split_k_tail_depth deep) that make
-// the fewest waves of a part's depth, where the two launches' waves, ceil(head / slots) +
-// ceil(tail x parts / slots) / parts, are at least a tenth fewer than the product's unsplit.
+// The tail of a product whose tiles fill some whole waves of teams and a last one only in part:
+// the rows of tiles that fit in the whole waves (the head) run as one launch over all of K, the
+// rows after them (the tail) as a second launch that splits K into the parts (2 to 8, each at
+// least split_k_tail_depth deep) that make the fewest waves of a part's depth, where the two
+// launches' waves, ceil(head / slots) + ceil(tail x parts / slots) / parts, are fewer than the
+// product's unsplit by at least a tenth with two teams a multiprocessor or more (float32), a
+// twentieth with one (float64, whose last wave costs a whole tile's time as counted: see above).
+// float64 on the H200 (2026-11-30, the same config before -> after, TFLOP/s): 2500 (tail split
+// before the whole product's 4 parts) 18.6 -> 20.6, 2049x3000x4097 19.0 -> 20.2, 5000 20.6 -> 21.7,
+// 4100 19.9 -> 21.6, 5000x2100x3500 20.0 -> 20.8.
 // Why: a last wave of more teams than multiprocessors lasts a whole tile's time however few it
 // holds, and split-K over the whole product overstated the gain (5003 above: the head splits
 // too). H200, 2026-11-30, TFLOP/s before -> after in two runs of the same configs (% of cuBLAS
@@ -77,7 +81,7 @@ struct TailSplit {
 };
 inline TailSplit split_k_tail(int tiles_m, int tiles_n, int K, int sms, int teams) {
   const std::int64_t slots = std::int64_t(sms) * teams, tiles = std::int64_t(tiles_m) * tiles_n;
-  if (teams < 2 || tiles_n <= 0 || tiles <= slots || tiles % slots == 0)
+  if (teams < 1 || tiles_n <= 0 || tiles <= slots || tiles % slots == 0)
     return {};
   const int head = int(tiles / slots * slots / tiles_n);
   const std::int64_t head_tiles = std::int64_t(head) * tiles_n, tail = tiles - head_tiles;
@@ -88,7 +92,8 @@ inline TailSplit split_k_tail(int tiles_m, int tiles_n, int K, int sms, int team
       best = parts;
   // In waves of a whole tile's depth, times best: head and tail against the product unsplit
   const std::int64_t split = waves(head_tiles) * best + waves(tail * best);
-  if (head == 0 || best == 1 || 10 * split > 9 * waves(tiles) * best)
+  const int fewer = teams >= 2 ? 10 : 20; // at least 1 / fewer less
+  if (head == 0 || best == 1 || fewer * split > (fewer - 1) * waves(tiles) * best)
     return {};
   return {head, best};
 }
@@ -117,7 +122,9 @@ inline bool whole_tiles(std::int64_t M, std::int64_t N, std::int64_t K, int bm, 
 // matmul_tiled_rb runs this choice, so the value recorded is the one that ran (save where the
 // workspace cannot be allocated: then unpadded, or one part, and the launch says so). Where only
 // the tail splits (split_k_tail), split_k is the tail's parts and *head_rows (if given) the rows
-// of C before it; else *head_rows is 0.
+// of C before it; else *head_rows is 0. With one team a multiprocessor the tail's split comes
+// first: it adds the sums of the tail's parts only, where splitting the whole product adds every
+// tile's.
 inline LaunchChoice tiled_rb_gpu_choice(std::int64_t M, std::int64_t N, std::int64_t K, int bm,
                                         int bn, int bk, int teams, int vec_width, int sms,
                                         int* head_rows = nullptr) {
@@ -126,9 +133,11 @@ inline LaunchChoice tiled_rb_gpu_choice(std::int64_t M, std::int64_t N, std::int
              (!whole_tiles(M, N, K, bm, bn, bk) || K % vec_width != 0 || N % vec_width != 0);
   const std::int64_t k = c.padded ? (K + bk - 1) / bk * bk : K;
   const int tiles_m = int((M + bm - 1) / bm), tiles_n = int((N + bn - 1) / bn);
-  c.split_k = split_k_parts(split_k_for(tiles_m * tiles_n, int(k), sms, teams), int(k), bk);
   TailSplit tail;
-  if (c.split_k == 1)
+  if (teams <= 1)
+    tail = split_k_tail(tiles_m, tiles_n, int(k), sms, teams);
+  c.split_k = split_k_parts(split_k_for(tiles_m * tiles_n, int(k), sms, teams), int(k), bk);
+  if (c.split_k == 1 && teams > 1)
     tail = split_k_tail(tiles_m, tiles_n, int(k), sms, teams);
   if (tail.head_tile_rows > 0)
     c.split_k = split_k_parts(tail.parts, int(k), bk);

@@ -240,7 +240,14 @@ TEST(MatmulGpuSplitK, TailAfterTheWholeWavesSplits) {
   expect_tail(split_k_tail(31, 31, 3968, 132, 2), 0, 1); // 3968: 3 + 5/7 waves against 4
   expect_tail(split_k_tail(24, 11, 4096, 132, 2), 0, 1); // 264 tiles: whole waves
   expect_tail(split_k_tail(16, 16, 4096, 132, 2), 0, 1); // fewer tiles than slots
-  expect_tail(split_k_tail(17, 24, 4104, 132, 1), 0, 1); // one team an SM: split_k_for's rule
+  // One team an SM (float64), a twentieth fewer: 2049x3000x4097, 16 rows (3 waves), then 24 tiles
+  // in 5 parts, 3.2 waves against 4; 4097, 32 rows, then 33 in 4: 8.25 against 9; 5000, 39 rows,
+  // then 40 in 3: 12.33 against 13 (a twentieth exactly: 37 thirds against 39); 4096 and 8192 not
+  expect_tail(split_k_tail(17, 24, 4104, 132, 1), 16, 5);
+  expect_tail(split_k_tail(33, 33, 4104, 132, 1), 32, 4);
+  expect_tail(split_k_tail(40, 40, 5000, 132, 1), 39, 3);
+  expect_tail(split_k_tail(32, 32, 4096, 132, 1), 0, 1);
+  expect_tail(split_k_tail(64, 64, 8192, 132, 1), 0, 1);
   expect_tail(split_k_tail(17, 24, 300, 132, 2), 0, 1);  // too shallow for two parts of 256
   expect_tail(split_k_tail(1, 300, 4096, 132, 2), 0, 1); // no whole row of tiles in the waves
 }
@@ -261,9 +268,16 @@ TEST(MatmulGpuChoice, SplitAndPaddingRecordedForTheDefaultShape) {
   expect_choice(default_gpu_choice<float>(1024, 1024, 0), 1, false);
   // float64 reads no 16-byte runs from global memory: never padded
   expect_choice(default_gpu_choice<double>(1024, 1024, 1024), 2, false);
-  expect_choice(default_gpu_choice<double>(4097, 4097, 4097), 1, false);
-  // float64, one team an SM: 680 tiles make 6 waves whole, 21 of a quarter's depth in 4 parts
-  expect_choice(default_gpu_choice<double>(5000, 2100, 3500), 4, false);
+  // float64, one team an SM: the tail's split first (4097: a row of 33 tiles in 4 parts)
+  expect_choice(default_gpu_choice<double>(4097, 4097, 4097, &head), 4, false);
+  EXPECT_EQ(head, 4096);
+  // 680 tiles: 38 rows whole (5 waves), then 34 tiles in 7 parts (2 waves of a seventh), 5.29
+  // waves against 6 unsplit and 5.25 split whole in 4 (which adds every tile's parts to sum)
+  expect_choice(default_gpu_choice<double>(5000, 2100, 3500, &head), 7, false);
+  EXPECT_EQ(head, 38 * 128);
+  // 2049 (289 tiles): 15 rows whole, 34 tiles in 7 parts
+  expect_choice(default_gpu_choice<double>(2049, 2049, 2049, &head), 7, false);
+  EXPECT_EQ(head, 15 * 128);
 }
 
 // Parts of whole k-tiles, none empty: 3 parts asked of K = 24 in k-tiles of 16 run as 2 of 16.
