@@ -133,16 +133,14 @@ inline LaunchChoice tiled_rb_gpu_choice(std::int64_t M, std::int64_t N, std::int
              (!whole_tiles(M, N, K, bm, bn, bk) || K % vec_width != 0 || N % vec_width != 0);
   const std::int64_t k = c.padded ? (K + bk - 1) / bk * bk : K;
   const int tiles_m = int((M + bm - 1) / bm), tiles_n = int((N + bn - 1) / bn);
-  TailSplit tail;
-  if (teams <= 1)
-    tail = split_k_tail(tiles_m, tiles_n, int(k), sms, teams);
-  c.split_k = split_k_parts(split_k_for(tiles_m * tiles_n, int(k), sms, teams), int(k), bk);
-  if (c.split_k == 1 && teams > 1)
-    tail = split_k_tail(tiles_m, tiles_n, int(k), sms, teams);
-  if (tail.head_tile_rows > 0)
-    c.split_k = split_k_parts(tail.parts, int(k), bk);
+  int parts = split_k_for(tiles_m * tiles_n, int(k), sms, teams);
+  const TailSplit tail = split_k_tail(tiles_m, tiles_n, int(k), sms, teams);
+  const bool split_tail = tail.head_tile_rows > 0 && (teams <= 1 || parts == 1);
+  if (split_tail)
+    parts = tail.parts;
+  c.split_k = split_k_parts(parts, int(k), bk);
   if (head_rows)
-    *head_rows = c.split_k > 1 ? tail.head_tile_rows * bm : 0;
+    *head_rows = split_tail ? tail.head_tile_rows * bm : 0;
   return c;
 }
 
