@@ -28,7 +28,8 @@ namespace miniapp::kernels {
 // The pipelined GPU kernel of shape S for C = A * B (A and B may be padded operands, larger than
 // C needs: matmul_padded.hpp): split-K where the tiles leave the device idle (split_k_for), its
 // parts' sums in workspace; 16-byte loads where rows allow them; the kernel without bounds tests
-// where A and B are whole tiles. Returns the parts K was split into.
+// where A and B are whole tiles (types without 16-byte loads: at least a tile each way). Returns
+// the parts K was split into.
 template <class S, class Exec, class VA, class VB, class VC>
 int matmul_tiled_rb_shape(const Exec& exec, const VA& A, const VB& B, const VC& C) {
   using T = typename VC::non_const_value_type;
@@ -55,12 +56,14 @@ int matmul_tiled_rb_shape(const Exec& exec, const VA& A, const VB& B, const VC& 
   using Yes = std::true_type;
   using No = std::false_type;
   // Whole tiles take the kernel without bounds tests: where the type has 16-byte loads, only
-  // with them (three kernels a shape, not four).
-  const bool full = tiles_are_whole<S::BM, S::BN, S::BK>(A, B);
-  if constexpr (vector_loads_for<T>) // (no Vec kernel compiled for the others)
+  // with them (three kernels a shape, not four); other types at any size of a tile or more, edge
+  // tiles moved back inside A and B (full_kernel_fits).
+  if constexpr (vector_loads_for<T>) { // (no Vec kernel compiled for the others)
+    const bool full = tiles_are_whole<S::BM, S::BN, S::BK>(A, B);
     vec ? (full ? with(Yes{}, Yes{}) : with(Yes{}, No{})) : with(No{}, No{});
-  else
-    full ? with(No{}, Yes{}) : with(No{}, No{});
+  } else {
+    full_kernel_fits<S::BM, S::BN>(A, B) ? with(No{}, Yes{}) : with(No{}, No{});
+  }
   return splits;
 }
 

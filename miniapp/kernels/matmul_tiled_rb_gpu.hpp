@@ -3,6 +3,7 @@
 // 16-byte global loads; labelled miniapp::matmul::tiled_rb.
 #include "kernels/launch_limits.hpp"
 #include "kernels/matmul_common.hpp"
+#include "kernels/matmul_gpu_loads.hpp"
 #include "kernels/matmul_shapes.hpp"
 #include "kernels/matmul_split_k.hpp"
 
@@ -30,8 +31,10 @@ namespace miniapp::kernels {
 //     through zero-padded copies of A and B, matmul_padded.hpp) take the kernel without
 //     bounds tests (Full), each global load a base pointer plus a constant: the registers the
 //     tests held let float32 unroll a whole k-tile without spilling, 91.6% / 94.6% of cuBLAS
-//     SGEMM at 4096 / 8192 against 85.0% / 87.3% (H100, issue 26)
-//   - KU k steps of a k-tile unrolled together, the groups in a rolled loop: with all BK steps
+//     SGEMM at 4096 / 8192 against 85.0% / 87.3% (H100, issue 26). Types without 16-byte loads
+//     (float64) take it at any size of at least a tile each way (full_kernel_fits), their edge
+//     tiles moved back inside A and B and K's remainder loaded first, its loads tested
+////   - KU k steps of a k-tile unrolled together, the groups in a rolled loop: with all BK steps
 //     unrolled the compiler hoists later steps' fragment loads ahead of their FMAs and spills at
 //     the register cap (float32 BK=16: 72 bytes; float64 8x4: 160); pairs do not (issue 26)
 //   - the shape's Mode (matmul_shapes.hpp): serpentine FMA order, and fragments prefetched one k
@@ -48,111 +51,6 @@ struct PipelinedBlocking {
   static_assert(BM * BK % threads == 0 && BK * BN % threads == 0, "whole tiles per load");
 };
 
-// How a thread of the pipelined kernel reads its share of a k-tile from global memory: element by
-// element (any shape, any alignment), or, with Vec, 16 bytes at a time (one LDG.128 for 4 floats
-// or 2 doubles, and one 16-byte scratch store for B) where rows are whole 16-byte runs: K and N
-// multiples of V, row strides too, data 16-byte aligned (vector_loads_fit below). Static members,
-// not locals: the extended lambda reads them inside `if constexpr`.
-// Which element types take 16-byte loads at all: float32 (and int32). With them the float64 shapes
-// spill more and ran slower on the H100, 24.4% against 27.9% of cuBLAS DGEMM at 4096 (run 11).
-template <class T>
-inline constexpr bool vector_loads_for = sizeof(T) == 4;
-
-template <class T, int BM, int BN, int BK, int threads, bool Vec>
-struct PipelinedLoads {
-  static constexpr int V = Fragment<T>::width;
-  static constexpr bool vec = Vec && vector_loads_for<T> && BK % V == 0 && BN % V == 0;
-  static constexpr int unit = vec ? V : 1;                                 // elements per load
-  static constexpr int a_units = BM * BK / unit, b_units = BK * BN / unit; // per k-tile
-  static constexpr int CA = (a_units + threads - 1) / threads;             // loads per thread
-  static constexpr int CB = (b_units + threads - 1) / threads;
-  // Whether load l of a k-tile exists (the last round of loads may be partial).
-  KOKKOS_INLINE_FUNCTION static constexpr bool a_has(int l) {
-    return a_units % threads == 0 || l < a_units;
-  }
-  KOKKOS_INLINE_FUNCTION static constexpr bool b_has(int l) {
-    return b_units % threads == 0 || l < b_units;
-  }
-  // Whether a thread's loads of a k-tile are whole rounds at fixed row offsets: then, on a
-  // matrix made of whole tiles (`Full` below), each load is a base pointer plus a constant, with
-  // no bounds test and no index arithmetic per load.
-  static constexpr bool rounds = a_units % threads == 0 && b_units % threads == 0 &&
-                                 threads % (BK / unit) == 0 && threads % (BN / unit) == 0;
-};
-
-// U elements of X from row r, column c into out: one 16-byte load (Vec, U = 16 / sizeof(T)) or
-// one element (U = 1); zeros where `in` is false (past the matrix).
-template <bool Vec, int U, class View, class T>
-KOKKOS_INLINE_FUNCTION void load_unit(const View& X, const T* ptr, std::size_t ld, int r, int c,
-                                      bool in, T* out) {
-  if constexpr (Vec) {
-    Fragment<T> f = {};
-    if (in)
-      f = *reinterpret_cast<const Fragment<T>*>(ptr + r * ld + c);
-    MINIAPP_UNROLL
-    for (int v = 0; v < U; ++v)
-      out[v] = f.v[v];
-  } else {
-    out[0] = in ? X(r, c) : T(0);
-  }
-}
-
-// U elements at p (inside the matrix, rows contiguous) into out: one 16-byte load or one element.
-template <bool Vec, int U, class T>
-KOKKOS_INLINE_FUNCTION void load_at(const T* p, T* out) {
-  if constexpr (Vec) {
-    const Fragment<T> f = *reinterpret_cast<const Fragment<T>*>(p);
-    MINIAPP_UNROLL
-    for (int v = 0; v < U; ++v)
-      out[v] = f.v[v];
-  } else {
-    out[0] = *p;
-  }
-}
-
-KOKKOS_INLINE_FUNCTION int at_most(int x, int limit) {
-  return x < limit ? x : limit;
-}
-
-// U zeros into out (a load past the matrix's K).
-template <int U, class T>
-KOKKOS_INLINE_FUNCTION void zero_units(T* out) {
-  MINIAPP_UNROLL
-  for (int v = 0; v < U; ++v)
-    out[v] = T(0);
-}
-
-// U elements from `in` to dst: one 16-byte store (Vec) or one element.
-template <bool Vec, int U, class T>
-KOKKOS_INLINE_FUNCTION void store_unit(T* dst, const T* in) {
-  if constexpr (Vec) {
-    Fragment<T> f;
-    MINIAPP_UNROLL
-    for (int v = 0; v < U; ++v)
-      f.v[v] = in[v];
-    *reinterpret_cast<Fragment<T>*>(dst) = f;
-  } else {
-    dst[0] = in[0];
-  }
-}
-
-// Whether A's rows and B's columns are whole tiles, K whole k-tiles and rows contiguous: the
-// kernel's `Full` form, whose loads are never tested. A and B may be larger than C needs (padded
-// operands, matmul_padded.hpp: zeros past M, N and K); stores are masked at C's edges.
-template <int BM, int BN, int BK, class VA, class VB>
-bool tiles_are_whole(const VA& A, const VB& B) {
-  return whole_tiles(A.extent(0), B.extent(1), A.extent(1), BM, BN, BK) && A.stride(1) == 1 &&
-         B.stride(1) == 1;
-}
-
-template <class T, class VA, class VB>
-bool vector_loads_fit(const VA& A, const VB& B) {
-  constexpr int V = Fragment<T>::width;
-  auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-  return A.extent(1) % V == 0 && B.extent(1) % V == 0 && A.stride(1) == 1 && B.stride(1) == 1 &&
-         A.stride(0) % V == 0 && B.stride(0) % V == 0 && aligned(A.data()) && aligned(B.data());
-}
-
 // The device's multiprocessors (CUDA: the property; elsewhere its concurrency over 2048 threads a
 // multiprocessor, as on NVIDIA and AMD GPUs): with a shape's Teams, how many teams run at once.
 template <class Exec>
@@ -168,10 +66,12 @@ int multiprocessors(const Exec& exec) {
 template <class V>
 using T_of = typename V::non_const_value_type;
 
-// Full: A's rows, B's columns and K are multiples of BM, BN and BK (tiles_are_whole), so no load
-// of the kernel falls past the operands. The launch computes C's rows [row_begin, row_end) (-1:
-// to C's last row; row_begin a multiple of BM). partials: splits x (its rows) x N elements
-// (splits > 1 only).
+// Full: with Vec, A's rows, B's columns and K are multiples of BM, BN and BK (tiles_are_whole), so
+// no load of the kernel falls past the operands; without, A has at least BM rows and B BN columns
+// (full_kernel_fits), a tile past their edge is moved back inside them, and only the loads of a
+// first k-tile of K's remainder are tested. The launch computes C's rows
+// [row_begin, row_end) (-1: to C's last row; row_begin a multiple of BM). partials: splits x (its
+// rows) x N elements (splits > 1 only).
 template <int BM, int BN, int BK, int TM, int TN, int Teams, int KU, int Mode, bool Vec, bool Full,
           class Exec, class VA, class VB, class VC>
 void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const VC& C,
@@ -186,11 +86,18 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
   constexpr int AS = BM + V;
   constexpr int stage = BK * AS + BK * BN; // elements per scratch stage
   using Load = PipelinedLoads<T, BM, BN, BK, threads, Vec>;
+  // Full without 16-byte loads (full_kernel_fits): edge tiles moved back inside A and B, K's
+  // remainder first. Not with them: with this, float32's whole tiles ran 6% slower at 4096 and
+  // 8192 (H200, 2026-11-30: 46.0 against 49.1 TFLOP/s, at its cap of 128 registers) and 2500
+  // gained nothing over its padded copies (38.6 against 38.9); float64 4000 gained 9% (21.4 ->
+  // 23.4), 5000x2100x3500 9% (20.9 -> 22.8), its whole tiles nothing lost (24.3 -> 24.4).
+  constexpr bool Moved = Full && !Load::vec;
   using Policy = Kokkos::TeamPolicy<Exec, Kokkos::LaunchBounds<threads, Teams>>;
   using Member = typename Policy::member_type;
   // M: the end of this launch's rows (rows past it are never stored, as rows past C's)
   const int M = row_end < 0 ? int(C.extent(0)) : row_end, N = C.extent(1), K = A.extent(1);
   const int rows = M - row_begin, tiles_n = (N + BN - 1) / BN;
+  const int a_rows = A.extent(0), b_cols = B.extent(1);
   const int tiles = ((rows + BM - 1) / BM) * tiles_n;
   // Split-K: `splits` teams a tile, each over k_chunk of K (whole k-tiles), each part's sums
   // stored into `partials` (splits x rows x N), then added into C by a second launch
@@ -207,7 +114,12 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
   auto body = KOKKOS_LAMBDA(const Member& team) {
     T* smem = static_cast<T*>(team.team_scratch(0).get_shmem_aligned(bytes - 16, 16));
     const int tile = team.league_rank() % tiles, part = team.league_rank() / tiles;
-    const int row0 = row_begin + (tile / tiles_n) * BM, col0 = (tile % tiles_n) * BN;
+    // Moved: a tile past A's last row (B's last column) is moved back to end there, over part of
+    // the tile before it, so that it reads only rows and columns that exist; it stores only from
+    // its own first row and column (tile_row0, tile_col0).
+    const int tile_row0 = row_begin + (tile / tiles_n) * BM, tile_col0 = (tile % tiles_n) * BN;
+    const int row0 = Moved ? at_most(tile_row0, a_rows - BM) : tile_row0;
+    const int col0 = Moved ? at_most(tile_col0, b_cols - BN) : tile_col0;
     const int k_begin = part * k_chunk, k_end = at_most(K, k_begin + k_chunk);
     const int rank = team.team_rank(), warp = rank / 32, lane = rank % 32;
     // The warp's 4 x 8 block of threads with lanes interleaved in pairs of rows: lane l is row
@@ -287,6 +199,28 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
         load_unit<Load::vec, U>(B, b_ptr, ldb, r, c, in, next_b + q * U);
       }
     };
+    // Moved: the first k-tile, k_first deep (K's remainder past whole k-tiles, else BK; 0 where K
+    // is), its loads tested, zeros past it; the loop's k-tiles after it are all whole, so the
+    // loop's fetch stays without a test (the first fetch is outside the loop already).
+    auto fetch_first = [&](int k_first) {
+      const bool a_in = (rank % ka) * U < k_first;
+      MINIAPP_UNROLL
+      for (int q = 0; q < Load::CA; ++q) {
+        if (a_in)
+          load_at<Load::vec, U>(a_at + q * a_step, next_a + q * U);
+        else
+          zero_units<U>(next_a + q * U);
+      }
+      MINIAPP_UNROLL
+      for (int q = 0; q < Load::CB; ++q) {
+        if (rank / nb + q * (threads / nb) < k_first)
+          load_at<Load::vec, U>(b_at + q * b_step, next_b + q * U);
+        else
+          zero_units<U>(next_b + q * U);
+      }
+      a_at += k_first;
+      b_at += std::size_t(k_first) * ldb;
+    };
     auto store = [&](int s) {
       constexpr int U = Load::unit, ka = BK / U;
       T* As = smem + s * stage;
@@ -334,7 +268,14 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
         }
       }
     };
-    fetch(k_begin);
+    // Moved (with whole rounds of loads): the first k-tile is K's remainder, the loop's k0
+    // starts k_first - BK early so that it still counts one k-tile a step.
+    const int k_len = k_end - k_begin, k_rem = k_len % BK;
+    const int k_first = Moved && Load::rounds ? (k_rem ? k_rem : at_most(BK, k_len)) : BK;
+    if constexpr (Moved && Load::rounds)
+      fetch_first(k_first);
+    else
+      fetch(k_begin);
     store(0);
     team.team_barrier();
     int s = 0;
@@ -348,7 +289,7 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
       const int a_off = ty * V, b_off = tx * V;
       fragments<TM / V>(smem + a_off, GR * V, fa[0]);
       fragments<TN / V>(smem + BK * AS + b_off, GC * V, fb[0]);
-      for (int k0 = k_begin; k0 < k_end; k0 += BK) {
+      for (int k0 = k_begin + k_first - BK; k0 < k_end; k0 += BK) {
         const bool more = k0 + BK < k_end;
         const T* As = smem + s * stage;
         const T* Bs = As + BK * AS;
@@ -382,7 +323,7 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
         s ^= 1;
       }
     } else {
-      for (int k0 = k_begin; k0 < k_end; k0 += BK) {
+      for (int k0 = k_begin + k_first - BK; k0 < k_end; k0 += BK) {
         const bool more = k0 + BK < k_end;
         if (more)
           fetch(k0 + BK); // in flight during the multiply
@@ -399,7 +340,7 @@ void matmul_tiled_rb_pipelined(const Exec& exec, const VA& A, const VB& B, const
       MINIAPP_UNROLL
       for (int j = 0; j < TN; ++j) {
         const int c = col0 + (j / V) * GC * V + tx * V + j % V;
-        if (r < M && c < N) {
+        if ((!Moved || (r >= tile_row0 && c >= tile_col0)) && r < M && c < N) {
           if (splits > 1)
             partials[(std::size_t(part) * rows + r - row_begin) * N + c] = acc[i][j];
           else

@@ -69,7 +69,8 @@ const std::vector<std::array<std::int64_t, 3>> register_blocked_sizes = {
     {257, 263, 211}, {129, 200, 9}, {261, 300, 148}, {256, 384, 96}};
 // GPUs only: more tiles than an H100 or H200 holds teams at once (170 of 128 x 128, 627 of
 // 64 x 64), so they run unsplit: float32 on zero-padded copies of A and B (K, N odd or multiples
-// of 4), float64 with edge tiles inside the kernel.
+// of 4), float64 on A and B themselves, the edge tiles moved back inside them and K's remainder
+// (37: 5, 36: 4) the first k-tile (kernels/matmul_tiled_rb_gpu.hpp, full_kernel_fits).
 const std::vector<std::array<std::int64_t, 3>> gpu_unsplit_edge_sizes = {{2049, 1153, 37},
                                                                          {2052, 1156, 36}};
 // GPUs only, tiles 64 and 128 (the default shapes): 289 tiles of 128 x 128, 25 past the 264 that
@@ -77,8 +78,12 @@ const std::vector<std::array<std::int64_t, 3>> gpu_unsplit_edge_sizes = {{2049, 
 // (split_k_for), on zero-padded copies of A and B (kernels/matmul_padded.hpp).
 const std::array<std::int64_t, 3> gpu_split_tail_size = {2049, 2049, 256};
 // GPUs only, float32 tile 128: 23 x 16 tiles, 104 past one wave of 264: the 16 rows of tiles that
-// fill it run over all of K, the last 7 in 2 parts of K (split_k_tail).
+// fill it run over all of K, the last 7 in 2 parts of K (split_k_tail). The second, no dimension
+// whole tiles: float64 (one team an SM, 17 x 16 tiles) runs 16 rows over all of K and the last
+// 16 tiles in 4 parts, its last row and column of tiles moved back inside A and B and the last
+// part's first k-tile K's remainder (1028 = 3 x 264 + 236).
 const std::array<std::int64_t, 3> gpu_split_rows_after_waves_size = {2944, 2048, 512};
+const std::array<std::int64_t, 3> gpu_split_rows_moved_edges_size = {2100, 2044, 1028};
 
 std::vector<std::array<std::int64_t, 3>> register_blocked_sizes_for(const std::string& backend) {
   auto sizes = register_blocked_sizes;
@@ -105,7 +110,8 @@ TEST_P(Kernels, MatmulTiledRegisterBlocked) {
     for (auto [m, n, k] : register_blocked_sizes_for(backend()))
       expect_valid(make("matmul", "tiled_rb", m, n, k, tile), backend());
     if (backend() == "cuda" || backend() == "hip") {
-      for (auto [m, n, k] : {gpu_split_tail_size, gpu_split_rows_after_waves_size})
+      for (auto [m, n, k] :
+           {gpu_split_tail_size, gpu_split_rows_after_waves_size, gpu_split_rows_moved_edges_size})
         expect_valid(make("matmul", "tiled_rb", m, n, k, tile), backend());
     }
   }

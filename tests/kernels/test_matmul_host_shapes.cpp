@@ -280,6 +280,41 @@ TEST(MatmulGpuChoice, SplitAndPaddingRecordedForTheDefaultShape) {
   EXPECT_EQ(head, 15 * 128);
 }
 
+// The GPU kernel's padded operands (kernels/matmul_padded.hpp), run here on the host: src's
+// elements in place, zeros past its rows and columns, whether rows are whole 16-byte runs (16
+// bytes a thread) or not (an element a thread).
+TEST(MatmulGpuChoice, PaddedCopiesKeepEveryElementAndZeroTheRest) {
+  using M = Kokkos::View<float**, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  for (int cols : {12, 13}) {
+    M src("src", 5, cols), dst("dst", 8, 16);
+    for (int r = 0; r < 5; ++r)
+      for (int c = 0; c < cols; ++c)
+        src(r, c) = float(1 + r * 100 + c);
+    Kokkos::deep_copy(dst, -1.0f); // poisoned: every element must be written
+    copy_zero_padded(Kokkos::DefaultHostExecutionSpace(), dst, src);
+    Kokkos::fence();
+    for (int r = 0; r < 8; ++r)
+      for (int c = 0; c < 16; ++c)
+        EXPECT_EQ(dst(r, c), r < 5 && c < cols ? float(1 + r * 100 + c) : 0.0f)
+            << "cols " << cols << " at " << r << ", " << c;
+  }
+}
+
+// Types without 16-byte loads (float64) take the GPU kernel without bounds tests at any size of at
+// least a tile each way: its edge tiles are moved back inside A and B (full_kernel_fits); smaller
+// ones, or columns that are not contiguous, take the kernel with tested loads.
+TEST(MatmulGpuChoice, MovedEdgeTilesNeedATileEachWay) {
+  using Right = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  using Left = Kokkos::View<double**, Kokkos::LayoutLeft, Kokkos::HostSpace>;
+  auto fits = [](const auto& A, const auto& B) { return full_kernel_fits<128, 128>(A, B); };
+  EXPECT_TRUE(fits(Right("A", 2052, 36), Right("B", 36, 1156)));
+  EXPECT_TRUE(fits(Right("A", 128, 1), Right("B", 1, 128)));
+  EXPECT_FALSE(fits(Right("A", 127, 36), Right("B", 36, 1156)));
+  EXPECT_FALSE(fits(Right("A", 2052, 36), Right("B", 36, 100)));
+  EXPECT_TRUE(fits(Right("A", 0, 36), Right("B", 36, 1156))); // nothing to compute
+  EXPECT_FALSE(fits(Left("A", 256, 36), Right("B", 36, 256)));
+}
+
 // Parts of whole k-tiles, none empty: 3 parts asked of K = 24 in k-tiles of 16 run as 2 of 16.
 TEST(MatmulGpuChoice, PartsThatRunHaveWholeKTilesAndNoneEmpty) {
   EXPECT_EQ(split_k_chunk(3, 24, 16), 16);
