@@ -3,6 +3,8 @@
 // compilers and 16-byte fragments of team scratch.
 #include <Kokkos_Core.hpp>
 
+#include <cstdint>
+
 // Full unrolling of the fixed-trip loops of the register-blocked kernel, where the device compiler
 // understands the pragma (nvcc, hipcc); host compilers unroll by their own heuristics.
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
@@ -22,6 +24,16 @@ struct alignas(16) Fragment {
   static constexpr int width = int(16 / sizeof(T));
   T v[width];
 };
+
+// Whether every row of the 2-D view X is whole 16-byte runs of T, read or written one Fragment at a
+// time: columns and row stride multiples of the fragment's width, columns contiguous, data 16-byte
+// aligned.
+template <class T, class View>
+bool rows_of_fragments(const View& X) {
+  constexpr std::size_t V = Fragment<T>::width;
+  return X.extent(1) % V == 0 && X.stride(1) == 1 && X.stride(0) % V == 0 &&
+         reinterpret_cast<std::uintptr_t>(X.data()) % 16 == 0;
+}
 
 // `groups` fragments starting at `first`, `step` elements apart, into out[groups * width].
 template <int groups, class T>

@@ -8,7 +8,6 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
-#include <cstdint>
 
 namespace miniapp::kernels {
 
@@ -123,10 +122,7 @@ bool full_kernel_fits(const VA& A, const VB& B) {
 
 template <class T, class VA, class VB>
 bool vector_loads_fit(const VA& A, const VB& B) {
-  constexpr int V = Fragment<T>::width;
-  auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-  return A.extent(1) % V == 0 && B.extent(1) % V == 0 && A.stride(1) == 1 && B.stride(1) == 1 &&
-         A.stride(0) % V == 0 && B.stride(0) % V == 0 && aligned(A.data()) && aligned(B.data());
+  return rows_of_fragments<T>(A) && rows_of_fragments<T>(B);
 }
 
 } // namespace miniapp::kernels

@@ -77,10 +77,7 @@ void copy_zero_padded(const Exec& exec, const VD& dst, const VS& src) {
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible;
   const Policy rows_policy = host ? Policy(exec, int(dst.extent(0)), Kokkos::AUTO)
                                   : Policy(exec, int(dst.extent(0)), row_team_size);
-  auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-  if (cols % V == 0 && width % V == 0 && src.stride(1) == 1 && dst.stride(1) == 1 &&
-      src.stride(0) % V == 0 && dst.stride(0) % V == 0 && aligned(src.data()) &&
-      aligned(dst.data())) {
+  if (rows_of_fragments<T>(src) && rows_of_fragments<T>(dst)) {
     const T* from = src.data();
     T* to = dst.data();
     const std::size_t from_ld = src.stride(0), to_ld = dst.stride(0);
