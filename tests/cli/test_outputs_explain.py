@@ -151,10 +151,15 @@ class OutputsExplain(unittest.TestCase):
             self.assertIn("(reused from " + cache + ")", stdout)
 
         # A stored copy bandwidth the case beats is measured again, whatever the host's load.
+        # Every level's figure is beaten, not only the storing run's level for the row: under
+        # load this run may judge the row by another level (CI at 590 s: the row reused a level
+        # left as stored and read "reused").
         with open(cache) as f:
             entries = json.load(f)
         for machine in entries.values():
-            machine[stored_rows[axpby]["ceiling_level"] + " copy bandwidth [GB/s]"] = 1e-6
+            for key in machine:
+                if key.endswith(" copy bandwidth [GB/s]"):
+                    machine[key] = 1e-6
         with open(cache, "w") as f:
             json.dump(entries, f)
         _, rows = self.run_config("beaten", "--set", "reuse_ceilings=true")
