@@ -9,24 +9,26 @@
 #
 #   miniapp_compile_host_only_sources()  -- call at the end of a directory's CMakeLists.txt: the
 #                                           sources of that directory's targets are sorted
-# _miniapp_reaches_kokkos(FILE OUT): OUT is TRUE when FILE includes a Kokkos header, directly or
-# through the project headers it includes (quoted names, found beside FILE, under miniapp/ or
-# under tests/). Answers are kept in global properties, so each header is read once per configure.
-function(_miniapp_reaches_kokkos file out)
+# miniapp_kokkos_include_chain(FILE OUT): OUT is the include chain from FILE to a Kokkos header,
+# directly or through the project headers it includes (quoted names, found beside FILE, under
+# miniapp/ or under tests/): the headers on the way, then the Kokkos header's name; empty where
+# there is none. Answers are kept in global properties, so each header is read once per configure.
+# tests/structure/kokkos_free_layers.cmake checks the layers above the kernels by the same rule.
+function(miniapp_kokkos_include_chain file out)
   string(MAKE_C_IDENTIFIER "miniapp_kokkos_${file}" key)
   get_property(known GLOBAL PROPERTY ${key} SET)
   if(known)
     get_property(answer GLOBAL PROPERTY ${key})
-    set(${out} ${answer} PARENT_SCOPE)
+    set(${out} "${answer}" PARENT_SCOPE)
     return()
   endif()
-  set_property(GLOBAL PROPERTY ${key} FALSE) # an include cycle ends here
+  set_property(GLOBAL PROPERTY ${key} "") # an include cycle ends here
   file(STRINGS "${file}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"]")
   get_filename_component(here "${file}" DIRECTORY)
-  set(answer FALSE)
+  set(answer "")
   foreach(line IN LISTS includes)
-    if(line MATCHES "<(Kokkos|impl/Kokkos)[A-Za-z_]*\\.hpp>")
-      set(answer TRUE)
+    if(line MATCHES "<((Kokkos|impl/Kokkos)[A-Za-z_]*\\.hpp)>")
+      set(answer "${CMAKE_MATCH_1}")
       break()
     endif()
     if(NOT line MATCHES "\"([^\"]+)\"")
@@ -35,9 +37,10 @@ function(_miniapp_reaches_kokkos file out)
     set(name ${CMAKE_MATCH_1})
     foreach(dir IN ITEMS "${here}" "${PROJECT_SOURCE_DIR}/miniapp" "${PROJECT_SOURCE_DIR}/tests")
       if(EXISTS "${dir}/${name}")
-        _miniapp_reaches_kokkos("${dir}/${name}" nested)
+        miniapp_kokkos_include_chain("${dir}/${name}" nested)
         if(nested)
-          set(answer TRUE)
+          file(RELATIVE_PATH header "${PROJECT_SOURCE_DIR}" "${dir}/${name}")
+          set(answer "${header};${nested}")
         endif()
         break()
       endif()
@@ -46,8 +49,8 @@ function(_miniapp_reaches_kokkos file out)
       break()
     endif()
   endforeach()
-  set_property(GLOBAL PROPERTY ${key} ${answer})
-  set(${out} ${answer} PARENT_SCOPE)
+  set_property(GLOBAL PROPERTY ${key} "${answer}")
+  set(${out} "${answer}" PARENT_SCOPE)
 endfunction()
 
 function(miniapp_compile_host_only_sources)
@@ -74,7 +77,11 @@ function(miniapp_compile_host_only_sources)
       if(NOT path MATCHES "\\.cpp$" OR NOT EXISTS "${path}") # generated files stay on nvcc
         continue()
       endif()
-      _miniapp_reaches_kokkos("${path}" reaches)
+      miniapp_kokkos_include_chain("${path}" chain)
+      set(reaches FALSE)
+      if(chain)
+        set(reaches TRUE)
+      endif()
       # nvcc_wrapper --host-only drops the quotes of a string definition (MINIAPP_SOURCE_DIR="...")
       get_source_file_property(definitions "${path}" COMPILE_DEFINITIONS)
       if(flag STREQUAL "--host-only" AND "${definitions};${target_definitions}" MATCHES "\"")
