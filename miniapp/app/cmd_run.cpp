@@ -120,6 +120,7 @@ Plan load_plan(const RunArgs& args, const Communicator& mpi) {
     const DeviceInfo dev = device_info(backend);
     limits.memory_bytes = dev.memory_bytes;
     limits.memory_name = dev.name + " (" + backend + ")";
+    limits.host_memory_bytes = dev.host_memory_bytes;
   }
   return make_plan(cfg, limits, errors);
 }

@@ -44,7 +44,7 @@ DeviceInfo device_info(const std::string& backend) {
     return 0;
   });
   info.name = cpu_model();
-  info.memory_bytes = host_memory();
+  info.memory_bytes = info.host_memory_bytes = host_memory();
 #ifdef KOKKOS_ENABLE_CUDA
   if (backend == "cuda") {
     cudaDeviceProp prop{};

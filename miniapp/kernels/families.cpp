@@ -39,6 +39,38 @@ std::uint64_t tile_index_elements(const Case& c) { // six int32 index maps of m 
   return sat_mul(6, sat_mul(size_of(c.m), size_of(c.n)));
 }
 
+// Host float64 values beside the data (Family::host_values), from each case's validate(): peak
+// resident memory of `miniapp run` on OpenMP, float32 axpby 2000 -> 4000, grew 42.9 bytes an
+// element for 12 of data and 32 of these (a kept copy of A, B, the reference and the bounds).
+std::uint64_t matmul_host_values(const Case& c, bool validate) { // A, B, |A|, |B|; ref, bound
+  const std::uint64_t m = size_of(c.m), n = size_of(c.n), k = size_of(c.k);
+  return validate
+             ? sat_add(sat_mul(2, sat_add(sat_mul(m, k), sat_mul(k, n))), sat_mul(2, sat_mul(m, n)))
+             : 0;
+}
+std::uint64_t axpby_host_values(const Case& c, bool validate) { // A kept; B, ref, bound
+  return sat_mul(validate ? 4 : 1, sat_mul(size_of(c.m), size_of(c.n)));
+}
+std::uint64_t reference_and_bound(const Case& c, bool validate) { // transpose: one each of m x n
+  return validate ? sat_mul(2, sat_mul(size_of(c.m), size_of(c.n))) : 0;
+}
+std::uint64_t tile_average_host_values(const Case& c, bool validate) { // one each a tile
+  const std::uint64_t s = size_of(std::max<std::int64_t>(c.tile, 1));
+  return validate ? sat_mul(2, sat_mul((size_of(c.m) + s - 1) / s, (size_of(c.n) + s - 1) / s)) : 0;
+}
+std::uint64_t no_host_values(const Case&, bool) { // tile_index checks its maps in place
+  return 0;
+}
+// tiled_rb's operands packed (host: K in chunks of 256, rows in blocks of up to 12, columns of up
+// to 32) or zero-padded (GPU: rows and columns to tiles of up to 128, K to 16), kept between
+// products: (k + 256)(m + n + 256) holds both. Split-K's partial sums (GPU, where the tiles do not
+// fill the device) are left out: they are a few times C at sizes far below any memory's limit.
+std::uint64_t matmul_workspace(const Case& c) {
+  if (c.variant != "tiled_rb")
+    return 0;
+  return sat_mul(sat_add(size_of(c.k), 256), sat_add(sat_add(size_of(c.m), size_of(c.n)), 256));
+}
+
 // The classic tiled product: a team per TW x TW output tile, two barriers per step of TW along k.
 std::uint64_t matmul_tiled_barriers(const Case& c) {
   const std::uint64_t tw = std::uint64_t(std::max(1, c.tile));
@@ -102,6 +134,8 @@ std::vector<Family> make_table() {
           .team_search(false)
           .bench_compute_sizes(true)
           .elements(matmul_elements)
+          .host_values(matmul_host_values)
+          .workspace(matmul_workspace)
           .result_bounds(matmul_bounds)
           .tile_sweep_hint("this case sweeps variants that read tile differently (tiled: a width "
                            "2 to 32, tiled_rb: 64 or 128): split it into one case per variant")
@@ -118,6 +152,7 @@ std::vector<Family> make_table() {
           .rate(Rate::gbs)
           .ceiling(Ceiling::copy_bandwidth)
           .elements(axpby_elements)
+          .host_values(axpby_host_values)
           .result_bounds(axpby_bounds)
           .make(kernels::make_axpby_case),
       FamilyRow("tile_average")
@@ -131,6 +166,7 @@ std::vector<Family> make_table() {
           .rate(Rate::gbs)
           .ceiling(Ceiling::copy_bandwidth)
           .elements(two_matrices)
+          .host_values(tile_average_host_values)
           .result_bounds(tile_average_bounds)
           .make(kernels::make_tile_average_case),
       FamilyRow("tile_index")
@@ -143,6 +179,7 @@ std::vector<Family> make_table() {
           .rate(Rate::gbs)
           .ceiling(Ceiling::copy_bandwidth)
           .elements(tile_index_elements)
+          .host_values(no_host_values)
           .result_bounds(no_bounds)
           .make(kernels::make_tile_index_case),
       FamilyRow("transpose")
@@ -162,6 +199,7 @@ std::vector<Family> make_table() {
           .rate(Rate::gbs)
           .ceiling(Ceiling::copy_bandwidth)
           .elements(two_matrices)
+          .host_values(reference_and_bound)
           .result_bounds(no_bounds)
           .make(kernels::make_transpose_case),
   };
@@ -321,6 +359,13 @@ std::string shape_that_runs(const Case& c, const std::string& backend) {
 std::uint64_t case_bytes(const Case& c) {
   const std::uint64_t e = c.precision == Precision::float64 ? 8 : 4;
   return sat_mul(family(c.family).elements(c), e);
+}
+
+std::uint64_t case_host_bytes(const Case& c, bool validate, bool gpu) {
+  const Family& f = family(c.family);
+  const std::uint64_t e = c.precision == Precision::float64 ? 8 : 4;
+  const std::uint64_t workspace = !gpu && f.workspace ? sat_mul(f.workspace(c), e) : 0;
+  return sat_add(sat_add(case_bytes(c), sat_mul(f.host_values(c, validate), 8)), workspace);
 }
 
 std::unique_ptr<KernelCase> make_kernel_case(const Case& c, const std::string& backend,

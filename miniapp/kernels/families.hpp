@@ -92,6 +92,12 @@ struct Family {
   bool team_search = true; // 'team_size: auto' searches team sizes (else the tile decides: 0)
   bool bench_compute_sizes = false; // miniapp-bench's GEMM sizes instead of its stream sizes
   std::uint64_t (*elements)(const Case&) = nullptr; // device elements of a case (saturating)
+  // float64 values a case holds on the host beside its data, at most at once (a kept copy of an
+  // input, and with `validate` the reference and each element's bound): kernels/*_case.cpp.
+  std::uint64_t (*host_values)(const Case&, bool validate) = nullptr;
+  // Elements the kernel keeps in the backend's memory between launches beside the data (tiled_rb's
+  // packed or padded operands, kernels/matmul_padded.hpp); nullptr: none.
+  std::uint64_t (*workspace)(const Case&) = nullptr;
   std::vector<ResultBound> (*result_bounds)(const Case&, double a, double b) = nullptr;
   std::string tile_sweep_hint; // why one tile list cannot serve all variants (messages)
   KernelFactory make = nullptr;
@@ -145,5 +151,9 @@ std::vector<std::string> shape_names(const Case& c, const std::string& backend);
 std::string shape_that_runs(const Case& c, const std::string& backend);
 // Device bytes of the case on one rank (saturating at kTooLarge, core/size_math.hpp).
 std::uint64_t case_bytes(const Case& c);
+// Host bytes of the case on one rank, at most at once: its data (on a GPU its host copies), the
+// float64 values it holds beside them (Family::host_values) and, on a host backend, the kernel's
+// workspace (Family::workspace); saturating at kTooLarge.
+std::uint64_t case_host_bytes(const Case& c, bool validate, bool gpu);
 
 } // namespace miniapp

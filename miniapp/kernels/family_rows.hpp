@@ -64,6 +64,10 @@ public:
   FamilyRow& team_search(bool on) { return assign(&Family::team_search, on); }
   FamilyRow& bench_compute_sizes(bool on) { return assign(&Family::bench_compute_sizes, on); }
   FamilyRow& elements(decltype(Family::elements) e) { return assign(&Family::elements, e); }
+  FamilyRow& host_values(decltype(Family::host_values) v) {
+    return assign(&Family::host_values, v);
+  }
+  FamilyRow& workspace(decltype(Family::workspace) w) { return assign(&Family::workspace, w); }
   FamilyRow& result_bounds(decltype(Family::result_bounds) r) {
     return assign(&Family::result_bounds, r);
   }

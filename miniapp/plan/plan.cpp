@@ -200,6 +200,26 @@ void check_case(const config::CaseSpec& spec, Case& c, const std::map<std::strin
                   bytes / 1073741824.0, distributed ? " on the largest rank" : "",
                   limits.memory_name.c_str(), limits.memory_bytes / 1073741824.0);
     fail(size_pos, buf);
+  } else if (!distributed && limits.host_memory_bytes) {
+    // Without this, a float32 axpby within the device check's limit could need 3.7 times its
+    // data in host memory (`validate` keeps the reference and each element's bound as float64):
+    // the kernel's out-of-memory killer, not an error, would have ended the run.
+    const std::uint64_t host = case_host_bytes(c, settings.validate, is_gpu_backend(backend));
+    if (host > limits.host_memory_bytes) {
+      const std::uint64_t unchecked = case_host_bytes(c, false, is_gpu_backend(backend));
+      char without[80] = "";
+      if (unchecked < host)
+        std::snprintf(without, sizeof without, "; without validation it needs %.2f GiB",
+                      unchecked / 1073741824.0);
+      char buf[300];
+      std::snprintf(buf, sizeof buf,
+                    "the case needs %.2f GiB of host memory (%.2f GiB of data and %.2f GiB beside "
+                    "it: float64 values that check it, kernel workspace) but this host has %.2f "
+                    "GiB%s",
+                    host / 1073741824.0, bytes / 1073741824.0, (host - bytes) / 1073741824.0,
+                    limits.host_memory_bytes / 1073741824.0, without);
+      fail(size_pos, buf);
+    }
   }
   c.print = settings.print || (spec.print && spec.print->as_bool());
 }

@@ -27,6 +27,9 @@ struct Plan {
 struct PlanLimits {
   std::uint64_t memory_bytes = 0; // device memory available for one case; 0 = not checked
   std::string memory_name;        // what the limit is, for the message
+  // Host memory for one case on one rank (its data, on a GPU the host copies, and the float64
+  // values that check it: case_host_bytes); 0 = not checked. Not checked for several ranks.
+  std::uint64_t host_memory_bytes = 0;
   int ranks = 1; // several: cases are distributed (block sizes, memory per rank, grid checked)
 };
 

@@ -160,5 +160,56 @@ TEST(Families, CaseBytesFromTheTable) {
   EXPECT_EQ(case_bytes(ax), 4u * 2 * 100);
 }
 
+// Host memory: the data, and the float64 values each case holds beside it (its validate()).
+TEST(Families, CaseHostBytesAddTheFloat64ValuesThatCheckTheCase) {
+  const Case mm = only_case("{family: matmul, variant: flat, m: 10, n: 20, k: 30}");
+  const std::uint64_t mm_data = 4u * (10 * 30 + 30 * 20 + 10 * 20);
+  EXPECT_EQ(case_host_bytes(mm, true, true),
+            mm_data + 8u * (2 * (10 * 30 + 30 * 20) + 2 * 10 * 20));
+  EXPECT_EQ(case_host_bytes(mm, false, true), mm_data);
+  const Case ax = only_case("{family: axpby, variant: flat, n: 10}");
+  EXPECT_EQ(case_host_bytes(ax, true, false), 4u * 3 * 100 + 8u * 4 * 100); // A kept; B, ref, bound
+  EXPECT_EQ(case_host_bytes(ax, false, false), 4u * 3 * 100 + 8u * 100);
+  const Case tr = only_case("{family: transpose, variant: flat, m: 10, n: 20}");
+  EXPECT_EQ(case_host_bytes(tr, true, false), 4u * 2 * 200 + 8u * 2 * 200);
+  const Case avg = only_case("{family: tile_average, variant: leader, n: 20, tile: 8}");
+  EXPECT_EQ(case_host_bytes(avg, true, false), case_bytes(avg) + 8u * 2 * 3 * 3); // 3 x 3 tiles
+  const Case idx = only_case("{family: tile_index, variant: team, n: 20}");
+  EXPECT_EQ(case_host_bytes(idx, true, false), case_bytes(idx));
+  // tiled_rb keeps its packed operands between products: host memory on host backends only.
+  const Case rb = only_case("{family: matmul, variant: tiled_rb, m: 10, n: 20, k: 30}");
+  EXPECT_EQ(case_host_bytes(rb, false, false), mm_data + 4u * (30 + 256) * (10 + 20 + 256));
+  EXPECT_EQ(case_host_bytes(rb, false, true), mm_data);
+}
+
+// The plan refuses, at the size's position, a case whose host memory the host cannot hold even
+// where the device check passes: float32 axpby 1000 has 12 MB of data and holds 32 MB of float64
+// values while it checks itself. Without validation it holds 8 MB (A kept).
+TEST(Families, PlanRefusesACaseTheHostCannotHold) {
+  const std::string text = "name: t\nbackend: serial\ncases:\n  - family: axpby\n"
+                           "    variant: flat\n    n: 1000\n";
+  PlanLimits limits;
+  limits.memory_bytes = 20'000'000;
+  limits.memory_name = "a device";
+  limits.host_memory_bytes = 40'000'000;
+  try {
+    make_plan(config::parse_config("t.yaml", text, {}), limits);
+    ADD_FAILURE() << "a case needing 44 MB of a 40 MB host was planned";
+  } catch (const config::ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("t.yaml:6:8: the case needs 0.04 GiB of host memory "
+                                         "(0.01 GiB of data and 0.03 GiB beside it"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("; without validation it needs 0.02 GiB"),
+              std::string::npos)
+        << e.what();
+  }
+  const Plan p = make_plan(
+      config::parse_config("t.yaml", text + "validation:\n  enabled: false\n", {}), limits);
+  EXPECT_EQ(p.cases.size(), 1u);
+  limits.host_memory_bytes = 0; // not checked
+  EXPECT_EQ(make_plan(config::parse_config("t.yaml", text, {}), limits).cases.size(), 1u);
+}
+
 } // namespace
 } // namespace miniapp
