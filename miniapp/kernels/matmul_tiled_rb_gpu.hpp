@@ -34,7 +34,7 @@ namespace miniapp::kernels {
 //     SGEMM at 4096 / 8192 against 85.0% / 87.3% (H100, issue 26). Types without 16-byte loads
 //     (float64) take it at any size of at least a tile each way (full_kernel_fits), their edge
 //     tiles moved back inside A and B and K's remainder loaded first, its loads tested
-////   - KU k steps of a k-tile unrolled together, the groups in a rolled loop: with all BK steps
+//   - KU k steps of a k-tile unrolled together, the groups in a rolled loop: with all BK steps
 //     unrolled the compiler hoists later steps' fragment loads ahead of their FMAs and spills at
 //     the register cap (float32 BK=16: 72 bytes; float64 8x4: 160); pairs do not (issue 26)
 //   - the shape's Mode (matmul_shapes.hpp): serpentine FMA order, and fragments prefetched one k
